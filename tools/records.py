@@ -1,0 +1,292 @@
+"""Records that cross a module, a process or reach the user: findings, stage results,
+experiments and the report. Their JSON schema is versioned (`SCHEMA_VERSION`) and
+printed by `investigate schema`.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from tools.taxonomy import OTHER, taxonomy
+
+# Bump the major part when a field is removed or changes meaning; the minor part
+# when fields are added.
+SCHEMA_VERSION = "1.0"
+
+
+class Stage(IntEnum):
+    """The eight stages of the debugging protocol, in the order they must be walked."""
+
+    SYMPTOM = 1
+    DATA = 2
+    FORWARD = 3
+    LOSS = 4
+    AUTOGRAD = 5
+    OPTIMIZER = 6
+    MODES = 7
+    OPTIMIZATION = 8
+
+    @property
+    def title(self) -> str:
+        return _STAGE_TITLES[self]
+
+
+_STAGE_TITLES = {
+    Stage.SYMPTOM: "Symptom",
+    Stage.DATA: "Data",
+    Stage.FORWARD: "Forward pass",
+    Stage.LOSS: "Loss",
+    Stage.AUTOGRAD: "Autograd",
+    Stage.OPTIMIZER: "Optimizer update",
+    Stage.MODES: "Train/eval modes and metrics",
+    Stage.OPTIMIZATION: "Optimization choices",
+}
+
+Status = Literal["confirmed", "plausible", "refuted"]
+Confidence = Literal["high", "medium", "low"]
+Verdict = Literal["coherent", "defect", "inconclusive", "not_examined"]
+Outcome = Literal["pending", "passed", "failed", "skipped", "not_applicable"]
+EvidenceSource = Literal["static", "runtime", "intervention"]
+
+# Experiment kinds that change optimization choices. Guardrails refuse them (as
+# experiments or as advice) until stages 1-7 are coherent.
+OPTIMIZATION_KINDS: frozenset[str] = frozenset(
+    {
+        "lr",
+        "architecture",
+        "optimizer",
+        "model_size",
+        "training_length",
+        "initialization",
+        "batch_size",
+        "regularization",
+    }
+)
+ExperimentKind = Literal[
+    "correctness_check",
+    "fix_confirmation",
+    "data_check",
+    "probe",
+    "lr",
+    "architecture",
+    "optimizer",
+    "model_size",
+    "training_length",
+    "initialization",
+    "batch_size",
+    "regularization",
+]
+
+JSONValue = Any  # numbers, strings, lists and dicts of them; validated by json round trip
+
+
+class Location(BaseModel):
+    file: str  # relative to the repo root, forward slashes
+    line: int | None = None
+    symbol: str | None = None  # `Net.forward`, `train_one_epoch`, `<module>`
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where} ({self.symbol})" if self.symbol else where
+
+
+class Observation(BaseModel):
+    """One piece of evidence: what was seen, with its numbers.
+
+    `static` is read from the code; `runtime` was observed while the repo's own
+    training path ran; `intervention` compares a run with one change applied.
+    """
+
+    source: EvidenceSource
+    text: str
+    values: dict[str, JSONValue] = Field(default_factory=dict)
+    where: Location | None = None
+
+    @property
+    def is_dynamic(self) -> bool:
+        return self.source in ("runtime", "intervention")
+
+
+class Finding(BaseModel):
+    model_config = ConfigDict(validate_assignment=True)
+
+    id: str = ""  # assigned by the ledger: F1, F2, ...
+    category: str
+    title: str = ""  # defaults to the taxonomy title; required for `other`
+    stage: Stage
+    status: Status
+    confidence: Confidence
+    file: str | None = None
+    symbol: str | None = None
+    line: int | None = None
+    evidence: list[Observation]
+    why: str
+    confirm: str  # the smallest test or change that confirms it
+    detector: str = ""  # the check that produced it, e.g. `static.softmax_before_ce`
+
+    @field_validator("category")
+    @classmethod
+    def _known_category(cls, v: str) -> str:
+        if v != OTHER and not taxonomy().has_category(v):
+            raise ValueError(f"unknown category {v!r}: use a taxonomy id or 'other'")
+        return v
+
+    @model_validator(mode="after")
+    def _title(self) -> Finding:
+        if not self.title:
+            if self.category == OTHER:
+                raise ValueError("a finding of category 'other' needs a title")
+            # object.__setattr__ avoids re-running validation on assignment
+            object.__setattr__(self, "title", taxonomy().category(self.category).title)
+        return self
+
+    @property
+    def location(self) -> Location | None:
+        if self.file is None:
+            return None
+        return Location(file=self.file, line=self.line, symbol=self.symbol)
+
+    @property
+    def has_runtime_evidence(self) -> bool:
+        return any(o.is_dynamic for o in self.evidence)
+
+
+class CheckItem(BaseModel):
+    """One piece of evidence a stage must gather before it may end."""
+
+    id: str
+    description: str
+    dynamic: bool  # needs the training path to run
+    outcome: Outcome = "pending"
+    detail: str = ""  # the evidence (passed/failed) or the reason (skipped/not_applicable)
+
+
+class StageResult(BaseModel):
+    stage: Stage
+    title: str = ""
+    verdict: Verdict | None = None  # None while the stage is open
+    checklist: list[CheckItem]
+    reason: str = ""
+    finding_ids: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _title(self) -> StageResult:
+        if not self.title:
+            object.__setattr__(self, "title", self.stage.title)
+        return self
+
+
+class Experiment(BaseModel):
+    kind: ExperimentKind
+    description: str
+    distinguishes: str  # which hypotheses its outcome separates
+    order: int = 0  # 1 = run first; assigned by information value
+    finding_ids: list[str] = Field(default_factory=list)
+    information_value: float = 0.0  # 0..1, higher first
+
+
+class NotYet(BaseModel):
+    """A change not to attempt yet, tied to the open problem it would mask."""
+
+    change: str
+    kind: ExperimentKind
+    reason: str
+    blocked_by: list[str] = Field(default_factory=list)  # finding ids
+
+
+class Commit(BaseModel):
+    sha: str
+    date: str
+    author: str
+    summary: str
+    files: list[str] = Field(default_factory=list)
+
+
+class GitFacts(BaseModel):
+    is_repo: bool
+    head: str | None = None
+    branch: str | None = None
+    dirty: list[str] = Field(default_factory=list)
+    recent_commits: list[Commit] = Field(default_factory=list)  # touching the training path
+
+
+class CommandInfo(BaseModel):
+    argv: list[str]  # without the interpreter: ["train.py", "--epochs", "3"] or ["-m", "pkg.train"]
+    source: str  # "--cmd", "README.md:14", "pyproject [project.scripts]", "Makefile:train", "train.py"
+    reason: str
+    candidates: list[str] = Field(default_factory=list)
+
+
+class RunSummary(BaseModel):
+    """One execution of the training path (baseline or with an intervention)."""
+
+    label: str  # "baseline", "zero_grad_before_backward", ...
+    interventions: list[str] = Field(default_factory=list)
+    status: str  # completed | stopped | crashed | timeout | oom | network_blocked | ...
+    steps: int = 0
+    wall_s: float = 0.0
+    losses: list[float] = Field(default_factory=list)  # per optimizer step, bounded
+    message: str = ""
+
+
+class LayerStat(BaseModel):
+    name: str
+    grad_norm: float | None = None
+    weight_norm: float | None = None
+    update_ratio: float | None = None  # |delta w| / |w| per step
+
+
+class LLMUsage(BaseModel):
+    model: str
+    steps: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    refusals: int = 0
+
+
+class Report(BaseModel):
+    schema_version: str = SCHEMA_VERSION
+    tool_version: str = ""
+    created_at: str = ""
+    repo: str
+    git: GitFacts | None = None
+    command: CommandInfo | None = None
+    command_note: str = ""  # why no command ran, when none did
+    policy: str = "planner"
+    symptom: str | None = None  # a taxonomy symptom id
+    symptom_evidence: str = ""
+    stages: list[StageResult]
+    findings: list[Finding]
+    root_cause: str | None = None  # a finding id
+    root_cause_explanation: str = ""
+    conclusion: Literal["defects_found", "no_defect_found", "inconclusive"]
+    conclusion_reason: str = ""
+    experiments: list[Experiment] = Field(default_factory=list)
+    not_yet: list[NotYet] = Field(default_factory=list)
+    isolation: str = "none"  # bwrap | unshare | socket-guard | none (static only)
+    runs: list[RunSummary] = Field(default_factory=list)
+    gradient_flow: list[LayerStat] = Field(default_factory=list)
+    timings: dict[str, float] = Field(default_factory=dict)  # seconds per phase, and "total"
+    llm: LLMUsage | None = None
+    notes: list[str] = Field(default_factory=list)
+
+    @field_validator("symptom")
+    @classmethod
+    def _known_symptom(cls, v: str | None) -> str | None:
+        if v is not None and not taxonomy().has_symptom(v):
+            raise ValueError(f"unknown symptom {v!r}")
+        return v
+
+    def finding(self, finding_id: str) -> Finding | None:
+        return next((f for f in self.findings if f.id == finding_id), None)
+
+
+def report_json_schema() -> dict[str, Any]:
+    schema = Report.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = f"https://torch-investigate.dev/schema/report-{SCHEMA_VERSION}.json"
+    return schema
