@@ -1,0 +1,213 @@
+"""Guardrails as code: what no policy (built-in planner or LLM) may do.
+
+Every rule is a function that raises `Refused` with the rule's name and a message a
+model or a person can act on. The protocol calls them before changing state, so a
+refused call changes nothing.
+
+Rules
+- optimization_before_correctness: no learning-rate, architecture, optimizer,
+  model-size or training-length experiments or advice (and no stage-8 findings)
+  while stages 1-7 are not all coherent.
+- confirmed_needs_runtime: a `confirmed` finding carries a runtime observation.
+- checklist_incomplete: a stage ends only with its checklist done, unless it is
+  closed `inconclusive` with a reason.
+- verdict_contradicts_evidence: `defect` needs a confirmed finding in the stage,
+  `coherent` needs none and no failed or unchecked dynamic item.
+- no_defect_without_evidence: "no defect found" needs a run of the training path
+  and every stage's dynamic checks passed.
+- finish_before_protocol: the investigation ends only after every stage is closed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tools.records import OPTIMIZATION_KINDS, Experiment, Finding, Stage, StageResult, Verdict
+from tools.taxonomy import taxonomy
+
+if TYPE_CHECKING:
+    from agent.protocol import Protocol
+
+CORRECTNESS_STAGES = tuple(Stage(s) for s in range(1, 8))
+
+
+class Refused(Exception):
+    """A guardrail said no. `rule` names the rule; the message explains what would be allowed."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"refused ({self.rule}): {self.message}"
+
+
+# Imperative advice to change an optimization choice. Deliberately narrow: it looks
+# for a verb of change near an optimization object, so a finding that merely
+# mentions the learning rate ("the scheduler decays lr to 0") is not advice.
+_ADVICE = re.compile(
+    r"\b(increase|decrease|lower|raise|reduce|tune|change|switch|swap|replace|try|use|add|enlarge|"
+    r"widen|deepen|double|halve|bump)\b[^.;\n]{0,40}?\b("
+    r"learning[ -]rate|lr\b|optimi[sz]er|adam\w*|sgd|rmsprop|model size|hidden size|"
+    r"bigger model|larger model|larger network|bigger network|more layers|more units|"
+    r"more neurons|width|depth|capacity|epochs|training steps|batch size)",
+    re.IGNORECASE,
+)
+_LONGER = re.compile(
+    r"\b(train(ing)? (for )?longer|more epochs|bigger (model|network)|larger (model|network))\b",
+    re.IGNORECASE,
+)
+
+
+def optimization_advice(text: str) -> str | None:
+    """The phrase in `text` that advises an optimization change, or None."""
+    for pattern in (_ADVICE, _LONGER):
+        m = pattern.search(text)
+        if m:
+            return m.group(0)
+    return None
+
+
+def correctness_open(stages: dict[Stage, StageResult]) -> list[str]:
+    """Why stages 1-7 are not (yet) all coherent; empty when they are."""
+    reasons = []
+    for stage in CORRECTNESS_STAGES:
+        verdict = stages[stage].verdict
+        if verdict != "coherent":
+            reasons.append(f"stage {int(stage)} ({stage.title}) is {verdict or 'still open'}")
+    return reasons
+
+
+def _refuse_optimization(what: str, open_reasons: list[str]) -> None:
+    raise Refused(
+        "optimization_before_correctness",
+        f"{what} is not allowed until stages 1-7 are coherent: "
+        + "; ".join(open_reasons)
+        + ". Find and confirm the correctness problem first (it would be masked by the change).",
+    )
+
+
+def check_experiment(protocol: Protocol, experiment: Experiment) -> None:
+    open_reasons = correctness_open(protocol.stages)
+    if not open_reasons:
+        return
+    if experiment.kind in OPTIMIZATION_KINDS:
+        _refuse_optimization(f"a {experiment.kind!r} experiment", open_reasons)
+    advice = optimization_advice(experiment.description)
+    if advice:
+        _refuse_optimization(f"advice to change an optimization choice ({advice!r})", open_reasons)
+
+
+def check_finding(protocol: Protocol, finding: Finding) -> None:
+    if finding.status == "confirmed" and not finding.has_runtime_evidence:
+        raise Refused(
+            "confirmed_needs_runtime",
+            f"finding {finding.title!r} is marked confirmed but its evidence holds only static "
+            "observations; record it as plausible, or add a runtime/intervention observation.",
+        )
+    open_reasons = correctness_open(protocol.stages)
+    if not open_reasons:
+        return
+    if finding.category != "other" and taxonomy().category(finding.category).stage == 8:
+        _refuse_optimization(f"a stage-8 finding ({finding.category})", open_reasons)
+    if finding.stage == Stage.OPTIMIZATION:
+        _refuse_optimization("a stage-8 finding", open_reasons)
+    advice = optimization_advice(finding.confirm)
+    if advice:
+        _refuse_optimization(f"advice to change an optimization choice ({advice!r})", open_reasons)
+
+
+def check_advance(protocol: Protocol, verdict: Verdict, reason: str) -> None:
+    stage = protocol.current
+    if stage is None:
+        raise Refused("finish_before_protocol", "every stage is already closed; call finish.")
+    result = protocol.stages[stage]
+    if verdict == "not_examined":
+        raise Refused(
+            "verdict_contradicts_evidence",
+            "only the protocol marks a stage not_examined (stage 8 when earlier stages are not coherent).",
+        )
+    pending = [i.id for i in result.checklist if i.outcome == "pending"]
+    if verdict == "inconclusive":
+        if not reason.strip():
+            raise Refused("checklist_incomplete", "an inconclusive stage needs a reason.")
+        return
+    if pending:
+        raise Refused(
+            "checklist_incomplete",
+            f"stage {int(stage)} ({stage.title}) still has unchecked items: {', '.join(pending)}. "
+            "Run the stage's checks, or close it as inconclusive with a reason.",
+        )
+    confirmed = [f.id for f in protocol.findings_in(stage) if f.status == "confirmed"]
+    if verdict == "defect" and not confirmed:
+        raise Refused(
+            "verdict_contradicts_evidence",
+            f"stage {int(stage)} has no confirmed finding; a defect verdict needs one "
+            "(record the defect with runtime evidence, or close the stage differently).",
+        )
+    if verdict == "coherent":
+        if confirmed:
+            raise Refused(
+                "verdict_contradicts_evidence",
+                f"stage {int(stage)} holds confirmed findings {', '.join(confirmed)}; it is not coherent.",
+            )
+        failed = [i.id for i in result.checklist if i.outcome == "failed"]
+        unchecked = [i.id for i in result.checklist if i.dynamic and i.outcome == "skipped"]
+        if failed:
+            raise Refused(
+                "verdict_contradicts_evidence",
+                f"checks failed in stage {int(stage)}: {', '.join(failed)}; it is not coherent.",
+            )
+        if unchecked:
+            raise Refused(
+                "verdict_contradicts_evidence",
+                f"dynamic checks of stage {int(stage)} were not run ({', '.join(unchecked)}); "
+                "without them the stage is inconclusive, not coherent.",
+            )
+
+
+def check_no_defect_claim(protocol: Protocol) -> None:
+    """Refuse 'no defect found' unless the path ran and every dynamic check passed."""
+    if not protocol.training_ran:
+        raise Refused(
+            "no_defect_without_evidence",
+            "the training path did not run, so no stage could be checked at run time.",
+        )
+    unchecked: list[str] = []
+    for stage, result in protocol.stages.items():
+        if result.verdict == "not_examined":
+            continue
+        for item in result.checklist:
+            if item.dynamic and item.outcome not in ("passed", "not_applicable"):
+                unchecked.append(f"{int(stage)}.{item.id} ({item.outcome})")
+    if unchecked:
+        raise Refused(
+            "no_defect_without_evidence",
+            "dynamic checks did not pass: " + ", ".join(unchecked),
+        )
+
+
+def check_finish(protocol: Protocol, root_cause: str | None, explanation: str) -> None:
+    if protocol.current is not None:
+        raise Refused(
+            "finish_before_protocol",
+            f"stage {int(protocol.current)} ({protocol.current.title}) is still open; "
+            "every stage must be closed before the investigation ends.",
+        )
+    if root_cause is not None:
+        finding = protocol.ledger.get(root_cause)
+        if finding is None:
+            raise Refused("finish_before_protocol", f"no finding with id {root_cause!r}.")
+        if finding.status == "refuted":
+            raise Refused(
+                "finish_before_protocol", f"{root_cause} was refuted; it cannot be the root cause."
+            )
+    if correctness_open(protocol.stages):
+        advice = optimization_advice(explanation)
+        if advice:
+            _refuse_optimization(
+                f"advice to change an optimization choice ({advice!r})",
+                correctness_open(protocol.stages),
+            )

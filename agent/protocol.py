@@ -1,0 +1,166 @@
+"""The eight-stage protocol as a state machine.
+
+Stages are walked in order. A check records outcomes on the current stage's
+checklist; `advance` closes the stage with a verdict and opens the next one. Stage 8
+(optimization choices) opens only when stages 1-7 are all coherent; otherwise it is
+recorded as not examined. Every state change goes through `agent.guardrails`
+first, so a refused call changes nothing.
+"""
+
+from __future__ import annotations
+
+from agent import guardrails
+from agent.guardrails import Refused
+from agent.ledger import Ledger
+from agent.stages import fresh_checklist
+from tools.records import (
+    CheckItem,
+    Experiment,
+    Finding,
+    NotYet,
+    Observation,
+    Outcome,
+    Stage,
+    StageResult,
+    Status,
+    Verdict,
+)
+
+
+class Protocol:
+    def __init__(self) -> None:
+        self.stages: dict[Stage, StageResult] = {
+            s: StageResult(stage=s, checklist=fresh_checklist(s)) for s in Stage
+        }
+        self.current: Stage | None = Stage.SYMPTOM
+        self.ledger = Ledger()
+        self.experiments: list[Experiment] = []
+        self.not_yet: list[NotYet] = []
+        self.training_ran = False  # set when the repo's training path produced a trace
+        self.root_cause: str | None = None
+        self.explanation = ""
+        self.finished = False
+
+    # ---- checklist -------------------------------------------------------------
+
+    def item(self, item_id: str, stage: Stage | None = None) -> CheckItem:
+        stage = stage or self.current
+        if stage is None:
+            raise Refused("finish_before_protocol", "every stage is closed; nothing to check.")
+        for item in self.stages[stage].checklist:
+            if item.id == item_id:
+                return item
+        known = ", ".join(i.id for i in self.stages[stage].checklist)
+        raise Refused(
+            "unknown_item", f"stage {int(stage)} has no item {item_id!r} (items: {known})."
+        )
+
+    def check(self, item_id: str, outcome: Outcome, detail: str) -> None:
+        """Record what a check found for an item of the current stage.
+
+        A later outcome overrides an earlier one only when it says more: a failure is
+        never overwritten by a pass (two checks may cover one item).
+        """
+        item = self.item(item_id)
+        if item.outcome == "failed" and outcome != "failed":
+            return
+        if item.outcome == "passed" and outcome in ("skipped", "not_applicable"):
+            return
+        item.outcome = outcome
+        item.detail = (
+            detail if not item.detail or outcome == "failed" else f"{item.detail}; {detail}"
+        )
+
+    # ---- findings ----------------------------------------------------------------
+
+    def findings_in(self, stage: Stage) -> list[Finding]:
+        return self.ledger.in_stage(stage)
+
+    def record_finding(self, finding: Finding) -> Finding:
+        guardrails.check_finding(self, finding)
+        stored = self.ledger.add(finding)
+        self.stages[stored.stage].finding_ids.append(stored.id)
+        return stored
+
+    def update_finding(
+        self,
+        finding_id: str,
+        status: Status,
+        evidence: list[Observation],
+        confidence=None,
+    ) -> Finding:
+        if self.ledger.get(finding_id) is None:
+            raise Refused("unknown_finding", f"no finding with id {finding_id!r}.")
+        updated = self.ledger.with_status(finding_id, status, evidence, confidence)
+        guardrails.check_finding(self, updated)
+        self.ledger.replace(updated)
+        return updated
+
+    # ---- experiments -----------------------------------------------------------------
+
+    def propose_experiment(self, experiment: Experiment) -> Experiment:
+        guardrails.check_experiment(self, experiment)
+        self.experiments.append(experiment)
+        return experiment
+
+    def defer(self, change: NotYet) -> None:
+        """Record a change not to attempt yet (always allowed: it is the guardrail's output)."""
+        if not any(n.change == change.change for n in self.not_yet):
+            self.not_yet.append(change)
+
+    # ---- stage transitions -----------------------------------------------------------
+
+    def advance(self, verdict: Verdict, reason: str) -> Stage | None:
+        guardrails.check_advance(self, verdict, reason)
+        stage = self.current
+        assert stage is not None  # check_advance refuses when every stage is closed
+        result = self.stages[stage]
+        if verdict == "inconclusive":
+            for item in result.checklist:
+                if item.outcome == "pending":
+                    item.outcome = "skipped"
+                    item.detail = f"not checked: {reason}"
+        result.verdict = verdict
+        result.reason = reason
+        self.current = self._next(stage)
+        return self.current
+
+    def _next(self, stage: Stage) -> Stage | None:
+        if stage < Stage.MODES:
+            return Stage(stage + 1)
+        if stage == Stage.MODES:
+            blockers = guardrails.correctness_open(self.stages)
+            if blockers:
+                s8 = self.stages[Stage.OPTIMIZATION]
+                s8.verdict = "not_examined"
+                s8.reason = "not examined: " + "; ".join(blockers)
+                for item in s8.checklist:
+                    item.outcome = "skipped"
+                    item.detail = "stage 8 runs only when stages 1-7 are coherent"
+                return None
+            return Stage.OPTIMIZATION
+        return None
+
+    def blocking_findings(self) -> list[str]:
+        """Confirmed defects of stages 2-7: what an optimization change would mask."""
+        return [f.id for f in self.ledger.confirmed() if Stage.DATA <= f.stage <= Stage.MODES]
+
+    # ---- the end -----------------------------------------------------------------------
+
+    def finish(self, root_cause: str | None, explanation: str) -> None:
+        guardrails.check_finish(self, root_cause, explanation)
+        self.root_cause = root_cause
+        self.explanation = explanation
+        self.finished = True
+
+    def conclusion(self) -> tuple[str, str]:
+        """(conclusion, reason) for the report; 'no defect' only when the guardrail allows."""
+        confirmed = self.ledger.confirmed()
+        if confirmed:
+            ids = ", ".join(f.id for f in confirmed)
+            return "defects_found", f"confirmed by runtime evidence: {ids}"
+        try:
+            guardrails.check_no_defect_claim(self)
+        except Refused as refusal:
+            return "inconclusive", refusal.message
+        return "no_defect_found", "the training path ran and every stage's runtime checks passed"
