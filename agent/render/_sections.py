@@ -1,0 +1,170 @@
+"""What every human-facing format says, decided once: finding order, the A-E
+sections and the honest sentences for what is missing.
+
+Markdown and HTML both read from `ReportView`, so the two can never disagree on
+which finding is the root cause, which section is empty, or why stage 8 was not
+examined.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tools.records import Experiment, Finding, NotYet, Report, RunSummary, Stage, StageResult
+from tools.taxonomy import OTHER, taxonomy
+
+_STATUS_RANK = {"confirmed": 0, "plausible": 1, "refuted": 2}
+_CONFIDENCE_RANK = {"high": 0, "medium": 1, "low": 2}
+
+ISOLATION_TEXT = {
+    "bwrap": "bubblewrap sandbox with no network",
+    "unshare": "network namespace (unshare) with no network",
+    "socket-guard": "socket guard only (no namespace was available; network calls are blocked in-process)",
+    "none": "none: nothing from the repo was executed (static analysis only)",
+}
+
+
+def _id_key(finding_id: str) -> tuple[int, str]:
+    digits = re.sub(r"\D", "", finding_id)
+    return (int(digits) if digits else 1 << 30, finding_id)
+
+
+def finding_key(finding: Finding, root_cause: str | None) -> tuple[int, int, int, int, tuple]:
+    """Confirmed before plausible before refuted; inside a status the root cause
+    first, then higher confidence, then protocol order (earlier stage first)."""
+    return (
+        _STATUS_RANK[finding.status],
+        0 if finding.id and finding.id == root_cause else 1,
+        _CONFIDENCE_RANK[finding.confidence],
+        int(finding.stage),
+        _id_key(finding.id),
+    )
+
+
+def category_title(category: str) -> str:
+    if category == OTHER:
+        return "outside the taxonomy"
+    tax = taxonomy()
+    return tax.category(category).title if tax.has_category(category) else category
+
+
+def symptom_title(symptom: str | None) -> str:
+    if symptom is None:
+        return ""
+    return next((s.title for s in taxonomy().symptoms if s.id == symptom), "")
+
+
+def where_text(finding: Finding) -> str:
+    """`file:line (symbol)`, or an explicit sentence when the finding has no file."""
+    loc = finding.location
+    if loc is not None:
+        return str(loc)
+    if finding.symbol:
+        return f"{finding.symbol} (file not located)"
+    return "not located in a file (a property of the whole training path)"
+
+
+def stage_reason(stage: StageResult) -> str:
+    """The stage's own reason, or a derived one so no verdict stands unexplained."""
+    if stage.reason:
+        return stage.reason
+    if stage.verdict == "not_examined":
+        if stage.stage == Stage.OPTIMIZATION:
+            return (
+                "not examined: optimization choices are only inspected after stages 1-7 "
+                "are coherent"
+            )
+        return "not examined"
+    if stage.verdict is None:
+        return "still open: its checklist is not complete"
+    return "no reason recorded"
+
+
+def experiment_key(exp: Experiment) -> tuple[int, int, float]:
+    # order 0 means "not ranked yet": after every ranked experiment, then by value.
+    return (1 if exp.order <= 0 else 0, exp.order, -exp.information_value)
+
+
+def total_seconds(report: Report) -> float | None:
+    if "total" in report.timings:
+        return report.timings["total"]
+    return sum(report.timings.values()) if report.timings else None
+
+
+def is_baseline(run: RunSummary) -> bool:
+    return not run.interventions
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """The report regrouped for reading. Not a record: never serialized."""
+
+    report: Report
+    findings: list[Finding]  # in reading order
+    root: Finding | None
+    root_statement: str  # the A section body when there is no root finding, else the explanation
+    confirmed: list[Finding]
+    plausible: list[Finding]
+    refuted: list[Finding]
+    experiments: list[Experiment]
+    not_yet: list[NotYet]
+
+
+def _root_statement(report: Report, root: Finding | None) -> str:
+    if root is not None:
+        return report.root_cause_explanation or root.why
+    if report.root_cause:
+        missing = (
+            f"The report names {report.root_cause} as the root cause, but no finding has that id."
+        )
+        return f"{missing} {report.root_cause_explanation}".strip()
+    reason = report.conclusion_reason or report.root_cause_explanation
+    if report.conclusion == "inconclusive":
+        open_stages = [
+            f"{s.stage.value} ({s.title}: {stage_reason(s)})"
+            for s in report.stages
+            if s.verdict in ("inconclusive", None)
+        ]
+        text = "No root cause can be named: the investigation is inconclusive."
+        if reason:
+            text += f" {reason}"
+        if open_stages:
+            text += (
+                " Stages without a verdict of coherent or defect: " + "; ".join(open_stages) + "."
+            )
+        return text
+    if report.conclusion == "no_defect_found":
+        checks = [c for s in report.stages for c in s.checklist]
+        passed = [c for c in checks if c.outcome == "passed"]
+        dynamic = [c for c in passed if c.dynamic]
+        text = (
+            f"No root cause: no defect was found. {len(passed)} of {len(checks)} checks passed, "
+            f"{len(dynamic)} of them on runtime evidence from the repo's own training path "
+            "(listed under Stages)."
+        )
+        if not dynamic:
+            text += (
+                " None of the passed checks ran the code, so this is not a clean bill of health."
+            )
+        if reason:
+            text += f" {reason}"
+        return text
+    text = "Defects were found, but none is singled out as the root cause."
+    return f"{text} {reason}".strip()
+
+
+def view(report: Report) -> ReportView:
+    ordered = sorted(report.findings, key=lambda f: finding_key(f, report.root_cause))
+    root = report.finding(report.root_cause) if report.root_cause else None
+    return ReportView(
+        report=report,
+        findings=ordered,
+        root=root,
+        root_statement=_root_statement(report, root),
+        confirmed=[f for f in ordered if f.status == "confirmed"],
+        plausible=[f for f in ordered if f.status == "plausible"],
+        refuted=[f for f in ordered if f.status == "refuted"],
+        experiments=sorted(report.experiments, key=experiment_key),
+        not_yet=list(report.not_yet),
+    )
