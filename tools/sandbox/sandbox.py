@@ -1,0 +1,361 @@
+"""`Sandbox`: runs the repo's training path, untrusted, under limits and isolation.
+
+Every run gets a fresh copy of the workspace, so runs cannot contaminate each other.
+With `warm=True` one fork server per Sandbox (runtime/server.py) has torch imported
+already and forks a child per run; with `warm=False`, or when the server cannot start,
+each run starts its own sandbox process that serves exactly one run, with the same
+limits, isolation and classification.
+
+Layout of the sandbox root (the only writable place under bwrap):
+    runtime/                staged in-sandbox code (read-only under bwrap)
+    server/                 the server's own HOME, TMPDIR and log
+    runs/<run_id>/<repo>/   the run dir: a fresh copy of the workspace, the child's cwd
+    runs/<run_id>/home|tmp  the run's private HOME and TMPDIR
+    out/<run_id>/           the trace JSON and the socket guard's log, outside the run dir
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import shutil
+import stat
+import sys
+import tempfile
+import threading
+import weakref
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from . import isolation as isolation_mod
+from .classify import RunEvidence, classify
+from .environment import sandbox_env
+from .models import Failure, Limits, RunResult
+from .server import Answer, SandboxProcess, ServerError
+from .staging import SITE_DIR, stage_runtime
+
+# Seconds the host waits beyond the wall limit before it gives up on the server
+# (which enforces the limit itself: TERM, 2 s grace, KILL, 2 s to drain the pipes).
+_ANSWER_MARGIN_S = 30.0
+_START_TIMEOUT_S = 180.0
+_MAX_SERVER_STARTS = 3
+
+
+class SandboxError(RuntimeError):
+    """A bad sandbox set-up (no such workspace, unknown isolation); one line."""
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:40]
+
+
+def _python_path(python: str) -> Path | None:
+    found = python if os.sep in python else shutil.which(python)
+    if not found:
+        return None
+    path = Path(os.path.abspath(found))  # not resolved: a venv's python is a symlink
+    return path if path.is_file() and os.access(path, os.X_OK) else None
+
+
+def _remove_tree(path: Path) -> None:
+    def make_writable(func, target, _exc_info):  # a run may have made its files read-only
+        try:
+            os.chmod(target, stat.S_IRWXU)
+            func(target)
+        except OSError:
+            pass
+
+    if path.exists():
+        shutil.rmtree(path, onerror=make_writable)
+
+
+def _close_all(processes: list[SandboxProcess]) -> None:
+    for process in processes:
+        process.close()
+
+
+class Sandbox:
+    def __init__(
+        self,
+        workspace_root: Path,
+        *,
+        python: str = sys.executable,
+        limits: Limits | None = None,
+        isolation: str = "auto",
+        warm: bool = True,
+        parallel: int = 2,
+        root: Path | None = None,
+    ) -> None:
+        """`root` keeps run copies and traces after close(); by default they live in a
+        temporary folder removed by close()."""
+        self.workspace_root = Path(workspace_root).resolve()
+        if not self.workspace_root.is_dir():
+            raise SandboxError(f"workspace {self.workspace_root} is not a folder")
+        try:
+            self.isolation: str = isolation_mod.choose(isolation)
+        except isolation_mod.IsolationError as e:
+            raise SandboxError(str(e)) from e
+        self.python = python
+        self.limits = limits or Limits()
+        self.warm = warm
+        self.parallel = max(1, parallel)
+        self.notes: list[str] = []  # what changed on the way (fallbacks), for the report
+        self._owns_root = root is None
+        self.root = Path(tempfile.mkdtemp(prefix="ti-sandbox-")) if root is None else root
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.root = self.root.resolve()
+        self._runtime = self.root / "runtime"
+        self._boot = stage_runtime(self._runtime)
+        for sub in ("runs", "out", "server/home", "server/tmp"):
+            (self.root / sub).mkdir(parents=True, exist_ok=True)
+        self._python_path = _python_path(python)
+        self._interpreter_problem: str | None = None
+        if self._python_path is None:
+            self._interpreter_problem = f"interpreter {python} does not exist or is not executable"
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._slots = threading.Semaphore(self.parallel)
+        self._processes: list[SandboxProcess] = []
+        self._finalizer = weakref.finalize(self, _close_all, self._processes)
+        self._server: SandboxProcess | None = None
+        self._server_starts = 0
+        self._closed = False
+        if warm and self._interpreter_problem is None:
+            self._server = self._spawn(once=False)  # imports torch while the caller works
+
+    # -- processes ---------------------------------------------------------------
+
+    def _spawn(self, *, once: bool) -> SandboxProcess:
+        assert self._python_path is not None
+        argv = isolation_mod.wrap(self.isolation, self.root, self._runtime, self._python_path)
+        argv += [str(self._python_path), str(self._boot)] + (["--once"] if once else [])
+        env = sandbox_env(
+            home=self.root / "server" / "home",
+            tmpdir=self.root / "server" / "tmp",
+            python=self._python_path,
+            single_thread=self.parallel > 1,
+        )
+        name = "cold" if once else "server"
+        log = self.root / "server" / f"{name}-{len(self._processes)}.log"
+        process = SandboxProcess(argv, env=env, cwd=self.root, log=log)
+        if not once:
+            self._server_starts += 1
+        self._processes.append(process)
+        return process
+
+    def _warm_server(self) -> SandboxProcess | None:
+        """The ready warm server, started again if it died; None means run cold."""
+        with self._lock:
+            if not self.warm or self._interpreter_problem is not None:
+                return None
+            if self._server is not None and not self._server.alive:
+                self._server.close()
+                self._server = None
+            if self._server is None:
+                if self._server_starts >= _MAX_SERVER_STARTS:
+                    self.warm = False
+                    self.notes.append("the warm server kept dying; each run now starts fresh")
+                    return None
+                self._server = self._spawn(once=False)
+            try:
+                self._server.wait_ready(_START_TIMEOUT_S)
+            except ServerError as e:
+                self._server.close()
+                self._server = None
+                if e.fatal:
+                    self._interpreter_problem = f"interpreter {self.python}: {e}"
+                    return None
+                self.warm = False
+                self.notes.append(f"warm server unavailable ({e}); each run starts fresh")
+                return None
+            return self._server
+
+    def server_pid(self) -> int | None:
+        """The host pid of the warm server's sandbox process, once started."""
+        return self._server.pid if self._server is not None else None
+
+    # -- runs ----------------------------------------------------------------------
+
+    def run(
+        self,
+        argv: list[str],
+        *,
+        trace_config: dict[str, Any],
+        label: str = "",
+        limits: Limits | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> RunResult:
+        """Run `argv` (without the interpreter) in a fresh copy of the workspace.
+
+        `env` adds the user's own variables (e.g. PYTHONPATH from `PYTHONPATH=. python
+        train.py`); credentials among them are dropped like any other.
+        """
+        if self._closed:
+            raise SandboxError("the sandbox is closed")
+        if not argv or (argv[0] == "-m" and len(argv) < 2):
+            raise SandboxError(f"nothing to run: argv={argv!r}")
+        with self._slots:
+            return self._run(list(argv), dict(trace_config), label, limits or self.limits, env)
+
+    def run_many(self, jobs: list[tuple[list[str], dict[str, Any], str]]) -> list[RunResult]:
+        """Up to `parallel` runs at once; results in the order of `jobs`."""
+        with ThreadPoolExecutor(max_workers=self.parallel) as pool:
+            futures = [
+                pool.submit(self.run, argv, trace_config=config, label=label)
+                for argv, config, label in jobs
+            ]
+            return [f.result() for f in futures]
+
+    def _run(
+        self,
+        argv: list[str],
+        trace_config: dict[str, Any],
+        label: str,
+        limits: Limits,
+        extra_env: Mapping[str, str] | None,
+    ) -> RunResult:
+        run_id = f"{next(self._ids):03d}" + (f"-{_slug(label)}" if _slug(label) else "")
+        base = self.root / "runs" / run_id
+        run_dir = base / (self.workspace_root.name or "repo")
+        out_dir = self.root / "out" / run_id
+        for folder in (base / "home", base / "tmp", out_dir):
+            folder.mkdir(parents=True)
+        shutil.copytree(self.workspace_root, run_dir, symlinks=True)
+        trace_path = out_dir / "trace.json"
+        net_log = out_dir / "network.jsonl"
+
+        def result(answer: Answer | None, failure: Failure | None, warm: bool) -> RunResult:
+            return RunResult(
+                run_id=run_id,
+                label=label,
+                exit_code=answer.exit_code if answer else None,
+                signal=answer.signal if answer else None,
+                timed_out=answer.timed_out if answer else False,
+                wall_s=answer.wall_s if answer else 0.0,
+                stdout=answer.stdout if answer else "",
+                stderr=answer.stderr if answer else "",
+                trace_path=trace_path if trace_path.is_file() else None,
+                failure=failure,
+                run_dir=run_dir,
+                isolation=self.isolation,
+                warm=warm,
+                server_pid=answer.server_pid if answer else None,
+            )
+
+        extra = dict(extra_env or {})
+        user_pythonpath = [p for p in extra.pop("PYTHONPATH", "").split(os.pathsep) if p]
+        assert self._python_path is not None or self._interpreter_problem is not None
+        request: dict[str, Any] = {
+            "op": "run",
+            "id": run_id,
+            "argv": argv,
+            "config": {**trace_config, "argv": argv, "out": str(trace_path)},
+            "run_dir": str(run_dir),
+            "net_log": str(net_log),
+            "pythonpath": user_pythonpath,
+            "limits": limits.model_dump(),
+        }
+        server = self._warm_server()
+        if self._interpreter_problem is not None:
+            return result(None, self._interpreter_failure(), False)
+        assert self._python_path is not None
+        env = sandbox_env(
+            home=base / "home",
+            tmpdir=base / "tmp",
+            python=self._python_path,
+            single_thread=self.parallel > 1,
+            extra=extra,
+        )
+        env["PYTHONPATH"] = os.pathsep.join([*user_pythonpath, str(self._runtime / SITE_DIR)])
+        env["TORCH_INVESTIGATE_RUN"] = run_id  # the server kills escaped processes by it
+        env["TORCH_INVESTIGATE_RUN_DIR"] = str(run_dir)
+        env["TORCH_INVESTIGATE_NET_LOG"] = str(net_log)
+        request["env"] = env
+
+        timeout = limits.wall_s + _ANSWER_MARGIN_S
+        try:
+            if server is not None:
+                answer = server.result(run_id, server.submit(request), timeout)
+            else:
+                answer = self._run_cold(request, timeout)
+        except ServerError as e:
+            if e.fatal:
+                self._interpreter_problem = f"interpreter {self.python}: {e}"
+                return result(None, self._interpreter_failure(), False)
+            if server is not None:
+                server.close()  # the next run starts a new one
+            message = f"the sandbox process failed during the run: {e}"
+            return result(None, Failure(kind="killed", message=message), server is not None)
+
+        evidence = RunEvidence(
+            exit_code=answer.exit_code,
+            signal=answer.signal,
+            timed_out=answer.timed_out,
+            output_limited=answer.output_limited,
+            wall_s=answer.wall_s,
+            stderr=answer.stderr,
+            run_dir=run_dir,
+            limits=limits,
+            python=self.python,
+            trace=_read_json(trace_path),
+            network=_read_json_lines(net_log),
+        )
+        return result(answer, classify(evidence), server is not None)
+
+    def _run_cold(self, request: dict[str, Any], timeout: float) -> Answer:
+        process = self._spawn(once=True)
+        try:
+            process.wait_ready(_START_TIMEOUT_S)
+            return process.result(request["id"], process.submit(request), timeout)
+        finally:
+            process.close()
+            with self._lock:
+                self._processes.remove(process)
+
+    def _interpreter_failure(self) -> Failure:
+        return Failure(
+            kind="interpreter",
+            message=f"{self._interpreter_problem}; pass --python with an interpreter that has torch",
+        )
+
+    # -- life cycle ----------------------------------------------------------------
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._finalizer()
+        if self._owns_root:
+            _remove_tree(self.root)
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _read_json_lines(path: Path) -> list[dict[str, Any]]:
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return []
+    records = []
+    for line in lines[:100]:
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            continue
+    return records
