@@ -261,3 +261,13 @@ def test_observation_values_are_rendered_compactly() -> None:
         )
     )
     assert "(lr=1.235e-07, steps=3)" in finding_block(to_markdown(report), "F1")
+
+
+def test_render_rejects_an_unknown_format() -> None:
+    with pytest.raises(ValueError, match="unknown report format 'pdf'"):
+        render(load("healthy"), "pdf")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("fmt", ["md", "json", "sarif", "html"])
+def test_rendering_is_deterministic(fmt: str) -> None:
+    assert render(load("buggy"), fmt) == render(load("buggy"), fmt)  # type: ignore[arg-type]

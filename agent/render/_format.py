@@ -54,3 +54,9 @@ def one_line(text: str, limit: int = 0) -> str:
     if limit and len(flat) > limit:
         return flat[: limit - 1] + "…"
     return flat
+
+
+def sentence(text: str) -> str:
+    """One line ending in a full stop, so a following sentence does not run into it."""
+    flat = one_line(text)
+    return flat if not flat or flat[-1] in ".!?" else flat + "."

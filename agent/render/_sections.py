@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from tools.records import Experiment, Finding, NotYet, Report, RunSummary, Stage, StageResult
 from tools.taxonomy import OTHER, taxonomy
 
+from ._format import sentence
+
 _STATUS_RANK = {"confirmed": 0, "plausible": 1, "refuted": 2}
 _CONFIDENCE_RANK = {"high": 0, "medium": 1, "low": 2}
 
@@ -111,6 +113,38 @@ class ReportView:
     not_yet: list[NotYet]
 
 
+def _sentence(text: str) -> str:
+    flat = sentence(text)
+    return flat[:1].upper() + flat[1:]
+
+
+def _stage_ranges(numbers: list[int]) -> str:
+    """[2, 3, 4, 7] -> "2-4, 7": consecutive stages that share a reason read as one."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][-1] + 1:
+            spans[-1].append(n)
+        else:
+            spans.append([n])
+    return ", ".join(f"{s[0]}-{s[-1]}" if len(s) > 1 else str(s[0]) for s in spans)
+
+
+def _open_stages(report: Report) -> str:
+    by_reason: dict[str, list[int]] = {}
+    for s in report.stages:
+        if s.verdict in ("inconclusive", None):
+            by_reason.setdefault(stage_reason(s), []).append(s.stage.value)
+    if not by_reason:
+        return ""
+    parts = [f"{_stage_ranges(nums)} ({reason})" for reason, nums in by_reason.items()]
+    return " Stages without a verdict of coherent or defect: " + "; ".join(parts) + "."
+
+
+def _plausible_note(report: Report) -> str:
+    ids = [f.id for f in report.findings if f.status == "plausible"]
+    return f" Plausible but unproven: {', '.join(ids)} (section C)." if ids else ""
+
+
 def _root_statement(report: Report, root: Finding | None) -> str:
     if root is not None:
         return report.root_cause_explanation or root.why
@@ -120,20 +154,14 @@ def _root_statement(report: Report, root: Finding | None) -> str:
         )
         return f"{missing} {report.root_cause_explanation}".strip()
     reason = report.conclusion_reason or report.root_cause_explanation
+    because = f" {_sentence(reason)}" if reason else ""
     if report.conclusion == "inconclusive":
-        open_stages = [
-            f"{s.stage.value} ({s.title}: {stage_reason(s)})"
-            for s in report.stages
-            if s.verdict in ("inconclusive", None)
-        ]
-        text = "No root cause can be named: the investigation is inconclusive."
-        if reason:
-            text += f" {reason}"
-        if open_stages:
-            text += (
-                " Stages without a verdict of coherent or defect: " + "; ".join(open_stages) + "."
-            )
-        return text
+        return (
+            "No root cause can be named: the investigation is inconclusive."
+            + because
+            + _open_stages(report)
+            + _plausible_note(report)
+        )
     if report.conclusion == "no_defect_found":
         checks = [c for s in report.stages for c in s.checklist]
         passed = [c for c in checks if c.outcome == "passed"]
@@ -147,11 +175,12 @@ def _root_statement(report: Report, root: Finding | None) -> str:
             text += (
                 " None of the passed checks ran the code, so this is not a clean bill of health."
             )
-        if reason:
-            text += f" {reason}"
-        return text
-    text = "Defects were found, but none is singled out as the root cause."
-    return f"{text} {reason}".strip()
+        return text + because
+    return (
+        "Defects were found, but none is singled out as the root cause."
+        + because
+        + _plausible_note(report)
+    )
 
 
 def view(report: Report) -> ReportView:

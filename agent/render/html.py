@@ -13,7 +13,7 @@ from html import escape
 from tools.records import CheckItem, Finding, Observation, Report, RunSummary, StageResult
 
 from . import _svg
-from ._format import fmt_num, fmt_seconds, fmt_value, one_line
+from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence
 from ._sections import (
     ISOLATION_TEXT,
     ReportView,
@@ -47,17 +47,16 @@ th { background: #f6f6f8; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .badge { display: inline-block; padding: 0 7px; border-radius: 9px; font-size: 0.85em;
          font-weight: 600; color: #fff; background: #777; }
-.coherent, .passed, .no_defect_found { background: #2e7d32; }
-.defect, .failed, .confirmed, .defects_found { background: #c62828; }
-.inconclusive, .plausible, .pending { background: #b26a00; }
-.not_examined, .refuted, .skipped, .not_applicable, .open { background: #757575; }
+.badge.coherent, .badge.passed, .badge.no_defect_found { background: #2e7d32; }
+.badge.defect, .badge.failed, .badge.confirmed, .badge.defects_found { background: #c62828; }
+.badge.inconclusive, .badge.plausible, .badge.pending { background: #b26a00; }
 ul.checks { list-style: none; padding-left: 0; }
 ul.checks li { margin: 3px 0; }
 .finding { border: 1px solid #ddd; border-left: 5px solid #757575; border-radius: 4px;
            padding: 4px 14px 8px; margin: 12px 0; }
-.finding.confirmed { border-left-color: #c62828; background: none; }
-.finding.plausible { border-left-color: #b26a00; background: none; }
-.finding.refuted { opacity: 0.8; }
+.finding.confirmed { border-left-color: #c62828; }
+.finding.plausible { border-left-color: #b26a00; }
+.finding.refuted { color: #555; }
 .finding dl { display: grid; grid-template-columns: max-content 1fr; gap: 3px 12px; margin: 0; }
 .finding dt { font-weight: 600; }
 .finding dd { margin: 0; }
@@ -230,8 +229,10 @@ def _where(f: Finding) -> str:
 def _finding(f: Finding, is_root: bool) -> str:
     root = " (root cause)" if is_root else ""
     evidence = "".join(_observation(o) for o in f.evidence) or "<li>none recorded</li>"
+    cat_title = category_title(f.category)  # shown only when the title does not repeat it
+    cat_note = f" {esc(cat_title)}" if cat_title != f.title else ""
     rows = [
-        ("Category", f"{_code(f.category)} {esc(category_title(f.category))}"),
+        ("Category", _code(f.category) + cat_note),
         ("Stage", f"{f.stage.value} {esc(f.stage.title)}"),
         ("Status", _badge(f.status)),
         ("Confidence", esc(f.confidence)),
@@ -292,7 +293,7 @@ def _conclusions(v: ReportView) -> str:
         e = (
             "<ul>"
             + "".join(
-                f"<li><b>{esc(n.change)}</b> [{esc(n.kind)}]: {esc(n.reason)} Blocked by: "
+                f"<li><b>{esc(n.change)}</b> [{esc(n.kind)}]: {esc(sentence(n.reason))} Blocked by: "
                 f"{esc(', '.join(n.blocked_by) or 'no finding named')}.</li>"
                 for n in v.not_yet
             )

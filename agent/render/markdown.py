@@ -11,7 +11,7 @@ import shlex
 
 from tools.records import CheckItem, Finding, Observation, Report, StageResult
 
-from ._format import fmt_num, fmt_seconds, fmt_value, one_line
+from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence
 from ._sections import (
     ISOLATION_TEXT,
     ReportView,
@@ -203,11 +203,6 @@ def _finding_item(f: Finding) -> str:
     return f"- **{f.id}** {md(f.title)}: {where} (stage {f.stage.value}, confidence {f.confidence})"
 
 
-def _sentence(text: str) -> str:
-    flat = one_line(text)
-    return flat if not flat or flat[-1] in ".!?" else flat + "."
-
-
 def _conclusions(v: ReportView) -> list[str]:
     lines = ["## A. Most likely root cause", ""]
     if v.root is not None:
@@ -238,7 +233,7 @@ def _conclusions(v: ReportView) -> list[str]:
     for n in v.not_yet:
         blocked = ", ".join(n.blocked_by) if n.blocked_by else "no finding named"
         lines.append(
-            f"- **{md(one_line(n.change))}** [{n.kind}]: {md(_sentence(n.reason))} "
+            f"- **{md(one_line(n.change))}** [{n.kind}]: {md(sentence(n.reason))} "
             f"Blocked by: {blocked}."
         )
     return lines
