@@ -132,6 +132,71 @@ def test_template_seeds_trains_and_reports(name):
         assert "no_grad" in source or "inference_mode" in source
 
 
+# Healthy spellings later bug-seeding operators rewrite, and how many templates
+# must carry each, so a detector is never tested on a single spelling.
+PATTERNS = {
+    r"\boptimizer\.zero_grad\(\)": 2,
+    r"\.zero_grad\(set_to_none=True\)": 2,
+    r"\bmodel\.zero_grad\(\)": 1,
+    r"\.grad = None": 1,
+    r"\bloss\.backward\(\)": 5,
+    r"\.step\(\)": 5,
+    r"scheduler\.step\(\)": 2,
+    r"\.train\(\)": 5,
+    r"\.eval\(\)": 5,
+    r"torch\.no_grad\(\)": 5,
+    r"DataLoader\([^\n]*shuffle=True": 4,
+    r"nn\.CrossEntropyLoss\(": 3,
+    r"F\.cross_entropy\(": 1,
+    r"nn\.BCEWithLogitsLoss\(": 1,
+    r"binary_cross_entropy_with_logits\(": 1,
+    r"nn\.MSELoss\(": 2,
+    r"F\.nll_loss\(": 1,
+    r"\.parameters\(\)": 8,
+    r"nn\.Sequential\(": 3,
+    r"nn\.ModuleList\(": 1,
+    r"nn\.Parameter\(": 1,
+    r"randperm\(": 3,
+    r"clip_grad_norm_\(": 2,
+    r"clip_grad_norm_\([^\n]*, 1\.0\)": 1,
+    r"BatchNorm": 2,
+    r"nn\.Dropout\(": 2,
+    r"padding_idx": 2,
+    r"ignore_index": 1,
+    r"requires_grad_\(False\)": 1,
+}
+
+
+@pytest.mark.parametrize("pattern,minimum", PATTERNS.items(), ids=list(PATTERNS))
+def test_healthy_patterns_are_spread_across_templates(pattern, minimum):
+    carriers = [
+        name
+        for name in TEMPLATES
+        if any(re.search(pattern, p.read_text()) for p in python_files(name))
+    ]
+    assert len(carriers) >= minimum, f"{pattern!r} only in {carriers}"
+
+
+def _defines(name: str) -> set[str]:
+    found = set()
+    for path in python_files(name):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                found.add(node.name)
+    return found
+
+
+def test_structures_the_benchmark_relies_on():
+    flat = ast.parse((REPOS / "flat_script" / "moons.py").read_text())
+    assert not any(isinstance(n, ast.FunctionDef | ast.ClassDef | ast.If) for n in flat.body)
+    assert {"data.py", "model.py", "train.py", "metrics.py"} <= {
+        p.name for p in python_files("rings")
+    }
+    assert {"Trainer", "fit", "train_epoch", "evaluate"} <= _defines("trainer_pkg")
+    assert {"train_one_epoch", "validate"} <= _defines("cnn_bn")
+    assert (REPOS / "trainer_pkg" / "configs" / "default.json").is_file()
+
+
 def test_generated_data_is_ignored():
     assert (REPOS / "csv_regression" / ".gitignore").read_text().split() == ["data/"]
 
