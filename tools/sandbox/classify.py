@@ -18,6 +18,9 @@ from typing import Any
 from .models import Failure, Limits
 
 NETWORK_PREFIX = "network access blocked by torch-investigate"
+# Written by runtime/child.py when its own set-up or the tracer raised (exit code 70).
+SETUP_FAILED_CODE = 70
+SETUP_FAILED_LINE = "torch-investigate sandbox: the run could not start"
 
 _OOM_TEXT = (
     "std::bad_alloc",
@@ -198,6 +201,12 @@ def classify(ev: RunEvidence) -> Failure | None:
         return _failure("timeout", msg, error, frame, "CPU-time limit (RLIMIT_CPU)")
     if ev.exit_code == 0:
         return None  # a clean exit, even if the program caught a blocked download
+    if ev.exit_code == SETUP_FAILED_CODE and SETUP_FAILED_LINE in ev.stderr:
+        msg = (
+            f"the sandbox or the tracer failed around the program ({_one_line(err_text, 160)}); "
+            "this is a torch-investigate problem, not the repo's"
+        )
+        return _failure("interpreter", msg, error, frame, "set-up or tracer exception")
 
     def mentions(patterns: tuple[str, ...]) -> bool:
         # stderr counts only when the error itself is vague (or missing): a C++ abort

@@ -89,9 +89,11 @@ class Sandbox:
         warm: bool = True,
         parallel: int = 2,
         root: Path | None = None,
+        tracer: Path | None = None,
     ) -> None:
         """`root` keeps run copies and traces after close(); by default they live in a
-        temporary folder removed by close()."""
+        temporary folder removed by close(). `tracer` replaces the tracer package staged
+        into the sandbox (tools/trace by default; tests stage a stub with its interface)."""
         self.workspace_root = Path(workspace_root).resolve()
         if not self.workspace_root.is_dir():
             raise SandboxError(f"workspace {self.workspace_root} is not a folder")
@@ -109,7 +111,7 @@ class Sandbox:
         self.root.mkdir(parents=True, exist_ok=True)
         self.root = self.root.resolve()
         self._runtime = self.root / "runtime"
-        self._boot = stage_runtime(self._runtime)
+        self._boot = stage_runtime(self._runtime, tracer)
         for sub in ("runs", "out", "server/home", "server/tmp"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
         self._python_path = _python_path(python)

@@ -26,10 +26,11 @@ _NO_CACHE = shutil.ignore_patterns("__pycache__", "*.pyc")
 _NOT_IN_PACKAGE = shutil.ignore_patterns("__pycache__", "*.pyc", "boot.py", "sitecustomize.py")
 
 
-def stage_runtime(runtime: Path) -> Path:
-    """Copy the in-sandbox code into `runtime` (created); return the boot script."""
+def stage_runtime(runtime: Path, tracer: Path | None = None) -> Path:
+    """Copy the in-sandbox code into `runtime` (created); return the boot script.
+    `tracer` is the tracer package's folder (tools/trace unless given)."""
     runtime.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(_TRACE_SOURCE, runtime / TRACE_PACKAGE, ignore=_NO_CACHE)
+    shutil.copytree(tracer or _TRACE_SOURCE, runtime / TRACE_PACKAGE, ignore=_NO_CACHE)
     shutil.copytree(_RUNTIME_SOURCE, runtime / SANDBOX_PACKAGE, ignore=_NOT_IN_PACKAGE)
     (runtime / SITE_DIR).mkdir()
     shutil.copy2(_RUNTIME_SOURCE / "sitecustomize.py", runtime / SITE_DIR / "sitecustomize.py")

@@ -310,4 +310,7 @@ def main(args: list[str]) -> int:
     }
     answers.write(json.dumps(ready) + "\n")
     answers.flush()
-    return Server(answers, once).serve()
+    code = Server(answers, once).serve()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)  # skip the interpreter's teardown of torch: nothing of ours needs it
