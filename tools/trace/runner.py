@@ -1,34 +1,124 @@
-"""Placeholder runner (replaced by the real tracer): runs the program, no tracing yet."""
+"""Run the user's program in this process with the tracer installed."""
+
+from __future__ import annotations
 
 import json
+import os
+import random
 import runpy
+import signal
 import sys
 import traceback
 
+import torch
+
+from .config import Config
+from .hooks import install
+from .mode import TraceMode
+from .recorder import Recorder, StopTracing
+from .tensors import frame_dict, relpath, repo_frame_in_tb, set_repo_root
+
+
+def _seed(seed: int) -> None:
+    random.seed(seed)
+    torch.manual_seed(seed)
+    try:
+        import numpy as np
+
+        np.random.seed(seed)
+    except ImportError:
+        pass
+
+
+def _run_program(argv: list[str]) -> None:
+    if not argv:
+        raise ValueError("empty command")
+    if argv[0] == "-m":
+        module = argv[1]
+        sys.argv = [module, *argv[2:]]
+        sys.path.insert(0, os.getcwd())
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+    else:
+        script = os.path.abspath(argv[0])
+        sys.argv = [argv[0], *argv[1:]]
+        sys.path.insert(0, os.path.dirname(script))
+        runpy.run_path(script, run_name="__main__")
+
 
 def run_traced(config: dict) -> int:
-    argv = list(config["argv"])
-    code = 0
-    error = None
+    cfg = Config.from_dict(config)
+    set_repo_root(os.getcwd())
+    rec = Recorder(cfg)
+    if cfg.seed is not None:
+        _seed(cfg.seed)
+
+    def on_term(signum, frame):  # the sandbox's wall clock: stop, but keep the trace
+        if rec.status == "running":
+            rec.status = "stopped"
+            rec.stop_reason = "terminated by the sandbox's wall-clock limit"
+            raise StopTracing(rec.stop_reason)
+
     try:
-        if argv[0] == "-m":
-            sys.argv = [argv[1], *argv[2:]]
-            runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
-        else:
-            sys.argv = argv
-            sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(argv[0])))
-            runpy.run_path(argv[0], run_name="__main__")
+        signal.signal(signal.SIGTERM, on_term)
+    except ValueError:  # not the main thread
+        pass
+    undo = install(rec)
+    # untraced runs (the benchmark's baseline) skip the function mode entirely
+    mode = TraceMode(rec) if cfg.trace or cfg.map_cuda else None
+    code = 0
+    if mode is not None:
+        mode.__enter__()
+    try:
+        _run_program(cfg.argv)
+        if rec.status == "running":
+            rec.status = "completed"
+    except StopTracing:
+        rec.status = "stopped"
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    except BaseException as e:  # noqa: BLE001 - the trace must record any crash
+        if rec.status == "running":
+            rec.status = "completed" if code == 0 else "crashed"
+            if code != 0:
+                rec.error = {
+                    "type": "SystemExit",
+                    "message": f"the program exited with code {e.code}",
+                    "frames": [],
+                    "repo_frame": None,
+                }
+    except BaseException as e:  # noqa: BLE001 - any crash of the program is evidence
         code = 1
+        rec.status = "crashed"
         tb = traceback.extract_tb(e.__traceback__)
-        error = {
+        frames = [{"file": relpath(f.filename), "line": f.lineno, "function": f.name} for f in tb]
+        rec.error = {
             "type": type(e).__name__,
-            "message": str(e),
-            "frames": [{"file": f.filename, "line": f.lineno, "function": f.name} for f in tb],
+            "message": str(e)[:2000],
+            "frames": frames[-30:],
+            "repo_frame": frame_dict(repo_frame_in_tb(tb)),
         }
         traceback.print_exc()
-    with open(config["out"], "w") as fh:
-        json.dump({"format_version": 0, "status": "crashed" if error else "completed", "error": error}, fh)
+    finally:
+        try:
+            if mode is not None:
+                mode.__exit__(None, None, None)
+        except Exception:  # noqa: BLE001 - the mode stack may have been disturbed by the program
+            pass
+        for fn in reversed(undo):
+            fn()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    trace = rec.finish()
+    tmp = cfg.out + ".tmp"
+    with open(tmp, "w") as fh:
+        json.dump(trace, fh, default=_jsonable)
+    os.replace(tmp, cfg.out)
+    sys.stdout.flush()
+    sys.stderr.flush()
     return code
+
+
+def _jsonable(o):
+    if isinstance(o, float):
+        return None
+    if isinstance(o, (set, tuple)):
+        return list(o)
+    return str(o)

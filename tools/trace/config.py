@@ -1,0 +1,79 @@
+"""Tracer configuration: budgets and the runtime interventions a caller may apply.
+
+The parent process builds this as a plain dict (it crosses the process boundary as
+JSON); `Config.from_dict` ignores unknown keys so an older tracer never crashes on a
+newer caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+
+@dataclass
+class Interventions:
+    """One change applied at run time, without editing the repo's files."""
+
+    zero_grad_before_backward: bool = (
+        False  # reset .grad of every tracked parameter before backward
+    )
+    defer_zero_grad: bool = (
+        False  # drop zero_grad calls between backward and step; reset after step
+    )
+    force_train_mode: bool = False  # training forwards run with model.train()
+    force_eval_mode_in_eval: bool = False  # no-grad forwards run with model.eval()
+    strip_prob: bool = False  # give the loss the logits instead of softmax/sigmoid/relu output
+    add_missing_params: bool = False  # add trainable parameters the optimizer lacks
+    fixed_batch: bool = False  # every training batch is the first one
+    shuffle_targets: bool = False  # with fixed_batch: targets permuted against the inputs
+    holdout: bool = False  # with fixed_batch: loss on a second, unseen batch after each step
+    lr_scale: float = 1.0
+    weight_decay_scale: float = 1.0
+    keep_graph: bool = False  # detach/.data inside the training forward keep the graph
+    no_clip: bool = False  # clip_grad_norm_/clip_grad_value_ measure but do not clip
+    standardize_inputs: bool = False  # float model inputs standardized per feature
+    swap_loss_args: bool = False  # loss(a, b) called as loss(b, a)
+    fix_broadcast: bool = False  # loss input reshaped to the target's shape when they broadcast
+    step_after_backward: bool = False  # optimizer.step() after each backward when none followed
+    shuffle_loader: bool = False  # training DataLoaders iterate in random order
+    reinit_params: bool = (
+        False  # re-initialize parameters with default PyTorch init at first forward
+    )
+
+    def active(self) -> list[str]:
+        out = []
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, bool) and v:
+                out.append(f.name)
+            elif not isinstance(v, bool) and v != f.default:
+                out.append(f"{f.name}={v}")
+        return out
+
+
+@dataclass
+class Config:
+    argv: list[str] = field(default_factory=list)
+    out: str = "trace.json"
+    max_steps: int = 300  # optimizer steps traced before fast-forward
+    detail_steps: int = 25  # steps with per-parameter detail and graph walks
+    max_total_steps: int = 1500  # hard stop (steps, or backward calls without steps)
+    max_forwards: int = 20000  # hard stop on forwards (scripts with no optimizer)
+    max_wall_s: float = 90.0  # tracer's own wall budget (the sandbox has a hard one too)
+    fast_forward: bool = True  # after max_steps: 1 batch per training epoch, keep evaluating
+    eval_batches: int = 25  # evaluation batches per pass once fast-forwarding
+    seed: int | None = 0  # seeds torch/random/numpy before the program runs
+    map_cuda: bool = True  # .cuda()/"cuda" run on the CPU when no GPU exists
+    trace: bool = True  # False: run untraced (benchmark baseline), only the loss curve
+    probes: bool = True  # per-sample independence / input dependence at the first forward
+    train_loader: str | None = None  # creation site "file:line" of the training DataLoader
+    interventions: Interventions = field(default_factory=Interventions)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Config:
+        known = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in d.items() if k in known and k != "interventions"}
+        iv = d.get("interventions") or {}
+        iv_known = {f.name for f in fields(Interventions)}
+        kw["interventions"] = Interventions(**{k: v for k, v in iv.items() if k in iv_known})
+        return cls(**kw)

@@ -1,0 +1,127 @@
+"""In-process probes run on the traced model with the program's own batch.
+
+Each probe runs with the tracer quiet, under no_grad, with every module's train/eval
+flag and the RNG state restored afterwards, so the program continues as if nothing
+happened (BatchNorm running statistics are untouched in eval mode).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from .recorder import Recorder
+from .tensors import map_tensors, tensors_in
+
+
+class _Restore:
+    def __init__(self, module: nn.Module) -> None:
+        self.modes = [(m, m.training) for m in module.modules()]
+        self.rng = torch.get_rng_state()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        for m, training in self.modes:
+            m.training = training
+        torch.set_rng_state(self.rng)
+        return False
+
+
+def _rows(outs: list[torch.Tensor], b: int) -> list[torch.Tensor]:
+    return [
+        o.detach().float()
+        for o in outs
+        if o.dim() >= 1 and o.shape[0] == b and o.is_floating_point()
+    ]
+
+
+def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) -> dict:
+    """Per-sample independence and input dependence, by rolling the batch by one row.
+
+    A model whose samples are independent satisfies f(roll(x)) == roll(f(x)); one
+    that ignores its input satisfies f(roll(x)) == f(x).
+    """
+    tensors = tensors_in(args) or tensors_in(kwargs)
+    if not tensors or tensors[0].dim() == 0:
+        return {"status": "skipped", "reason": "no tensor input"}
+    b = int(tensors[0].shape[0])
+    if b < 2:
+        return {"status": "skipped", "reason": "batch of one sample"}
+
+    def roll(t: torch.Tensor) -> torch.Tensor:
+        return t.roll(1, dims=0) if t.dim() >= 1 and t.shape[0] == b else t
+
+    with rec.quiet(), _Restore(module), torch.no_grad():
+        try:
+            module.eval()
+            out_a = _rows(tensors_in(module(*args, **kwargs)), b)
+            out_a2 = _rows(tensors_in(module(*args, **kwargs)), b)
+            if not out_a:
+                return {"status": "skipped", "reason": "no per-sample floating output"}
+            if any(
+                a.shape != c.shape or not torch.allclose(a, c, rtol=1e-5, atol=1e-6)
+                for a, c in zip(out_a, out_a2)
+            ):
+                return {
+                    "status": "skipped",
+                    "reason": "the forward is not deterministic in eval mode (stateful or random)",
+                }
+            r_args, r_kwargs = map_tensors(args, roll), map_tensors(kwargs, roll)
+            inputs_differ = any(
+                not torch.equal(t, roll(t))
+                for t in tensors_in(args) + tensors_in(kwargs)
+                if t.dim() >= 1 and t.shape[0] == b
+            )
+            out_b = _rows(tensors_in(module(*r_args, **r_kwargs)), b)
+        except Exception as e:  # noqa: BLE001 - a probe that cannot run is reported, not raised
+            return {"status": "error", "reason": f"{type(e).__name__}: {e}"[:300]}
+        if len(out_b) != len(out_a) or any(a.shape != c.shape for a, c in zip(out_a, out_b)):
+            return {"status": "skipped", "reason": "output shapes change when rows are reordered"}
+        scale = max(float(a.abs().max()) for a in out_a) + 1e-12
+        change = max(float((bb - a).abs().max()) for a, bb in zip(out_a, out_b))
+        cross = max(float((bb - roll(a)).abs().max()) for a, bb in zip(out_a, out_b))
+        rows_identical = all(bool((a - a[:1]).abs().max() <= 1e-7 * scale) for a in out_a)
+        # which other samples move when only sample 0 changes (a finer look at mixing)
+        return {
+            "status": "ok",
+            "batch_size": b,
+            "inputs_differ": inputs_differ,
+            "output_scale": scale,
+            "change_when_rows_reordered": change,
+            "cross_sample_error": cross,
+            "cross_sample_relative": cross / scale,
+            "independent": cross / scale < 1e-4,
+            "ignores_input": inputs_differ and change / scale < 1e-7,
+            "rows_identical": rows_identical,
+        }
+
+
+def holdout_loss(rec: Recorder) -> float | None:
+    """Loss of the traced model on the held-out batch, in eval mode, without grad."""
+    fn = rec.fixed.get("loss_fn")
+    model = rec.fixed.get("holdout_model")
+    if fn is None or model is None:
+        return None
+    func, kwargs, extra = fn
+    a, k = rec.fixed["holdout_args"]
+    target = rec.fixed["holdout_target"]
+    with rec.quiet(), _Restore(model), torch.no_grad():
+        try:
+            model.eval()
+            out = tensors_in(model(*a, **k))
+            if not out:
+                return None
+            pred = out[0]
+            shape = rec.fixed.get("holdout_input_shape")
+            if (
+                shape is not None
+                and tuple(pred.shape) != shape
+                and pred.numel() == torch.Size(shape).numel()
+            ):
+                pred = pred.reshape(shape)
+            v = func(pred, target, *extra, **kwargs)
+            return float(v.detach().float().mean())
+        except Exception:  # noqa: BLE001 - holdout is best effort
+            return None

@@ -1,0 +1,188 @@
+"""Bounded summaries of tensors and the repo frame of the current call.
+
+Runs inside the traced process: standard library and torch only.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+
+import torch
+
+_TRACER_DIR = os.path.dirname(os.path.realpath(__file__))
+_REPO_ROOT = os.path.realpath(os.getcwd())
+_frame_cache: dict[str, bool] = {}
+
+
+def set_repo_root(path: str) -> None:
+    global _REPO_ROOT
+    _REPO_ROOT = os.path.realpath(path)
+    _frame_cache.clear()
+
+
+def _in_repo(filename: str) -> bool:
+    hit = _frame_cache.get(filename)
+    if hit is None:
+        real = os.path.realpath(filename) if not filename.startswith("<") else ""
+        hit = (
+            real.startswith(_REPO_ROOT + os.sep)
+            and not real.startswith(_TRACER_DIR)
+            and "site-packages" not in real
+            and "dist-packages" not in real
+        )
+        _frame_cache[filename] = hit
+    return hit
+
+
+def relpath(filename: str) -> str:
+    real = os.path.realpath(filename)
+    if real.startswith(_REPO_ROOT + os.sep):
+        return real[len(_REPO_ROOT) + 1 :].replace(os.sep, "/")
+    return filename
+
+
+def repo_frame(skip: int = 1) -> tuple[str, int, str] | None:
+    """(file relative to the repo, line, function) of the innermost frame in the repo."""
+    f = sys._getframe(skip)
+    while f is not None:
+        if _in_repo(f.f_code.co_filename):
+            return (relpath(f.f_code.co_filename), f.f_lineno, f.f_code.co_name)
+        f = f.f_back
+    return None
+
+
+def frame_key(frame: tuple[str, int, str] | None) -> str:
+    return f"{frame[0]}:{frame[1]}" if frame else "?"
+
+
+def frame_dict(frame: tuple[str, int, str] | None) -> dict | None:
+    if frame is None:
+        return None
+    return {"file": frame[0], "line": frame[1], "function": frame[2]}
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def summarize(t: torch.Tensor, *, values: bool = True) -> dict:
+    """Shape, dtype and value statistics; `values` adds a histogram for few distinct values."""
+    t = t.detach()
+    out: dict = {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
+    n = t.numel()
+    if n == 0 or t.dtype == torch.bool and not values:
+        return out
+    if t.is_complex():
+        return out
+    x = t.float() if t.dtype != torch.float64 else t
+    finite = torch.isfinite(x)
+    n_nonfinite = int(n - int(finite.sum()))
+    out["nonfinite"] = n_nonfinite
+    xf = x[finite] if n_nonfinite else x.reshape(-1)
+    if xf.numel():
+        out["min"] = float(xf.min())
+        out["max"] = float(xf.max())
+        out["mean"] = float(xf.mean())
+        out["std"] = float(xf.std()) if xf.numel() > 1 else 0.0
+    if values and n <= 2_000_000:
+        flat = t.reshape(-1)
+        if not t.is_floating_point() or bool((flat == flat.round()).all()):
+            uniq, counts = torch.unique(flat, return_counts=True)
+            if uniq.numel() <= 64:
+                out["values"] = {_num(v): int(c) for v, c in zip(uniq.tolist(), counts.tolist())}
+    return out
+
+
+def _num(v: float | int) -> str:
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return str(v)
+
+
+_PROJ: dict[int, torch.Tensor] = {}
+
+
+def row_fingerprints(t: torch.Tensor, limit: int = 4096) -> list[str]:
+    """A fingerprint per row (first dimension): equal rows give equal strings.
+
+    Two fixed random projections in float64; unequal rows collide with negligible
+    probability, and no numpy is needed.
+    """
+    if t.dim() == 0 or t.shape[0] == 0:
+        return []
+    x = t.detach().reshape(t.shape[0], -1)[:limit]
+    if not (
+        x.is_floating_point()
+        or x.dtype in (torch.int64, torch.int32, torch.int16, torch.uint8, torch.int8, torch.bool)
+    ):
+        return []
+    x = x.to(torch.float64)
+    d = x.shape[1]
+    proj = _PROJ.get(d)
+    if proj is None:
+        g = torch.Generator().manual_seed(1234 + d)
+        proj = torch.randn(d, 2, generator=g, dtype=torch.float64)
+        _PROJ[d] = proj
+    fp = x @ proj
+    return [f"{a:.10g}|{b:.10g}" for a, b in fp.tolist()]
+
+
+def feature_moments(
+    t: torch.Tensor, max_features: int = 64
+) -> tuple[list[float], list[float], int] | None:
+    """Per-feature sums and sums of squares over the batch (features = dim 1, channels for images)."""
+    if not t.is_floating_point() or t.dim() < 2 or t.shape[0] == 0:
+        return None
+    x = t.detach().double()
+    if x.dim() > 2:
+        # (B, C, ...) -> per channel over batch and spatial positions
+        x = x.transpose(0, 1).reshape(x.shape[1], -1).T
+    x = x[:, :max_features]
+    if not bool(torch.isfinite(x).all()):
+        return None
+    return x.sum(0).tolist(), (x * x).sum(0).tolist(), int(x.shape[0])
+
+
+def norm(t: torch.Tensor | None) -> float | None:
+    if t is None:
+        return None
+    v = float(t.detach().double().norm())
+    return _finite(v) if math.isfinite(v) else float("nan")
+
+
+def tensors_in(obj, depth: int = 0) -> list[torch.Tensor]:
+    """Tensors in a (nested) batch structure: tensor, tuple/list, dict, dataclass-like."""
+    if isinstance(obj, torch.Tensor):
+        return [obj]
+    if depth > 3:
+        return []
+    if isinstance(obj, (list, tuple)):
+        return [t for o in obj for t in tensors_in(o, depth + 1)]
+    if isinstance(obj, dict):
+        return [t for o in obj.values() for t in tensors_in(o, depth + 1)]
+    return []
+
+
+def map_tensors(obj, fn, depth: int = 0):
+    """Rebuild a nested batch structure with `fn` applied to every tensor."""
+    if isinstance(obj, torch.Tensor):
+        return fn(obj)
+    if depth > 3:
+        return obj
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+        return type(obj)(*(map_tensors(o, fn, depth + 1) for o in obj))
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(map_tensors(o, fn, depth + 1) for o in obj)
+    if isinstance(obj, dict):
+        return type(obj)((k, map_tensors(v, fn, depth + 1)) for k, v in obj.items())
+    return obj
+
+
+def repo_frame_in_tb(tb) -> tuple[str, int, str] | None:
+    """The innermost traceback entry inside the repo."""
+    for f in reversed(tb):
+        if _in_repo(f.filename):
+            return (relpath(f.filename), f.lineno, f.name)
+    return None
