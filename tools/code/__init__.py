@@ -1,0 +1,46 @@
+"""Code tools: a tree-sitter index of a repo, reading tools and static checks.
+
+index = CodeIndex.build(Path("repo"))
+index.enclosing_symbol("model.py", 41)        # -> "Net.forward"
+read_target(index, "model.py:Net.forward")    # numbered source, bounded window
+search_code(index, r"zero_grad")              # file:line (symbol): line
+run_static_checks(index)                      # -> list[Finding], all `plausible`
+locate(index)                                 # where the optimizer, loss, model... are
+"""
+
+from tools.code.index import UNKNOWN_SYMBOL, CodeIndex
+from tools.code.read import read_lines, read_symbol, read_target
+from tools.code.records import (
+    MODULE_SYMBOL,
+    Assignment,
+    CallSite,
+    ImportBinding,
+    LoopEvent,
+    ParseIssue,
+    SkippedFile,
+    Symbol,
+    TrainingLoop,
+)
+from tools.code.search import SearchHit, find_code, search_code
+from tools.code.sites import Site
+
+__all__ = [
+    "MODULE_SYMBOL",
+    "UNKNOWN_SYMBOL",
+    "Assignment",
+    "CallSite",
+    "CodeIndex",
+    "ImportBinding",
+    "LoopEvent",
+    "ParseIssue",
+    "SearchHit",
+    "Site",
+    "SkippedFile",
+    "Symbol",
+    "TrainingLoop",
+    "find_code",
+    "read_lines",
+    "read_symbol",
+    "read_target",
+    "search_code",
+]

@@ -1,0 +1,112 @@
+"""The shared analysis of one index: value flow, event programs and training loops.
+
+Built once per index on first use (`analysis(index)`) and shared by every check, so a
+name is resolved and a function's program is built only once per investigation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+from tree_sitter import Node
+
+from tools.code.events import Loop, Occurrence, Programs
+from tools.code.extract import FileUnit
+from tools.code.flow import Flow
+from tools.code.index import CodeIndex
+from tools.code.records import MODULE_SYMBOL
+
+
+@dataclass(eq=False)
+class Region:
+    """A function (node set) or a module's top level (node None) with its program."""
+
+    unit: FileUnit
+    node: Node | None
+    qualname: str
+
+
+@dataclass(eq=False)
+class LoopContext:
+    """A loop that reaches `.backward(` and an optimizer step, innermost such loop, or a
+    function without a loop that does both and is called by no repo code."""
+
+    region: Region
+    loop: Loop | None  # None for a function-kind training step
+    outer: tuple[Loop, ...]  # loops around it in the same function, outermost first
+    occurrences: list[Occurrence]  # one pass over the body, helpers expanded
+
+    def kinds(self) -> set[str]:
+        return {o.kind for o in self.occurrences}
+
+
+class Analysis:
+    def __init__(self, index: CodeIndex) -> None:
+        self.index = index
+        self.flow = Flow(index)
+        self.programs = Programs(self.flow)
+        self._qualifies: dict[int, bool] = {}
+
+    def regions(self) -> Iterator[Region]:
+        for file in self.index.files:
+            unit = self.index.units[file]
+            yield Region(unit, None, MODULE_SYMBOL)
+            for qualname, node in unit.definitions.items():
+                if node.type == "function_definition":
+                    yield Region(unit, node, qualname)
+
+    def program(self, region: Region) -> list:
+        if region.node is None:
+            return self.programs.of_module(region.unit)
+        return self.programs.of_function(region.unit, region.node)
+
+    def is_called(self, region: Region) -> bool:
+        return region.node is not None and bool(self.flow.callers(region.node))
+
+    def root_regions(self) -> Iterator[Region]:
+        """Module top levels and functions no repo code calls: where execution starts."""
+        for region in self.regions():
+            if not self.is_called(region):
+                yield region
+
+    def _loop_qualifies(self, loop: Loop) -> bool:
+        key = loop.value.node.id
+        if key not in self._qualifies:
+            self._qualifies[key] = False  # guard against recursion through helpers
+            kinds = {o.kind for o in self.programs.flatten(loop.items)}
+            self._qualifies[key] = "backward" in kinds and "step" in kinds
+        return self._qualifies[key]
+
+    @cached_property
+    def training_loops(self) -> list[LoopContext]:
+        found: list[LoopContext] = []
+        for region in self.regions():
+            program = self.program(region)
+            has_loop = False
+            for loop, outer in self.programs.iter_loops(program):
+                if not self._loop_qualifies(loop):
+                    continue
+                has_loop = True
+                occurrences = self.programs.flatten(loop.items)
+                inner = {id(lp): lp for o in occurrences for lp in o.loops}
+                if any(self._loop_qualifies(lp) for lp in inner.values()):
+                    continue
+                found.append(LoopContext(region, loop, outer, occurrences))
+            if has_loop or region.node is None or self.is_called(region):
+                continue
+            top = self.programs.flatten(program)
+            kinds = {o.kind for o in top if not o.loops}
+            if "backward" in kinds and "step" in kinds:
+                found.append(LoopContext(region, None, (), top))
+        return found
+
+
+def analysis(index: CodeIndex) -> Analysis:
+    """The index's shared analysis, built on first use."""
+    cached = getattr(index, "_analysis", None)
+    if cached is None:
+        cached = Analysis(index)
+        index._analysis = cached  # type: ignore[attr-defined]
+    return cached

@@ -1,0 +1,507 @@
+"""The training-relevant calls of each function, in execution order: an event program.
+
+A program is a list of items: events (`loss.backward()`, `opt.step()`, `opt.zero_grad()`,
+`sched.step()`, `model.eval()`, a model forward...), loops holding their body's items,
+and calls of repo helpers, which `flatten` expands in place. Order is evaluation order
+(inner calls before the call that uses them), so `criterion(model(x), y)` yields the
+forward before the loss.
+
+Checks read programs through `flatten`, which walks a program with the context of each
+event: the loops around it, whether a branch guards it, whether gradients are disabled
+(`with torch.no_grad()`, a decorated helper, `set_grad_enabled(False)`), and the helper
+calls that led to it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tree_sitter import Node
+
+from tools.code import syntax as sx
+from tools.code.extract import FileUnit
+from tools.code.flow import Flow, Frame, Obj, Value
+from tools.code.names import (
+    is_grad_scaler,
+    is_optimizer,
+    is_scheduler,
+    last,
+    loss_class_kind,
+    torch_layer,
+)
+
+EventKind = Literal[
+    "backward",
+    "step",  # optimizer.step(), scaler.step(opt), or a manual `p -= lr * p.grad`
+    "zero_grad",  # opt.zero_grad(), model.zero_grad(), p.grad = None, p.grad.zero_()
+    "scheduler_step",
+    "train_mode",
+    "eval_mode",
+    "forward",  # a call of a model / nn.Module instance
+    "grad_off",  # torch.set_grad_enabled(False) as a statement
+    "grad_on",
+]
+
+MAX_INLINE_DEPTH = 4
+MAX_OCCURRENCES = 4000
+GRAD_DISABLING = ("no_grad", "inference_mode")
+MODEL_NAME = re.compile(
+    r"(^|_|\.)(model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|"
+    r"critic|actor|policy|head|module|student|teacher)s?($|_|\d)",
+    re.IGNORECASE,
+)
+OPTIMIZER_NAME = re.compile(r"(^|_|\.)(opt|optim|optimizer|optimiser)s?($|_|\d)", re.IGNORECASE)
+SCHEDULER_NAME = re.compile(r"sched|lr_scheduler", re.IGNORECASE)
+SCALER_NAME = re.compile(r"scaler", re.IGNORECASE)
+
+
+@dataclass(eq=False)
+class Event:
+    kind: EventKind
+    value: Value  # the call (or statement) in its frame
+    receiver: Node | None = None  # `opt` in `opt.step()`, `model` in `model(x)`
+    objects: list[Obj] = field(default_factory=list)  # what the receiver denotes
+
+    @property
+    def line(self) -> int:
+        return self.value.line
+
+    @property
+    def file(self) -> str:
+        return self.value.file
+
+
+@dataclass(eq=False)
+class Loop:
+    value: Value  # the for/while statement
+    items: list[Item]
+
+    @property
+    def header(self) -> str:
+        node = self.value.node
+        body = node.child_by_field_name("body")
+        end = body.start_byte if body is not None else node.end_byte
+        raw = self.value.frame.unit.source[node.start_byte : end].decode("utf-8", "replace")
+        return " ".join(raw.split())
+
+
+@dataclass(eq=False)
+class HelperCall:
+    value: Value  # the call site
+    function: Node  # the repo function it calls
+    unit: FileUnit
+    self_obj: Obj | None = None
+    disables_grad: bool = False  # the helper is decorated with no_grad / inference_mode
+
+
+@dataclass(eq=False)
+class Guarded:
+    """Items under an if/elif/else or an except handler: they may not run."""
+
+    value: Value
+    items: list[Item]
+
+
+@dataclass(eq=False)
+class NoGradBlock:
+    value: Value  # the with statement
+    items: list[Item]
+
+
+Item = Event | Loop | HelperCall | Guarded | NoGradBlock
+
+
+@dataclass(eq=False)
+class Occurrence:
+    """One event met while flattening, with its context."""
+
+    event: Event
+    loops: tuple[Loop, ...]  # outermost first
+    via: tuple[HelperCall, ...]  # helper calls that led here, outermost first
+    conditional: bool
+    grad_disabled: bool
+
+    @property
+    def kind(self) -> EventKind:
+        return self.event.kind
+
+
+class Programs:
+    """Event programs of every function (built on demand) and flattening."""
+
+    def __init__(self, flow: Flow) -> None:
+        self.flow = flow
+        self._programs: dict[int, list[Item]] = {}
+
+    # ---- building ------------------------------------------------------------------
+
+    def of_function(self, unit: FileUnit, fn: Node) -> list[Item]:
+        cached = self._programs.get(fn.id)
+        if cached is None:
+            self._programs[fn.id] = []  # recursion guard while building
+            body = sx.function_body(fn)
+            frame = Frame(unit, fn)
+            cached = self._block(body, frame) if body is not None else []
+            self._programs[fn.id] = cached
+        return cached
+
+    def of_module(self, unit: FileUnit) -> list[Item]:
+        root = unit.tree.root_node
+        cached = self._programs.get(root.id)
+        if cached is None:
+            cached = self._block(root, Frame(unit, None))
+            self._programs[root.id] = cached
+        return cached
+
+    def _block(self, block: Node, frame: Frame) -> list[Item]:
+        items: list[Item] = []
+        for stmt in block.named_children:
+            items += self._statement(stmt, frame)
+        return items
+
+    def _statement(self, stmt: Node, frame: Frame) -> list[Item]:
+        t = stmt.type
+        if t in ("function_definition", "class_definition", "decorated_definition", "comment"):
+            return []
+        if t in sx.LOOP_TYPES:
+            head = stmt.child_by_field_name("right") or stmt.child_by_field_name("condition")
+            body = stmt.child_by_field_name("body")
+            items = self._expression_events(head, frame) if head is not None else []
+            inner = self._block(body, frame) if body is not None else []
+            return [*items, Loop(Value(stmt, frame), inner)]
+        if t == "if_statement":
+            cond = stmt.child_by_field_name("condition")
+            items = self._expression_events(cond, frame) if cond is not None else []
+            if cond is not None and sx.flat(cond) in ("False", "0"):
+                return items
+            for part in stmt.named_children:
+                if part.type == "block":
+                    items.append(Guarded(Value(part, frame), self._block(part, frame)))
+                elif part.type in ("elif_clause", "else_clause"):
+                    body = part.child_by_field_name("body") or part.child_by_field_name(
+                        "consequence"
+                    )
+                    if body is None:
+                        body = next((c for c in part.named_children if c.type == "block"), None)
+                    if body is not None:
+                        items.append(Guarded(Value(part, frame), self._block(body, frame)))
+            return items
+        if t == "try_statement":
+            items = []
+            for part in stmt.named_children:
+                if part.type == "block":
+                    items += self._block(part, frame)
+                elif part.type in ("except_clause", "except_group_clause", "else_clause"):
+                    body = next((c for c in part.named_children if c.type == "block"), None)
+                    if body is not None:
+                        items.append(Guarded(Value(part, frame), self._block(body, frame)))
+                elif part.type == "finally_clause":
+                    body = next((c for c in part.named_children if c.type == "block"), None)
+                    if body is not None:
+                        items += self._block(body, frame)
+            return items
+        if t == "with_statement":
+            clause = next((c for c in stmt.named_children if c.type == "with_clause"), None)
+            body = stmt.child_by_field_name("body")
+            items = self._expression_events(clause, frame) if clause is not None else []
+            inner = self._block(body, frame) if body is not None else []
+            if clause is not None and any(
+                disables_grad(i, frame.unit) for i in clause.named_children
+            ):
+                return [*items, NoGradBlock(Value(stmt, frame), inner)]
+            return [*items, *inner]
+        if t == "match_statement":
+            return [Guarded(Value(stmt, frame), self._expression_events(stmt, frame))]
+        return self._expression_events(stmt, frame)
+
+    def _expression_events(self, node: Node, frame: Frame) -> list[Item]:
+        """Events of the calls (and grad resets / manual updates) inside one statement,
+        inner calls first."""
+        items: list[Item] = []
+        manual = _manual_update_or_reset(node)
+        calls = sorted(sx.calls_in(node), key=lambda c: (c.end_byte, -c.start_byte))
+        for call in calls:
+            items += self._call_events(call, frame)
+        if manual is not None:
+            items.append(Event(manual, Value(node, frame)))
+        return items
+
+    def _call_events(self, call: Node, frame: Frame) -> list[Item]:
+        method = sx.method_name(call)
+        recv = sx.receiver(call)
+        v = Value(call, frame)
+        fn = sx.call_function(call)
+        resolved = frame.unit.resolve_callee(fn)[1] if fn is not None else ""
+        if method == "backward" or resolved == "torch.autograd.backward":
+            return [Event("backward", v, recv)]
+        if method == "zero_grad":
+            return [Event("zero_grad", v, recv)]
+        if recv is not None and method in ("zero_", "fill_", "detach_", "mul_"):
+            if _is_grad_expr(recv) and (method != "mul_" and method != "fill_" or _zero_arg(call)):
+                return [Event("zero_grad", v, recv)]
+        if (
+            last(resolved) == "set_grad_enabled"
+            and sx.statement_of(call).type == "expression_statement"
+        ):
+            arg = sx.argument(call, 0, "mode")
+            if arg is not None and sx.flat(arg) in ("False", "0"):
+                return [Event("grad_off", v)]
+            if arg is not None and sx.flat(arg) in ("True", "1"):
+                return [Event("grad_on", v)]
+        if method == "step" and recv is not None:
+            kind = self._step_kind(recv, frame)
+            return [Event(kind, v, recv)] if kind is not None else []
+        if method in ("train", "eval") and recv is not None:
+            objs = self.flow.objects(Value(recv, frame), budget=80)
+            if _is_model(objs, recv):
+                return [Event(_mode_kind(call, method), v, recv, objs)]
+        if fn is None:
+            return []
+        callees = self.flow.objects(Value(fn, frame), budget=80)
+        helpers: dict[int, HelperCall] = {}
+        models: list[Obj] = []
+        for callee in callees:
+            if callee.kind == "function" and callee.node is not None and callee.unit is not None:
+                if callee.node.type == "function_definition":
+                    helpers.setdefault(
+                        callee.node.id,
+                        HelperCall(
+                            v,
+                            callee.node,
+                            callee.unit,
+                            callee.self_obj,
+                            disables_grad=decorated_no_grad(callee.node, callee.unit),
+                        ),
+                    )
+            elif (
+                callee.kind == "instance"
+                and callee.symbol is not None
+                and callee.symbol.is_nn_module
+            ):
+                models.append(callee)
+            elif callee.kind == "external" and callee.ctor is not None and is_layer(callee):
+                models.append(callee)
+        if helpers:
+            return list(helpers.values())
+        if models:
+            return [Event("forward", v, fn, models)]
+        if not any(o.kind != "unknown" for o in callees) and MODEL_NAME.search(sx.flat(fn)):
+            return [Event("forward", v, fn, callees)]
+        return []
+
+    def _step_kind(self, recv: Node, frame: Frame) -> EventKind | None:
+        objs = self.flow.objects(Value(recv, frame), budget=80)
+        for o in objs:
+            if o.kind == "external" and o.ctor is not None:
+                if is_scheduler(o.resolved):
+                    return "scheduler_step"
+                if is_optimizer(o.resolved) or is_grad_scaler(o.resolved):
+                    return "step"
+            if o.kind == "instance" and o.symbol is not None:
+                bases = " ".join(o.symbol.bases)
+                if "Optimizer" in bases:
+                    return "step"
+                if "Scheduler" in bases or "LRScheduler" in bases or "_LRScheduler" in bases:
+                    return "scheduler_step"
+        text = sx.flat(recv)
+        if SCHEDULER_NAME.search(text):
+            return "scheduler_step"
+        if OPTIMIZER_NAME.search(text) or SCALER_NAME.search(text):
+            return "step"
+        return None
+
+    # ---- flattening ------------------------------------------------------------------
+
+    def flatten(
+        self,
+        items: list[Item],
+        *,
+        loops: tuple[Loop, ...] = (),
+        via: tuple[HelperCall, ...] = (),
+        conditional: bool = False,
+        grad_disabled: bool = False,
+        repeat_loops: int = 1,
+        limit: int = MAX_OCCURRENCES,
+    ) -> list[Occurrence]:
+        """Events in order with their context; helper calls expanded (up to a depth,
+        never recursively); each loop body emitted `repeat_loops` times, so a cyclic
+        order (the end of one iteration before the start of the next) is visible."""
+        out: list[Occurrence] = []
+        self._flatten(items, loops, via, conditional, grad_disabled, repeat_loops, out, limit)
+        return out
+
+    def _flatten(
+        self,
+        items: list[Item],
+        loops: tuple[Loop, ...],
+        via: tuple[HelperCall, ...],
+        conditional: bool,
+        grad_disabled: bool,
+        repeat: int,
+        out: list[Occurrence],
+        limit: int,
+    ) -> bool:
+        """Returns the grad-disabled state after the items (set_grad_enabled persists)."""
+        state = grad_disabled
+        for item in items:
+            if len(out) >= limit:
+                return state
+            if isinstance(item, Event):
+                if item.kind == "grad_off":
+                    state = True
+                elif item.kind == "grad_on":
+                    state = False
+                out.append(Occurrence(item, loops, via, conditional, state))
+            elif isinstance(item, Loop):
+                for _ in range(repeat):
+                    state = self._flatten(
+                        item.items, (*loops, item), via, conditional, state, repeat, out, limit
+                    )
+            elif isinstance(item, Guarded):
+                self._flatten(item.items, loops, via, True, state, repeat, out, limit)
+            elif isinstance(item, NoGradBlock):
+                self._flatten(item.items, loops, via, conditional, True, repeat, out, limit)
+            elif isinstance(item, HelperCall):
+                if len(via) >= MAX_INLINE_DEPTH or any(
+                    h.function.id == item.function.id for h in via
+                ):
+                    continue
+                body = self.of_function(item.unit, item.function)
+                after = self._flatten(
+                    body,
+                    loops,
+                    (*via, item),
+                    conditional,
+                    state or item.disables_grad,
+                    repeat,
+                    out,
+                    limit,
+                )
+                # set_grad_enabled(False) inside a helper outlives it; its decorator does not.
+                state = state if item.disables_grad else after
+        return state
+
+    def iter_loops(
+        self, items: list[Item], outer: tuple[Loop, ...] = ()
+    ) -> Iterator[tuple[Loop, tuple[Loop, ...]]]:
+        """Every loop of a program with the loops around it (outermost first), nested
+        ones and those in the function's own branches included; helpers are not entered
+        (each function is visited on its own)."""
+        for item in items:
+            if isinstance(item, Loop):
+                yield item, outer
+                yield from self.iter_loops(item.items, (*outer, item))
+            elif isinstance(item, (Guarded, NoGradBlock)):
+                yield from self.iter_loops(item.items, outer)
+
+
+def is_layer(obj: Obj) -> bool:
+    """A torch.nn module instance other than a loss (a layer of the model)."""
+    return torch_layer(obj.resolved) is not None and loss_class_kind(obj.resolved) is None
+
+
+def _is_model(objs: list[Obj], recv: Node) -> bool:
+    for o in objs:
+        if o.kind == "instance" and o.symbol is not None:
+            return o.symbol.is_nn_module
+        if o.kind == "external" and o.ctor is not None:
+            return o.resolved.startswith("torch.nn.") or "models" in o.resolved
+    return bool(MODEL_NAME.search(sx.flat(recv))) or sx.flat(recv) == "self"
+
+
+def _mode_kind(call: Node, method: str) -> EventKind:
+    if method == "eval":
+        return "eval_mode"
+    arg = sx.argument(call, 0, "mode")
+    if arg is not None and sx.flat(arg) in ("False", "0"):
+        return "eval_mode"
+    return "train_mode"
+
+
+def disables_grad(with_item: Node, unit: FileUnit) -> bool:
+    """A `with` item that turns autograd off: no_grad(), inference_mode(),
+    set_grad_enabled(False)."""
+    value = with_item.child_by_field_name("value")
+    if value is None:
+        return False
+    if value.type == "as_pattern" and value.named_children:
+        value = value.named_children[0]
+    if value.type != "call":
+        return False
+    fn = sx.call_function(value)
+    resolved = unit.resolve_callee(fn)[1] if fn is not None else ""
+    name = last(resolved)
+    if name in GRAD_DISABLING:
+        return True
+    if name == "set_grad_enabled":
+        arg = sx.argument(value, 0, "mode")
+        return arg is not None and sx.flat(arg) in ("False", "0")
+    return False
+
+
+def decorated_no_grad(fn: Node, unit: FileUnit) -> bool:
+    """The function is decorated with torch.no_grad() / torch.inference_mode()."""
+    for d in sx.decorators_of(fn):
+        target = sx.call_function(d) if d.type == "call" else d
+        resolved = unit.resolve_callee(target)[1] if target is not None else ""
+        if last(resolved) in GRAD_DISABLING:
+            return True
+    return False
+
+
+def _is_grad_expr(node: Node) -> bool:
+    text = sx.flat(node).replace(" ", "")
+    return text.endswith(".grad") or text.endswith(".grad.data")
+
+
+def _zero_arg(call: Node) -> bool:
+    arg = sx.argument(call, 0)
+    return arg is not None and sx.number(arg) == 0.0
+
+
+def _manual_update_or_reset(stmt: Node) -> EventKind | None:
+    """`p.grad = None` resets gradients; `p -= lr * p.grad`, `p.data.add_(-lr * p.grad)`
+    and `p.data = p.data - lr * p.grad` are hand-written optimizer steps."""
+    node = (
+        stmt.named_children[0]
+        if stmt.type == "expression_statement" and stmt.named_children
+        else stmt
+    )
+    if node.type == "assignment":
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is not None and right is not None:
+            if _is_grad_expr(left) and sx.flat(right) == "None":
+                return "zero_grad"
+            if left.type in ("attribute", "identifier", "subscript") and not _is_grad_expr(left):
+                if _mentions_grad(right) and _mentions(right, sx.flat(left)):
+                    return "step"
+    if node.type == "augmented_assignment":
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        op = next((c for c in node.children if c.type in ("-=", "+=")), None)
+        if left is not None and right is not None and op is not None and not _is_grad_expr(left):
+            if _mentions_grad(right):
+                return "step"
+    if node.type == "call":
+        method = sx.method_name(node)
+        recv = sx.receiver(node)
+        if method in ("add_", "sub_", "copy_", "addcdiv_", "addcmul_") and recv is not None:
+            if not _is_grad_expr(recv) and any(_mentions_grad(a) for a in sx.call_args(node)[0]):
+                return "step"
+    return None
+
+
+def _mentions_grad(node: Node) -> bool:
+    return any(
+        d.type == "attribute" and sx.text(d.child_by_field_name("attribute") or d) == "grad"
+        for d in [node, *sx.descendants(node)]
+    )
+
+
+def _mentions(node: Node, text: str) -> bool:
+    base = text.removesuffix(".data")
+    return base in sx.flat(node)

@@ -1,0 +1,888 @@
+"""Following values through the repo: what an expression holds and where it came from.
+
+Two questions the checks ask, both answered across local names, `self.attr`,
+parameters (through the repo's call sites) and return values:
+
+* `objects(v)`: which object an expression denotes, for callees and receivers:
+  `self.crit` -> the `nn.CrossEntropyLoss()` built in `Trainer.__init__`'s caller,
+  `model` -> an instance of the repo class `Net`.
+* `trace(v)`: where a value comes from. In identity mode only operations that keep
+  the value (`.view`, `[...]`, `.to`) are followed, so `probs.view(-1, C)` traces to
+  the `F.softmax(...)` that made it; in dataflow mode arithmetic and tensor methods are
+  followed too, and every node passed is on the path (so a `.detach()` on the way is
+  visible).
+
+Everything is bounded (a step budget per question, a depth for call chains) because
+static resolution of Python is a heuristic: an unresolved name is an `unknown` object or
+a `name` origin, never an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from tree_sitter import Node
+
+from tools.code import syntax as sx
+from tools.code.extract import FileUnit
+from tools.code.index import CodeIndex
+from tools.code.names import CONVENTIONAL_ALIASES, last, resolve
+from tools.code.records import Symbol
+from tools.code.scopes import Binding, class_attribute_bindings, class_methods, scope_bindings
+
+# Tensor methods whose result is the same values (reshaped, moved or cast).
+KEEP_VALUE_METHODS = frozenset(
+    {
+        "view",
+        "view_as",
+        "reshape",
+        "reshape_as",
+        "squeeze",
+        "unsqueeze",
+        "flatten",
+        "contiguous",
+        "permute",
+        "transpose",
+        "t",
+        "to",
+        "cuda",
+        "cpu",
+        "float",
+        "double",
+        "half",
+        "bfloat16",
+        "type",
+        "type_as",
+        "clone",
+        "detach",
+        "clamp",
+        "clamp_min",
+        "clamp_max",
+        "expand",
+        "expand_as",
+        "requires_grad_",
+    }
+)
+KEEP_VALUE_FUNCTIONS = frozenset(
+    {"squeeze", "unsqueeze", "flatten", "reshape", "transpose", "permute", "clamp", "clip", "clone"}
+)
+# Methods that return the object itself (modules and optimizers).
+SAME_OBJECT_METHODS = frozenset(
+    {
+        "to",
+        "cuda",
+        "cpu",
+        "float",
+        "double",
+        "half",
+        "bfloat16",
+        "train",
+        "eval",
+        "requires_grad_",
+        "apply",
+    }
+)
+STEP_BUDGET = 400
+MAX_CALL_DEPTH = 6
+
+ObjKind = Literal["function", "class", "instance", "external", "module", "unknown"]
+OriginKind = Literal["call", "module_call", "element", "param", "name", "attribute", "expr"]
+
+
+@dataclass(eq=False)
+class Frame:
+    """Where an expression is evaluated: a file, a function (None: module level), the
+    arguments bound by the call we came through, and the instance behind `self`."""
+
+    unit: FileUnit
+    scope: Node | None
+    bound: dict[str, Value] = field(default_factory=dict)
+    self_obj: Obj | None = None
+    depth: int = 0
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return (
+            self.unit.file,
+            self.scope.id if self.scope is not None else 0,
+            tuple(sorted((k, v.node.id) for k, v in self.bound.items())),
+            self.self_obj.key if self.self_obj is not None else None,
+        )
+
+
+@dataclass(eq=False)
+class Value:
+    node: Node
+    frame: Frame
+    index: tuple[int, ...] = ()  # a tuple position still to select: `a, b = f()` -> b: (1,)
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        return (self.node.id, self.index, self.frame.key)
+
+    @property
+    def file(self) -> str:
+        return self.frame.unit.file
+
+    @property
+    def line(self) -> int:
+        return sx.line(self.node)
+
+    @property
+    def text(self) -> str:
+        return sx.flat(self.node)
+
+
+@dataclass(eq=False)
+class Obj:
+    """What an expression denotes when used as a callee or receiver."""
+
+    kind: ObjKind
+    unit: FileUnit | None = None
+    node: Node | None = None  # def/class node for repo functions, classes and instances
+    symbol: Symbol | None = None
+    resolved: str = ""  # external: dotted name (`torch.nn.CrossEntropyLoss`)
+    ctor: Value | None = None  # instances: the call that made it
+    self_obj: Obj | None = None  # bound methods: the instance
+    expr: Value | None = None  # unknown: the expression we could not resolve
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        node_id = self.node.id if self.node is not None else 0
+        ctor_id = self.ctor.node.id if self.ctor is not None else 0
+        return (self.kind, node_id, self.resolved, ctor_id)
+
+    @property
+    def name(self) -> str:
+        if self.symbol is not None:
+            return self.symbol.name
+        return last(self.resolved) if self.resolved else ""
+
+
+@dataclass(eq=False)
+class Origin:
+    """A terminal of `trace`: a value that was not followed further."""
+
+    kind: OriginKind
+    value: Value
+    path: list[Value]  # the start first, the terminal last
+    module: Obj | None = None  # module_call: the called module object
+
+    @property
+    def node(self) -> Node:
+        return self.value.node
+
+
+class Flow:
+    def __init__(self, index: CodeIndex) -> None:
+        self.index = index
+        self._bindings: dict[tuple[str, int], dict[str, list[Binding]]] = {}
+        self._attrs: dict[tuple[str, int], dict[str, list[Binding]]] = {}
+        self._callers: dict[int, list[Value]] | None = None
+        self._classes: dict[int, tuple[FileUnit, Symbol]] = {}
+        for unit in index.units.values():
+            for s in unit.symbols:
+                if s.kind == "class":
+                    node = unit.definitions.get(s.qualname)
+                    if node is not None:
+                        self._classes[node.id] = (unit, s)
+
+    # ---- frames and values ---------------------------------------------------------
+
+    def frame_at(self, unit: FileUnit, node: Node) -> Frame:
+        return Frame(unit, sx.enclosing_function(node))
+
+    def value(self, unit: FileUnit, node: Node) -> Value:
+        return Value(node, self.frame_at(unit, node))
+
+    def bindings(self, frame: Frame) -> dict[str, list[Binding]]:
+        key = (frame.unit.file, frame.scope.id if frame.scope is not None else 0)
+        table = self._bindings.get(key)
+        if table is None:
+            table = scope_bindings(frame.scope, frame.unit.tree.root_node)
+            self._bindings[key] = table
+        return table
+
+    def class_of_method(self, fn: Node) -> tuple[FileUnit, Symbol, Node] | None:
+        """The class whose body defines fn directly."""
+        parent = fn.parent
+        if parent is not None and parent.type == "decorated_definition":
+            parent = parent.parent
+        if parent is None or parent.type != "block" or parent.parent is None:
+            return None
+        cls = parent.parent
+        if cls.type != "class_definition" or cls.id not in self._classes:
+            return None
+        unit, symbol = self._classes[cls.id]
+        return unit, symbol, cls
+
+    def class_node(self, symbol: Symbol) -> tuple[FileUnit, Node] | None:
+        unit = self.index.units.get(symbol.file)
+        node = unit.definitions.get(symbol.qualname) if unit is not None else None
+        return (unit, node) if unit is not None and node is not None else None
+
+    def class_chain(self, symbol: Symbol) -> list[Symbol]:
+        """The class and its repo base classes, nearest first."""
+        chain: list[Symbol] = []
+        todo = [symbol]
+        while todo and len(chain) < 8:
+            current = todo.pop(0)
+            if any(c.id == current.id for c in chain):
+                continue
+            chain.append(current)
+            for base in current.bases:
+                found = self.index.find_class(base.split("[", 1)[0], current.file)
+                if found is not None:
+                    todo.append(found)
+        return chain
+
+    def attribute_bindings(self, symbol: Symbol, attr: str) -> list[tuple[FileUnit, Binding]]:
+        out: list[tuple[FileUnit, Binding]] = []
+        for cls in self.class_chain(symbol):
+            located = self.class_node(cls)
+            if located is None:
+                continue
+            unit, node = located
+            key = (unit.file, node.id)
+            table = self._attrs.get(key)
+            if table is None:
+                table = class_attribute_bindings(node)
+                self._attrs[key] = table
+            out += [(unit, b) for b in table.get(attr, [])]
+            if out:
+                break
+        return out
+
+    def method(self, symbol: Symbol, name: str) -> tuple[FileUnit, Node] | None:
+        for cls in self.class_chain(symbol):
+            located = self.class_node(cls)
+            if located is None:
+                continue
+            unit, node = located
+            for m in class_methods(node):
+                if sx.function_name(m) == name:
+                    return unit, m
+        return None
+
+    # ---- names -----------------------------------------------------------------------
+
+    def lookup(self, name: str, frame: Frame, at: Node) -> list[tuple[Binding, Frame]]:
+        """Bindings of name visible at node `at`: the latest before it in the same scope
+        (plus later ones inside an enclosing loop, which a later iteration sees), then
+        enclosing functions, then the module."""
+        current: Frame | None = frame
+        while current is not None:
+            table = self.bindings(current)
+            found = table.get(name)
+            if found:
+                if current is not frame:  # an outer scope: the function runs after it all
+                    return [(b, current) for b in found[-3:]]
+                return [(b, current) for b in _visible(found, at, current.scope)]
+            current = self._outer_frame(current)
+        return []
+
+    def _outer_frame(self, frame: Frame) -> Frame | None:
+        if frame.scope is None:
+            return None
+        outer = sx.enclosing_function(frame.scope)
+        return Frame(frame.unit, outer)
+
+    def binding_values(self, binding: Binding, frame: Frame) -> list[Value | Obj]:
+        """What a binding may hold, as values to follow or objects it denotes."""
+        if binding.kind == "param":
+            return self.param_values(binding.name, frame)
+        if binding.kind == "def":
+            assert binding.value is not None
+            return [self._definition_obj(frame.unit, binding.value)]
+        if binding.value is None:
+            return []
+        if binding.kind == "for":
+            return [Value(binding.value, frame, binding.index)]  # element of the iterable
+        return [Value(binding.value, frame, binding.index)]
+
+    def param_values(self, name: str, frame: Frame) -> list[Value | Obj]:
+        if name in frame.bound:
+            return [frame.bound[name]]
+        scope = frame.scope
+        if scope is None:
+            return []
+        params = sx.parameter_names(scope)
+        owner = self.class_of_method(scope)
+        if owner is not None and params and params[0] == name and not _is_static(scope):
+            if frame.self_obj is not None:
+                return [frame.self_obj]
+            unit, symbol, node = owner
+            return [Obj("instance", unit, node, symbol)]
+        out: list[Value | Obj] = []
+        for call in self.callers(scope)[:12]:
+            arg = self.argument_for(scope, call, name)
+            if arg is not None:
+                out.append(arg)
+        default = sx.parameter_default(scope, name)
+        if default is not None:
+            out.append(Value(default, Frame(frame.unit, sx.enclosing_function(scope))))
+        return out
+
+    def argument_for(self, fn: Node, call: Value, name: str) -> Value | None:
+        """The argument a call passes for parameter `name` of fn."""
+        params = sx.parameter_names(fn)
+        positional, keywords = sx.call_args(call.node)
+        if name in keywords:
+            return Value(keywords[name], call.frame)
+        # Methods are called through an instance (`obj.m(a)`, `Net(a)`, `model(x)`), so
+        # the first argument fills the parameter after `self`.
+        offset = 1 if self.class_of_method(fn) is not None and not _is_static(fn) else 0
+        try:
+            position = params.index(name) - offset
+        except ValueError:
+            return None
+        if 0 <= position < len(positional) and positional[position].type not in (
+            "list_splat",
+            "dictionary_splat",
+        ):
+            return Value(positional[position], call.frame)
+        return None
+
+    def bind_call(self, fn: FileUnit, fn_node: Node, call: Value, self_obj: Obj | None) -> Frame:
+        bound: dict[str, Value] = {}
+        for name in sx.parameter_names(fn_node):
+            arg = self.argument_for(fn_node, call, name)
+            if arg is not None:
+                bound[name] = arg
+        return Frame(fn, fn_node, bound, self_obj, call.frame.depth + 1)
+
+    # ---- callers -----------------------------------------------------------------------
+
+    def callers(self, definition: Node) -> list[Value]:
+        """Repo call sites of a function, or constructor calls of a class (for __init__)."""
+        if self._callers is None:
+            self._callers = self._build_callers()
+        key = definition.id
+        if sx.function_name(definition) == "__init__":
+            owner = self.class_of_method(definition)
+            if owner is not None:
+                key = owner[2].id
+        return self._callers.get(key, [])
+
+    def _build_callers(self) -> dict[int, list[Value]]:
+        names: set[str] = set()
+        for unit in self.index.units.values():
+            names.update(q.rsplit(".", 1)[-1] for q in unit.definitions)
+        table: dict[int, list[Value]] = {}
+        for unit in self.index.units.values():
+            for call in unit.call_nodes:
+                fn = sx.call_function(call)
+                if fn is None:
+                    continue
+                name_node = fn.child_by_field_name("attribute") if fn.type == "attribute" else fn
+                if name_node is None or sx.text(name_node) not in names:
+                    continue
+                v = self.value(unit, call)
+                for obj in self.objects(Value(fn, v.frame), budget=60):
+                    if obj.kind in ("function", "class") and obj.node is not None:
+                        table.setdefault(obj.node.id, []).append(v)
+        return table
+
+    # ---- objects -------------------------------------------------------------------------
+
+    def objects(self, start: Value, *, budget: int = STEP_BUDGET) -> list[Obj]:
+        """Which objects the expression may denote (callees, receivers, modules)."""
+        out: list[Obj] = []
+        seen: set[tuple[object, ...]] = set()
+        steps = [budget]
+
+        def visit(v: Value | Obj) -> None:
+            if isinstance(v, Obj):
+                out.append(v)
+                return
+            if steps[0] <= 0 or v.key in seen:
+                return
+            steps[0] -= 1
+            seen.add(v.key)
+            for item in self._object_step(v):
+                visit(item)
+
+        visit(start)
+        return _unique_objs(out)
+
+    def _object_step(self, v: Value) -> list[Value | Obj]:
+        n = v.node
+        t = n.type
+        if t == "identifier":
+            return self._name_objects(v)
+        if t == "attribute":
+            obj_node = n.child_by_field_name("object")
+            attr = n.child_by_field_name("attribute")
+            if obj_node is None or attr is None:
+                return [Obj("unknown", expr=v)]
+            members: list[Value | Obj] = []
+            for base in self.objects(Value(obj_node, v.frame), budget=80):
+                members += self.member(base, sx.text(attr), v)
+            return members or [Obj("unknown", expr=v)]
+        if t == "call":
+            return self._call_objects(v)
+        if t in ("parenthesized_expression", "await") and n.named_children:
+            return [Value(n.named_children[0], v.frame, v.index)]
+        if t == "conditional_expression":
+            branches = [c for c in n.named_children]
+            return [Value(branches[0], v.frame), Value(branches[-1], v.frame)] if branches else []
+        if t == "subscript":
+            container = n.child_by_field_name("value")
+            if container is not None:
+                return self._element_objects(Value(container, v.frame))
+        if t in ("tuple", "expression_list", "list", "pattern_list") and v.index:
+            items = [c for c in n.named_children if c.type != "comment"]
+            if v.index[0] < len(items):
+                return [Value(items[v.index[0]], v.frame, v.index[1:])]
+        return [Obj("unknown", expr=v)]
+
+    def _name_objects(self, v: Value) -> list[Value | Obj]:
+        name = sx.text(v.node)
+        found = self.lookup(name, v.frame, v.node)
+        if not found:
+            return self._global_objects(name, v)
+        out: list[Value | Obj] = []
+        for binding, frame in found:
+            if binding.kind == "for":
+                if binding.value is not None:
+                    out += self._element_objects(Value(binding.value, frame))
+                continue
+            for item in self.binding_values(binding, frame):
+                out.append(item)
+        return out or [Obj("unknown", expr=v)]
+
+    def _global_objects(self, name: str, v: Value) -> list[Value | Obj]:
+        """A name bound by an import (or nowhere: a builtin or a star import)."""
+        unit = v.frame.unit
+        target = unit.imports.get(name)
+        if target is None:
+            alias = CONVENTIONAL_ALIASES.get(name)
+            return [Obj("external", resolved=alias)] if alias else [Obj("unknown", expr=v)]
+        return self._import_objects(unit, target, v)
+
+    def _import_objects(self, unit: FileUnit, target: str, v: Value) -> list[Value | Obj]:
+        module = self.index.module_for(target, unit)
+        if module is not None:
+            return [Obj("module", module)]
+        if "." in target:
+            prefix, _, member = target.rpartition(".")
+            module = (
+                self.index.module_for(prefix, unit)
+                if prefix.strip(".")
+                else self.index.module_for(prefix + ".", unit)
+            )
+            if module is not None:
+                return self._module_member(module, member, v)
+        if target.startswith("."):
+            return [Obj("unknown", expr=v)]
+        return [Obj("external", resolved=target)]
+
+    def _module_member(self, module: FileUnit, member: str, v: Value) -> list[Value | Obj]:
+        frame = Frame(module, None)
+        table = self.bindings(frame)
+        found = table.get(member)
+        if found:
+            out: list[Value | Obj] = []
+            for b in found[-2:]:
+                out += self.binding_values(b, frame)
+            return out
+        target = module.imports.get(member)
+        if target is not None:
+            return self._import_objects(module, target, v)
+        return [Obj("unknown", expr=v)]
+
+    def _definition_obj(self, unit: FileUnit, node: Node) -> Obj:
+        if node.type == "class_definition" and node.id in self._classes:
+            cls_unit, symbol = self._classes[node.id]
+            return Obj("class", cls_unit, node, symbol)
+        qualname = unit.qualname_of(node)
+        symbol = self.index.symbol(f"{unit.file}:{qualname}") if qualname else None
+        return Obj("function", unit, node, symbol)
+
+    def member(self, base: Obj, attr: str, v: Value) -> list[Value | Obj]:
+        if base.kind == "instance" and base.symbol is not None:
+            out: list[Value | Obj] = []
+            for unit, b in self.attribute_bindings(base.symbol, attr):
+                frame = Frame(unit, b.scope, {}, base)
+                if (
+                    b.scope is not None
+                    and sx.function_name(b.scope) == "__init__"
+                    and base.ctor is not None
+                ):
+                    frame = self.bind_call(unit, b.scope, base.ctor, base)
+                out += self.binding_values(b, frame)
+            if not out:
+                located = self.method(base.symbol, attr)
+                if located is not None:
+                    unit, node = located
+                    fn = self._definition_obj(unit, node)
+                    fn.self_obj = base
+                    out.append(fn)
+            return out
+        if base.kind == "class" and base.symbol is not None:
+            located = self.method(base.symbol, attr)
+            if located is not None:
+                return [self._definition_obj(*located)]
+            return [
+                item
+                for unit, b in self.attribute_bindings(base.symbol, attr)
+                for item in self.binding_values(b, Frame(unit, b.scope))
+            ]
+        if base.kind == "module" and base.unit is not None:
+            return self._module_member(base.unit, attr, v)
+        if base.kind == "external" and base.ctor is None and base.resolved:
+            return [Obj("external", resolved=f"{base.resolved}.{attr}")]
+        return []
+
+    def _call_objects(self, v: Value) -> list[Value | Obj]:
+        n = v.node
+        method = sx.method_name(n)
+        if method in SAME_OBJECT_METHODS:
+            recv = sx.receiver(n)
+            if recv is not None:
+                return [Value(recv, v.frame)]
+        fn = sx.call_function(n)
+        if fn is None:
+            return [Obj("unknown", expr=v)]
+        out: list[Value | Obj] = []
+        for callee in self.objects(Value(fn, v.frame), budget=120):
+            if callee.kind == "class":
+                out.append(Obj("instance", callee.unit, callee.node, callee.symbol, ctor=v))
+            elif callee.kind == "function" and callee.node is not None and callee.unit is not None:
+                if v.frame.depth >= MAX_CALL_DEPTH:
+                    continue
+                frame = self.bind_call(callee.unit, callee.node, v, callee.self_obj)
+                out += self.return_values(frame, v.index)
+            elif (
+                callee.kind == "external"
+                and callee.ctor is None
+                and last(callee.resolved)[:1].isupper()
+            ):
+                out.append(Obj("external", resolved=callee.resolved, ctor=v))
+            else:
+                out.append(Obj("unknown", expr=v))
+        return out or [Obj("unknown", expr=v)]
+
+    def _element_objects(self, container: Value) -> list[Value | Obj]:
+        """Objects held by a list / ModuleList / Sequential (for `for block in self.blocks`)."""
+        out: list[Value | Obj] = []
+        for obj in self.objects(container, budget=60):
+            if obj.kind == "external" and obj.ctor is not None:
+                first = sx.argument(obj.ctor.node, 0)
+                if first is not None:
+                    out += self._literal_elements(Value(first, obj.ctor.frame))
+                elif last(obj.resolved) == "Sequential":
+                    args, _ = sx.call_args(obj.ctor.node)
+                    out += [Value(a, obj.ctor.frame) for a in args]
+            elif obj.kind == "unknown" and obj.expr is not None:
+                out += self._literal_elements(obj.expr)
+        return out
+
+    def _literal_elements(self, v: Value) -> list[Value | Obj]:
+        n = v.node
+        if n.type in ("list", "tuple"):
+            return [Value(c, v.frame) for c in n.named_children if c.type != "comment"]
+        if n.type in ("list_comprehension", "generator_expression"):
+            body = n.child_by_field_name("body")
+            return [Value(body, v.frame)] if body is not None else []
+        return []
+
+    def return_values(self, frame: Frame, index: tuple[int, ...] = ()) -> list[Value]:
+        scope = frame.scope
+        if scope is None:
+            return []
+        body = sx.function_body(scope)
+        if body is None:
+            return []
+        if scope.type == "lambda":
+            return [Value(body, frame, index)]
+        out = []
+        for node in sx.descendants(body):
+            if node.type == "return_statement" and node.named_children:
+                out.append(Value(node.named_children[0], frame, index))
+        return out
+
+    # ---- tracing values ----------------------------------------------------------------
+
+    def trace(
+        self,
+        start: Value,
+        *,
+        dataflow: bool = False,
+        enter_models: bool = True,
+        budget: int = STEP_BUDGET,
+    ) -> list[Origin]:
+        """Where the value of start comes from (see the module docstring)."""
+        out: list[Origin] = []
+        seen: set[tuple[object, ...]] = set()
+        steps = [budget]
+        stack: list[tuple[Value, list[Value]]] = [(start, [start])]
+        while stack:
+            v, path = stack.pop()
+            if steps[0] <= 0:
+                break
+            if v.key in seen:
+                continue
+            seen.add(v.key)
+            steps[0] -= 1
+            result = self._trace_step(v, dataflow=dataflow, enter_models=enter_models)
+            if isinstance(result, Origin):
+                result.path = path
+                out.append(result)
+                continue
+            for nxt in reversed(result):
+                stack.append((nxt, [*path, nxt]))
+        return out
+
+    def _trace_step(self, v: Value, *, dataflow: bool, enter_models: bool) -> Origin | list[Value]:
+        n = v.node
+        t = n.type
+        if t in ("parenthesized_expression", "await", "expression_statement") and n.named_children:
+            return [Value(n.named_children[0], v.frame, v.index)]
+        if t == "identifier":
+            return self._trace_name(v)
+        if t == "attribute":
+            return self._trace_attribute(v, dataflow=dataflow)
+        if t == "call":
+            return self._trace_call(v, dataflow=dataflow, enter_models=enter_models)
+        if t == "subscript":
+            container = n.child_by_field_name("value")
+            return [Value(container, v.frame)] if container is not None else Origin("expr", v, [])
+        if t == "conditional_expression":
+            parts = n.named_children
+            return [Value(parts[0], v.frame, v.index), Value(parts[-1], v.frame, v.index)]
+        if t in ("tuple", "expression_list", "list", "pattern_list") and v.index:
+            items = [c for c in n.named_children if c.type != "comment"]
+            if v.index[0] < len(items):
+                return [Value(items[v.index[0]], v.frame, v.index[1:])]
+        if t == "augmented_assignment":
+            return self._trace_augmented(v, dataflow=dataflow)
+        if dataflow:
+            parts = _operands(n)
+            if parts is not None:
+                return [Value(p, v.frame) for p in parts]
+        return Origin("expr", v, [])
+
+    def _trace_name(self, v: Value) -> Origin | list[Value]:
+        name = sx.text(v.node)
+        found = self.lookup(name, v.frame, v.node)
+        if not found:
+            return Origin("name", v, [])
+        nexts: list[Value] = []
+        for binding, frame in found:
+            if binding.kind == "for":
+                if binding.value is not None:
+                    return Origin("element", Value(binding.value, frame, binding.index), [])
+                continue
+            if binding.kind == "param" and name not in frame.bound:
+                values = [x for x in self.param_values(name, frame) if isinstance(x, Value)]
+                if not values:
+                    return Origin("param", Value(binding.target, frame), [])
+                nexts += [Value(x.node, x.frame, v.index or x.index) for x in values]
+                continue
+            for item in self.binding_values(binding, frame):
+                if isinstance(item, Value):
+                    nexts.append(
+                        Value(
+                            item.node, item.frame, item.index + v.index if item.index else v.index
+                        )
+                    )
+        return nexts or Origin("name", v, [])
+
+    def _trace_attribute(self, v: Value, *, dataflow: bool) -> Origin | list[Value]:
+        obj_node = v.node.child_by_field_name("object")
+        attr = v.node.child_by_field_name("attribute")
+        if obj_node is None or attr is None:
+            return Origin("attribute", v, [])
+        nexts: list[Value] = []
+        for base in self.objects(Value(obj_node, v.frame), budget=80):
+            if base.kind in ("instance", "module", "class"):
+                nexts += [x for x in self.member(base, sx.text(attr), v) if isinstance(x, Value)]
+        if nexts:
+            return nexts
+        if dataflow and sx.text(attr) not in ("weight", "bias"):
+            return [Value(obj_node, v.frame)]  # `out.logits`, `batch.x`: a field of the object
+        return Origin("attribute", v, [])
+
+    def _trace_augmented(self, v: Value, *, dataflow: bool) -> Origin | list[Value]:
+        if not dataflow:
+            return Origin("expr", v, [])
+        left = v.node.child_by_field_name("left")
+        right = v.node.child_by_field_name("right")
+        nexts = [Value(right, v.frame)] if right is not None else []
+        if left is not None and left.type == "identifier":
+            earlier = [
+                (b, f)
+                for b, f in self.lookup(sx.text(left), v.frame, v.node)
+                if b.target.start_byte < v.node.start_byte
+            ]
+            for binding, frame in earlier:
+                nexts += [x for x in self.binding_values(binding, frame) if isinstance(x, Value)]
+        return nexts
+
+    def _trace_call(self, v: Value, *, dataflow: bool, enter_models: bool) -> Origin | list[Value]:
+        n = v.node
+        method = sx.method_name(n)
+        recv = sx.receiver(n)
+        if method in KEEP_VALUE_METHODS and recv is not None:
+            return [Value(recv, v.frame, v.index)]
+        fn = sx.call_function(n)
+        if fn is None:
+            return Origin("call", v, [])
+        resolved = v.frame.unit.resolve_callee(fn)[1]
+        if resolved.startswith("torch.") and last(resolved) in KEEP_VALUE_FUNCTIONS:
+            first = sx.argument(n, 0, "input")
+            if first is not None:
+                return [Value(first, v.frame, v.index)]
+        nexts: list[Value] = []
+        module: Obj | None = None
+        for callee in self.objects(Value(fn, v.frame), budget=120):
+            if callee.kind == "function" and callee.node is not None and callee.unit is not None:
+                if v.frame.depth < MAX_CALL_DEPTH:
+                    frame = self.bind_call(callee.unit, callee.node, v, callee.self_obj)
+                    nexts += self.return_values(frame, v.index)
+            elif callee.kind == "instance" and callee.symbol is not None:
+                if not callee.symbol.is_nn_module:
+                    continue
+                if not enter_models:
+                    return Origin("module_call", v, [], callee)
+                located = self.method(callee.symbol, "forward")
+                if located is not None and v.frame.depth < MAX_CALL_DEPTH:
+                    frame = self.bind_call(located[0], located[1], v, callee)
+                    nexts += self.return_values(frame, v.index)
+                else:
+                    module = callee
+            elif callee.kind == "external" and callee.ctor is not None:
+                if last(callee.resolved) == "Sequential" and enter_models:
+                    nexts += self._sequential_output(callee, v)
+                else:
+                    module = module or callee
+        if nexts:
+            return nexts
+        if module is not None:
+            return Origin("module_call", v, [], module)
+        if dataflow:
+            parts = [recv] if recv is not None else []
+            args, kwargs = sx.call_args(n)
+            parts += [a for a in args if a.type not in ("list_splat", "dictionary_splat")]
+            parts += list(kwargs.values())
+            if parts:
+                return [Value(p, v.frame) for p in parts]
+        return Origin("call", v, [])
+
+    def _sequential_output(self, seq: Obj, v: Value) -> list[Value]:
+        """`nn.Sequential(a, b, c)(x)` returns c's output. Tracing the last element's
+        expression reaches its constructor (`nn.Softmax(dim=1)`), which `describe_call`
+        names like a call of that layer."""
+        assert seq.ctor is not None
+        args, _ = sx.call_args(seq.ctor.node)
+        return [Value(args[-1], seq.ctor.frame)] if args else []
+
+    # ---- conveniences ------------------------------------------------------------------
+
+    def describe_call(self, origin: Origin) -> str | None:
+        """What a terminal call computes: `softmax` for F.softmax/torch.softmax/x.softmax(),
+        `Softmax` for a call of an nn.Softmax module, None when unknown."""
+        if origin.kind == "module_call" and origin.module is not None:
+            return origin.module.name or None
+        if origin.kind != "call" or origin.node.type != "call":
+            return None
+        fn = sx.call_function(origin.node)
+        if fn is None:
+            return None
+        resolved = origin.value.frame.unit.resolve_callee(fn)[1]
+        if resolved.startswith(("torch.", "numpy.", "scipy.")):
+            return last(resolved)
+        method = sx.method_name(origin.node)
+        if method is not None:
+            return method
+        return last(resolved) if resolved else None
+
+    def iter_values(self, unit: FileUnit, nodes: list[Node]) -> Iterator[Value]:
+        for node in nodes:
+            yield self.value(unit, node)
+
+
+def _visible(found: list[Binding], at: Node, scope: Node | None) -> list[Binding]:
+    before = [b for b in found if b.target.start_byte < at.start_byte and not _inside(at, b)]
+    if not before:
+        return found if scope is None or found[0].kind != "param" else found[:1]
+    latest = before[-1]
+    chosen = [latest]
+    if latest.kind == "param":
+        return chosen
+    # Inside a loop, a binding later in the loop body reaches the next iteration.
+    loop = _enclosing_loop(at, scope)
+    if loop is not None:
+        chosen += [
+            b for b in found if b.target.start_byte > at.start_byte and sx.contains(loop, b.target)
+        ]
+    return chosen
+
+
+def _inside(at: Node, binding: Binding) -> bool:
+    """`x = f(x)`: the use on the right does not see the binding it is part of."""
+    if binding.kind in ("assign", "augassign") and binding.value is not None:
+        return sx.contains(binding.value, at)
+    return False
+
+
+def _enclosing_loop(node: Node, scope: Node | None) -> Node | None:
+    for anc in sx.ancestors(node):
+        if scope is not None and anc.id == scope.id:
+            return None
+        if anc.type in sx.LOOP_TYPES:
+            return anc
+    return None
+
+
+def _is_static(fn: Node) -> bool:
+    parent = fn.parent
+    if parent is None or parent.type != "decorated_definition":
+        return False
+    return any(sx.flat(d) == "staticmethod" for d in sx.decorators_of(fn))
+
+
+def _operands(n: Node) -> list[Node] | None:
+    """Sub-expressions a value is computed from, for dataflow tracing."""
+    t = n.type
+    if t == "binary_operator":
+        return [
+            c
+            for c in (n.child_by_field_name("left"), n.child_by_field_name("right"))
+            if c is not None
+        ]
+    if t in ("unary_operator", "not_operator"):
+        arg = n.child_by_field_name("argument")
+        return [arg] if arg is not None else []
+    if t in ("boolean_operator", "comparison_operator"):
+        return [c for c in n.named_children if c.type not in ("comment",)]
+    if t in ("list", "tuple", "expression_list", "set"):
+        return [c for c in n.named_children if c.type not in ("comment", "list_splat")]
+    if t in ("list_comprehension", "generator_expression", "set_comprehension"):
+        body = n.child_by_field_name("body")
+        return [body] if body is not None else []
+    if t == "dictionary":
+        return [
+            c.child_by_field_name("value")
+            for c in n.named_children
+            if c.type == "pair" and c.child_by_field_name("value") is not None
+        ]
+    return None
+
+
+def _unique_objs(objs: list[Obj]) -> list[Obj]:
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for o in objs:
+        k = o.key if o.kind != "unknown" else ("unknown", o.expr.key if o.expr else None)
+        if k not in seen:
+            seen.add(k)
+            out.append(o)
+    return out
+
+
+def resolve_in(unit: FileUnit, dotted: str) -> str:
+    return resolve(dotted, unit.imports)

@@ -1,0 +1,56 @@
+"""Training loops as records: where backward and the optimizer step happen together."""
+
+from __future__ import annotations
+
+from tools.code import syntax as sx
+from tools.code.analysis import LoopContext, analysis
+from tools.code.index import CodeIndex
+from tools.code.records import LoopEvent, TrainingLoop
+
+_RECORDED = ("backward", "step", "zero_grad", "scheduler_step")
+
+
+def find_training_loops(index: CodeIndex) -> list[TrainingLoop]:
+    return [to_record(index, ctx) for ctx in analysis(index).training_loops]
+
+
+def to_record(index: CodeIndex, ctx: LoopContext) -> TrainingLoop:
+    events = []
+    for o in ctx.occurrences:
+        if o.kind not in _RECORDED:
+            continue
+        unit = o.event.value.frame.unit
+        line = o.event.line
+        events.append(
+            LoopEvent(
+                kind=o.kind,  # type: ignore[arg-type]
+                file=unit.file,
+                line=line,
+                symbol=index.enclosing_symbol(unit.file, line),
+                text=unit.lines[line - 1].strip() if line <= len(unit.lines) else "",
+                via=[f"{h.value.file}:{h.value.line}" for h in o.via],
+            )
+        )
+    if ctx.loop is not None:
+        node = ctx.loop.value.node
+        return TrainingLoop(
+            file=ctx.region.unit.file,
+            symbol=ctx.region.qualname,
+            kind="loop",
+            line_start=sx.line(node),
+            line_end=sx.end_line(node),
+            header=ctx.loop.header,
+            events=events,
+            enclosing_loops=[lp.value.line for lp in ctx.outer],
+        )
+    assert ctx.region.node is not None
+    fn = ctx.region.node
+    return TrainingLoop(
+        file=ctx.region.unit.file,
+        symbol=ctx.region.qualname,
+        kind="function",
+        line_start=sx.line(fn),
+        line_end=sx.end_line(fn),
+        header=ctx.region.unit.lines[sx.line(fn) - 1].strip(),
+        events=events,
+    )
