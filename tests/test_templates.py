@@ -10,6 +10,7 @@ import ast
 import functools
 import json
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -33,8 +34,11 @@ REQUIRED = {
 }
 KEYS = {"name", "command", "metric", "direction", "healthy", "chance", "description"}
 METRIC_LINE = re.compile(r"^METRIC (\w+)=(\S+)$", re.MULTILINE)
-# Generous against the ~6 s target: the slow tests may share the two cores with others.
-WALL_LIMIT_S = 20.0
+# The target is ~6 s wall on an idle 2-core machine. Wall time swings with whatever
+# else shares the cores, so the budget is checked on the child's CPU time, and the
+# wall limit only guards against a hang.
+CPU_LIMIT_S = 20.0
+WALL_LIMIT_S = 60.0
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
 
 
@@ -209,6 +213,7 @@ class Run:
     metrics: dict[str, float]
     metric_lines: tuple[str, ...]
     seconds: float
+    cpu_seconds: float
     new_files: frozenset[str]
     stdout: str
 
@@ -219,6 +224,7 @@ def files_under(root: Path) -> set[str]:
 
 def run_in(workdir: Path, name: str) -> Run:
     before = files_under(workdir)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, *spec(name)["command"]],
@@ -228,6 +234,8 @@ def run_in(workdir: Path, name: str) -> Run:
         timeout=120,
     )
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_seconds = (after.ru_utime + after.ru_stime) - (usage.ru_utime + usage.ru_stime)
     assert proc.returncode == 0, f"{name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     found = METRIC_LINE.findall(proc.stdout)
     assert found, f"{name} printed no METRIC line:\n{proc.stdout[-2000:]}"
@@ -235,6 +243,7 @@ def run_in(workdir: Path, name: str) -> Run:
         metrics={k: float(v) for k, v in found},
         metric_lines=tuple(f"{k}={v}" for k, v in found),
         seconds=seconds,
+        cpu_seconds=cpu_seconds,
         new_files=frozenset(files_under(workdir) - before),
         stdout=proc.stdout,
     )
@@ -260,11 +269,13 @@ def test_template_reaches_healthy_metric(name, scratch):
     run = fresh_run(name, 0, scratch)
     value = run.metrics[t["metric"]]
     print(
-        f"\nTEMPLATE {name}: {t['metric']}={value} healthy={t['healthy']} wall={run.seconds:.2f}s"
+        f"\nTEMPLATE {name}: {t['metric']}={value} healthy={t['healthy']}"
+        f" wall={run.seconds:.2f}s cpu={run.cpu_seconds:.2f}s"
     )
     assert is_better(value, t["healthy"], t["direction"]), run.stdout[-2000:]
     for key, check in t.get("checks", {}).items():
         assert abs(run.metrics[key] - check["target"]) < check["tolerance"], key
+    assert run.cpu_seconds < CPU_LIMIT_S
     assert run.seconds < WALL_LIMIT_S
     # the run may write only generated data and bytecode into its own folder
     for path in run.new_files:
