@@ -281,3 +281,16 @@ def test_missing_interpreter_is_one_clear_line(tmp_path: Path) -> None:
         and failure.kind == "interpreter"
         and "/nonexistent/python" in failure.message
     )
+
+
+def test_with_the_real_tracer_a_crash_is_still_evidence() -> None:
+    """The project's own tools/trace, staged under its private name: a clean run and a
+    crash both leave a trace JSON, and the crash is located from the tracer's error."""
+    with Workspace.create(FIXTURES / "flat") as ws, Sandbox(ws.root, limits=FAST) as sandbox:
+        ok, crash = sandbox.run_many(
+            [(["train.py"], {}, "ok"), (["train.py", "--mode", "crash"], {}, "crash")]
+        )
+    assert ok.failure is None and ok.trace_path is not None, ok.stderr[-2000:]
+    assert crash.trace_path is not None
+    assert crash.failure is not None and crash.failure.kind == "user_exception"
+    assert (crash.failure.file, crash.failure.function) == ("train.py", "step")
