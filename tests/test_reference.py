@@ -12,6 +12,7 @@ from tools.reference import (
     ce_equal_logits,
     confusion_counts,
     confusion_metrics,
+    prior_cross_entropy,
     sgd_quadratic,
 )
 
@@ -37,6 +38,20 @@ def test_ce_two_equal_logits_matches_bce_at_zero():
 def test_ce_rejects_zero_classes():
     with pytest.raises(ValueError):
         ce_equal_logits(0)
+
+
+def test_prior_cross_entropy_is_label_entropy():
+    assert prior_cross_entropy([50, 50]) == pytest.approx(LN2, abs=1e-12)
+    assert prior_cross_entropy([5, 5, 5, 5]) == pytest.approx(ce_equal_logits(4), abs=1e-12)
+    assert prior_cross_entropy([90, 10]) == pytest.approx(0.325083, abs=1e-6)
+    assert prior_cross_entropy([7, 0, 0]) == 0.0
+    assert prior_cross_entropy([3, 0, 1]) == pytest.approx(prior_cross_entropy([3, 1]), abs=1e-12)
+
+
+@pytest.mark.parametrize("bad", [[], [0, 0], [1, -1]])
+def test_prior_cross_entropy_rejects_bad_counts(bad):
+    with pytest.raises(ValueError):
+        prior_cross_entropy(bad)
 
 
 def test_broadcast_trap_is_three_by_three_with_mse_four_thirds():
@@ -134,3 +149,21 @@ def test_confusion_counts_other_threshold():
     targets = torch.tensor([1.0, 1.0, 1.0])
     m = confusion_counts(logits, targets, threshold=0.8)  # logit(0.8) ≈ 1.386
     assert (m.tp, m.fn) == (1, 2)
+
+
+def test_reference_imports_only_stdlib_and_torch():
+    """The tracer may import this module inside the sandboxed process."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    import tools.reference
+
+    tree = ast.parse(Path(tools.reference.__file__).read_text())
+    roots = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            roots.add((node.module or "").split(".")[0])
+    assert roots - set(sys.stdlib_module_names) == {"torch"}

@@ -25,6 +25,7 @@ __all__ = [
     "bce_at_zero_logit",
     "broadcast_mse",
     "ce_equal_logits",
+    "prior_cross_entropy",
     "confusion_counts",
     "confusion_metrics",
     "sgd_quadratic",
@@ -57,6 +58,25 @@ def ce_equal_logits(num_classes: int = 2) -> float:
         raise ValueError(f"num_classes must be >= 1, got {num_classes}")
     logits = torch.zeros(1, num_classes, dtype=torch.float64)
     return F.cross_entropy(logits, torch.tensor([0])).item()
+
+
+def prior_cross_entropy(class_counts: Sequence[int]) -> float:
+    """Best loss of a model that ignores its input: the entropy of the label frequencies.
+
+    Cross-entropy is minimized by predicting the class frequencies p_c for every
+    sample, giving -sum p_c ln p_c. Balanced classes give ln C (0.693147 for two);
+    counts [90, 10] give 0.325083. A training loss that settles here, rather than
+    below it, means the predictions carry no information about the input.
+    Classes with zero count contribute nothing.
+    """
+    counts = torch.as_tensor(class_counts, dtype=torch.float64)
+    if counts.ndim != 1 or counts.numel() == 0 or bool((counts < 0).any()):
+        raise ValueError("class_counts must be a non-empty list of non-negative counts")
+    total = counts.sum()
+    if total <= 0:
+        raise ValueError("class_counts must not all be zero")
+    p = counts[counts > 0] / total
+    return float(-(p * p.log()).sum().item()) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 # ---- the broadcast trap (stage 3) ----
