@@ -1,10 +1,14 @@
 """The seed tutorial's numbers, computed by tools.reference, pinned exactly."""
 
+import ast
 import math
+import sys
+from pathlib import Path
 
 import pytest
 import torch
 
+import tools.reference
 from tools.reference import (
     accumulated_grad,
     bce_at_zero_logit,
@@ -153,12 +157,6 @@ def test_confusion_counts_other_threshold():
 
 def test_reference_imports_only_stdlib_and_torch():
     """The tracer may import this module inside the sandboxed process."""
-    import ast
-    import sys
-    from pathlib import Path
-
-    import tools.reference
-
     tree = ast.parse(Path(tools.reference.__file__).read_text())
     roots = set()
     for node in ast.walk(tree):
