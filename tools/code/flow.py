@@ -28,7 +28,15 @@ from tree_sitter import Node
 from tools.code import syntax as sx
 from tools.code.extract import FileUnit
 from tools.code.index import CodeIndex
-from tools.code.names import CONVENTIONAL_ALIASES, last, resolve
+from tools.code.names import (
+    CONTAINER_LAYERS,
+    CONVENTIONAL_ALIASES,
+    PARAMETERIZED_LAYERS,
+    last,
+    loss_class_kind,
+    resolve,
+    torch_layer,
+)
 from tools.code.records import Symbol
 from tools.code.scopes import Binding, class_attribute_bindings, class_methods, scope_bindings
 
@@ -323,6 +331,13 @@ class Flow:
         default = sx.parameter_default(scope, name)
         if default is not None:
             out.append(Value(default, Frame(frame.unit, sx.enclosing_function(scope))))
+        if not out:  # no caller in the repo: trust an annotation naming a repo class
+            annotation = sx.parameter_annotation(scope, name)
+            dotted = sx.dotted(annotation)
+            found = self.index.find_class(dotted, frame.unit.file) if dotted else None
+            located = self.class_node(found) if found is not None else None
+            if found is not None and located is not None:
+                out.append(Obj("instance", located[0], located[1], found))
         return out
 
     def argument_for(self, fn: Node, call: Value, name: str) -> Value | None:
@@ -358,6 +373,7 @@ class Flow:
     def callers(self, definition: Node) -> list[Value]:
         """Repo call sites of a function, or constructor calls of a class (for __init__)."""
         if self._callers is None:
+            self._callers = {}  # seen (empty) by lookups made while the table is built
             self._callers = self._build_callers()
         key = definition.id
         if sx.function_name(definition) == "__init__":
@@ -761,7 +777,7 @@ class Flow:
                     module = module or callee
         if nexts:
             return nexts
-        if module is not None:
+        if module is not None and not (dataflow and _stateless(module)):
             return Origin("module_call", v, [], module)
         if dataflow:
             parts = [recv] if recv is not None else []
@@ -871,6 +887,17 @@ def _operands(n: Node) -> list[Node] | None:
             if c.type == "pair" and c.child_by_field_name("value") is not None
         ]
     return None
+
+
+def _stateless(module: Obj) -> bool:
+    """A torch.nn module without parameters (a loss, an activation, dropout): dataflow
+    goes through it to its inputs rather than stopping as at a model layer."""
+    if module.kind != "external":
+        return False
+    layer = torch_layer(module.resolved)
+    return loss_class_kind(module.resolved) is not None or (
+        layer is not None and layer not in PARAMETERIZED_LAYERS and layer not in CONTAINER_LAYERS
+    )
 
 
 def _unique_objs(objs: list[Obj]) -> list[Obj]:

@@ -253,6 +253,25 @@ def parameter_default(fn: Node, name: str) -> Node | None:
     return None
 
 
+def parameter_annotation(fn: Node, name: str) -> Node | None:
+    """The type annotation of parameter `name` (`model: Net` -> the `Net` node)."""
+    params = fn.child_by_field_name("parameters")
+    if params is None:
+        return None
+    for p in params.named_children:
+        if p.type not in ("typed_parameter", "typed_default_parameter"):
+            continue
+        ident = p.child_by_field_name("name") or next(
+            (c for c in p.named_children if c.type == "identifier"), None
+        )
+        if ident is not None and text(ident) == name:
+            annotation = p.child_by_field_name("type")
+            return (
+                annotation.named_children[0] if annotation and annotation.named_children else None
+            )
+    return None
+
+
 def decorators_of(definition: Node) -> list[Node]:
     """Decorator expressions of a function/class definition (outermost first)."""
     parent = definition.parent

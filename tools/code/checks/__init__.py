@@ -1,0 +1,68 @@
+"""Static checks: code patterns behind models that run but do not learn.
+
+`run_static_checks(index)` runs every registered check over the index's shared analysis
+and returns `plausible` findings, one per (category, file, line), ordered by protocol
+stage. A check that fails on odd code is skipped (and logged), never fatal, unless
+`strict` (the tests) asks for the exception.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from tools.code.analysis import analysis
+from tools.code.checks import (  # noqa: F401 - importing registers the checks
+    activations,
+    clipping,
+    data,
+    detach,
+    dims,
+    frozen,
+    leaf,
+    loss_args,
+    modes,
+    no_grad,
+    optimizer_params,
+    registration,
+    scheduler,
+    step_order,
+    weight_decay,
+    zero_grad,
+)
+from tools.code.checks.base import REGISTRY, Check, CheckContext
+from tools.code.index import CodeIndex
+from tools.records import Finding
+
+log = logging.getLogger(__name__)
+_RANK = {"high": 0, "medium": 1, "low": 2}
+
+
+def run_static_checks(
+    index: CodeIndex, *, only: list[str] | None = None, strict: bool = False
+) -> list[Finding]:
+    ctx = CheckContext(index, analysis(index))
+    best: dict[tuple[str, str | None, int | None], Finding] = {}
+    for c in REGISTRY:
+        if only is not None and c.name not in only:
+            continue
+        try:
+            produced = list(c.run(ctx))
+        except Exception:
+            if strict:
+                raise
+            log.warning("static check %s failed; skipped", c.name, exc_info=True)
+            continue
+        for f in produced:
+            key = (f.category, f.file, f.line)
+            if key not in best or _RANK[f.confidence] < _RANK[best[key].confidence]:
+                best[key] = f
+    return sorted(
+        best.values(), key=lambda f: (int(f.stage), f.file or "", f.line or 0, f.category)
+    )
+
+
+def registered_checks() -> list[Check]:
+    return list(REGISTRY)
+
+
+__all__ = ["Check", "run_static_checks", "registered_checks"]
