@@ -25,6 +25,7 @@ from tools.code import syntax as sx
 from tools.code.extract import FileUnit
 from tools.code.flow import Flow, Frame, Obj, Value
 from tools.code.names import (
+    MODEL_NAME,
     is_grad_scaler,
     is_optimizer,
     is_scheduler,
@@ -48,11 +49,6 @@ EventKind = Literal[
 MAX_INLINE_DEPTH = 4
 MAX_OCCURRENCES = 4000
 GRAD_DISABLING = ("no_grad", "inference_mode")
-MODEL_NAME = re.compile(
-    r"(^|_|\.)(model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|"
-    r"critic|actor|policy|head|module|student|teacher)s?($|_|\d)",
-    re.IGNORECASE,
-)
 OPTIMIZER_NAME = re.compile(r"(^|_|\.)(opt|optim|optimizer|optimiser)s?($|_|\d)", re.IGNORECASE)
 SCHEDULER_NAME = re.compile(r"sched|lr_scheduler", re.IGNORECASE)
 SCALER_NAME = re.compile(r"scaler", re.IGNORECASE)

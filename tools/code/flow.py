@@ -33,6 +33,7 @@ from tools.code.names import (
     CONVENTIONAL_ALIASES,
     PARAMETERIZED_LAYERS,
     last,
+    looks_like_model,
     loss_class_kind,
     resolve,
     torch_layer,
@@ -94,6 +95,7 @@ SAME_OBJECT_METHODS = frozenset(
 )
 STEP_BUDGET = 400
 MAX_CALL_DEPTH = 6
+MAX_NESTING = 24  # objects() questions asked while answering another
 
 ObjKind = Literal["function", "class", "instance", "external", "module", "unknown"]
 OriginKind = Literal["call", "module_call", "element", "param", "name", "attribute", "expr"]
@@ -189,6 +191,8 @@ class Flow:
         self._bindings: dict[tuple[str, int], dict[str, list[Binding]]] = {}
         self._attrs: dict[tuple[str, int], dict[str, list[Binding]]] = {}
         self._callers: dict[int, list[Value]] | None = None
+        self._active: set[tuple[object, ...]] = set()  # objects() questions in progress
+        self._memo: dict[tuple[object, ...], list[Obj]] = {}
         self._classes: dict[int, tuple[FileUnit, Symbol]] = {}
         for unit in index.units.values():
             for s in unit.symbols:
@@ -405,23 +409,35 @@ class Flow:
 
     def objects(self, start: Value, *, budget: int = STEP_BUDGET) -> list[Obj]:
         """Which objects the expression may denote (callees, receivers, modules)."""
-        out: list[Obj] = []
-        seen: set[tuple[object, ...]] = set()
-        steps = [budget]
-
-        def visit(v: Value | Obj) -> None:
-            if isinstance(v, Obj):
-                out.append(v)
-                return
-            if steps[0] <= 0 or v.key in seen:
-                return
-            steps[0] -= 1
-            seen.add(v.key)
-            for item in self._object_step(v):
-                visit(item)
-
-        visit(start)
-        return _unique_objs(out)
+        key = start.key
+        # Questions nest (resolving a callee asks about its receiver, a parameter asks
+        # about call sites); a question already being answered up the stack, or too
+        # deep a nesting, is a cycle and answers `unknown`.
+        if key in self._active or len(self._active) >= MAX_NESTING:
+            return [Obj("unknown", expr=start)]
+        if not self._active and key in self._memo:
+            return self._memo[key]
+        self._active.add(key)
+        try:
+            out: list[Obj] = []
+            seen: set[tuple[object, ...]] = set()
+            work: list[Value | Obj] = [start]
+            while work and budget > 0:
+                item = work.pop()
+                if isinstance(item, Obj):
+                    out.append(item)
+                    continue
+                if item.key in seen:
+                    continue
+                seen.add(item.key)
+                budget -= 1
+                work.extend(reversed(self._object_step(item)))
+            result = _unique_objs(out)
+        finally:
+            self._active.discard(key)
+        if not self._active:
+            self._memo[key] = result
+        return result
 
     def _object_step(self, v: Value) -> list[Value | Obj]:
         n = v.node
@@ -631,6 +647,8 @@ class Flow:
         budget: int = STEP_BUDGET,
     ) -> list[Origin]:
         """Where the value of start comes from (see the module docstring)."""
+        if len(self._active) >= MAX_NESTING:
+            return [Origin("expr", start, [start])]
         out: list[Origin] = []
         seen: set[tuple[object, ...]] = set()
         steps = [budget]
@@ -779,6 +797,9 @@ class Flow:
             return nexts
         if module is not None and not (dataflow and _stateless(module)):
             return Origin("module_call", v, [], module)
+        if dataflow and looks_like_model(sx.flat(fn)):
+            if not any(o.kind != "unknown" for o in self.objects(Value(fn, v.frame), budget=60)):
+                return Origin("call", v, [])  # `model(x)` with `model` unresolved
         if dataflow:
             parts = [recv] if recv is not None else []
             args, kwargs = sx.call_args(n)

@@ -6,6 +6,7 @@ The tables classify resolved names: losses, optimizers, schedulers, layers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 # Used only when the file does not bind the name itself (star imports, snippets).
@@ -15,6 +16,19 @@ CONVENTIONAL_ALIASES = {
     "optim": "torch.optim",
     "np": "numpy",
 }
+
+
+# Names that usually hold a model, for callees the flow analysis cannot resolve.
+MODEL_NAME = re.compile(
+    r"(^|_|\.)(model|net|network|encoder|decoder|backbone|classifier|generator|discriminator|"
+    r"critic|actor|policy|head|module|student|teacher)s?($|_|\d)",
+    re.IGNORECASE,
+)
+
+
+def looks_like_model(callee: str) -> bool:
+    """`model`, `self.encoder`, `net2`: a callee whose last name suggests a model."""
+    return bool(MODEL_NAME.search(callee.rsplit(".", 1)[-1]))
 
 
 def resolve(dotted_name: str, imports: Mapping[str, str]) -> str:

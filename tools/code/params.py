@@ -198,3 +198,117 @@ def covers(a: Analysis, source: ModuleRef, target: ModuleRef) -> bool:
         return any(inside(a, t, s) for t in target.objects for s in source.objects)
     s, t = source.text, target.text
     return t == s or t.startswith(s + ".")
+
+
+@dataclass(eq=False)
+class Freeze:
+    """A statement meant to stop some parameters from training."""
+
+    ref: ModuleRef  # the module (or the module owning the frozen tensor)
+    at: Value  # the statement
+    whole: bool  # every parameter of ref (not one tensor, not a name-filtered subset)
+    kind: str  # "requires_grad" or "eval"
+
+
+def freezes(a: Analysis) -> list[Freeze]:
+    cached = getattr(a, "_freezes", None)
+    if cached is None:
+        cached = list(_find_freezes(a))
+        a._freezes = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _find_freezes(a: Analysis):
+    for unit in a.index.units.values():
+        root = unit.tree.root_node
+        for node in [root, *sx.descendants(root, into_scopes=True)]:
+            if node.type == "assignment":
+                found = _freeze_assignment(a, unit, node)
+            elif node.type == "call":
+                found = _freeze_call(a, unit, node)
+            else:
+                continue
+            if found is not None:
+                yield found
+
+
+def _freeze_assignment(a: Analysis, unit, node: Node) -> Freeze | None:
+    left = node.child_by_field_name("left")
+    right = node.child_by_field_name("right")
+    if left is None or right is None or sx.flat(right) != "False" or left.type != "attribute":
+        return None
+    attr = left.child_by_field_name("attribute")
+    obj = left.child_by_field_name("object")
+    if attr is None or obj is None or sx.text(attr) != "requires_grad":
+        return None
+    v = a.flow.value(unit, node)
+    return _freeze_target(a, Value(obj, v.frame), v)
+
+
+def _freeze_call(a: Analysis, unit, node: Node) -> Freeze | None:
+    method = sx.method_name(node)
+    recv = sx.receiver(node)
+    if recv is None:
+        return None
+    v = a.flow.value(unit, node)
+    if method == "requires_grad_":
+        arg = sx.argument(node, 0, "requires_grad")
+        if arg is None or sx.flat(arg) not in ("False", "0"):
+            return None
+        return _freeze_target(a, Value(recv, v.frame), v)
+    if (
+        method == "eval"
+        and recv.type == "attribute"
+        and sx.text(recv.child_by_field_name("object") or recv) != "self"
+    ):
+        return Freeze(module_ref(a, Value(recv, v.frame)), v, True, "eval")
+    return None
+
+
+def _freeze_target(a: Analysis, target: Value, at: Value) -> Freeze | None:
+    """`p` of `for p in m.parameters()` -> m; `m.weight` -> m (one tensor); `m` -> m."""
+    node = target.node
+    if node.type == "identifier":
+        for binding, frame in a.flow.lookup(sx.text(node), target.frame, node):
+            if binding.kind != "for" or binding.value is None:
+                continue
+            iterable = binding.value
+            if (
+                iterable.type == "call"
+                and sx.text(sx.call_function(iterable) or iterable) == "list"
+            ):
+                inner = sx.argument(iterable, 0)
+                iterable = inner if inner is not None else iterable
+            if iterable.type == "call" and sx.method_name(iterable) in PARAMETER_METHODS:
+                recv = sx.receiver(iterable)
+                if recv is not None:
+                    loop = next(
+                        (
+                            x
+                            for x in sx.ancestors(binding.target)
+                            if x.type in ("for_statement", "for_in_clause")
+                        ),
+                        None,
+                    )
+                    conditional = _guarded_between(at.node, loop)
+                    return Freeze(
+                        module_ref(a, Value(recv, frame)), at, not conditional, "requires_grad"
+                    )
+        return Freeze(module_ref(a, target), at, True, "requires_grad")
+    if node.type == "attribute":
+        attr = node.child_by_field_name("attribute")
+        obj = node.child_by_field_name("object")
+        if attr is not None and obj is not None and sx.text(attr) in ("weight", "bias"):
+            return Freeze(module_ref(a, Value(obj, target.frame)), at, False, "requires_grad")
+        return Freeze(module_ref(a, target), at, True, "requires_grad")
+    return None
+
+
+def _guarded_between(node: Node, loop: Node | None) -> bool:
+    """An `if` between node and the loop that binds its variable (a name filter)."""
+    for anc in sx.ancestors(node):
+        if loop is not None and anc.id == loop.id:
+            return False
+        if anc.type in ("if_statement", "conditional_expression"):
+            return True
+    return False

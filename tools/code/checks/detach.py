@@ -1,1 +1,482 @@
-"""placeholder"""
+"""The autograd graph cut between the parameters and the loss.
+
+Three places: inside a model's `forward` (a detach/.data/.item/numpy round trip/
+`torch.tensor` re-wrap whose result reaches the return value); in the loss itself (a
+term made from `.item()` or a detached model output, or a loss rebuilt with
+`torch.tensor(loss.item(), requires_grad=True)`); and between two models in the
+training loop (features cut before the head while the encoder is still optimized).
+
+Not cuts: `hidden = hidden.detach()` between truncated-BPTT batches, `.item()` for
+logging or a stop rule, detached targets (the target argument of a loss, a target
+network), detached coefficients (`loss * w.detach()`), straight-through estimators
+(`x + (q - x).detach()`), metrics, manual SGD through `p.data`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from tools.code import syntax as sx
+from tools.code.checks.base import CheckContext, Spot, check, finding, observe, spot
+from tools.code.checks.common import (
+    STATE_NAME,
+    Cut,
+    cut_of,
+    forward_methods,
+    in_no_grad_block,
+    model_origins,
+    module_objects,
+)
+from tools.code.consts import number_value
+from tools.code.flow import Value
+from tools.code.losses import loss_calls
+from tools.code.params import covers, freezes, module_ref, optimizers
+from tools.records import Finding
+
+NAME = "detached_graph"
+KEEP_METHODS = frozenset(
+    {
+        "mean",
+        "sum",
+        "view",
+        "reshape",
+        "squeeze",
+        "unsqueeze",
+        "flatten",
+        "float",
+        "double",
+        "to",
+        "cuda",
+        "cpu",
+        "clone",
+        "contiguous",
+        "abs",
+        "pow",
+        "sqrt",
+        "exp",
+        "log",
+        "neg",
+        "clamp",
+    }
+)
+MAX_DEPTH = 14
+
+
+@check(NAME, "detached_graph", "loss_detached_scale")
+def detached_graph(ctx: CheckContext) -> Iterator[Finding]:
+    """detach / .data / .item / numpy / re-wrap between the parameters and the loss."""
+    seen: set[tuple[str, int]] = set()
+    for found in [*_in_forward(ctx), *_in_loss(ctx), *_between_models(ctx)]:
+        key = (found.file or "", found.line or 0)
+        if key not in seen:
+            seen.add(key)
+            yield found
+
+
+# ---- inside forward -------------------------------------------------------------------
+
+
+def _in_forward(ctx: CheckContext) -> Iterator[Finding]:
+    for fm in forward_methods(ctx.analysis):
+        body = sx.function_body(fm.node)
+        if body is None:
+            continue
+        for node in sx.descendants(body):
+            cut = cut_of(node, fm.unit)
+            if cut is None or _harmless_context(cut, fm.node, fm.unit):
+                continue
+            origins = model_origins(ctx.flow, Value(cut.operand, fm.frame))
+            if not origins:
+                continue
+            if not _reaches_return(node, fm.node):
+                continue
+            at = spot(ctx, Value(node, fm.frame))
+            yield _forward_finding(ctx, at, cut, origins[0].value, fm.symbol.name)
+
+
+def _harmless_context(cut: Cut, fn: Node, unit) -> bool:
+    """Straight-through, coefficients, state and no_grad blocks."""
+    for anc in sx.ancestors(cut.node):
+        if anc.id == fn.id or anc.type in (
+            "expression_statement",
+            "return_statement",
+            "assignment",
+        ):
+            break
+        if anc.type == "binary_operator":
+            return True
+    statement = sx.statement_of(cut.node)
+    targets = _assigned_names(statement)
+    if any(STATE_NAME.search(t) for t in targets) or STATE_NAME.search(sx.flat(cut.operand)):
+        return True
+    return in_no_grad_block(cut.node, unit, stop=fn)
+
+
+def _assigned_names(statement: Node) -> list[str]:
+    node = (
+        statement.named_children[0]
+        if statement.type == "expression_statement" and statement.named_children
+        else statement
+    )
+    if node.type != "assignment":
+        return []
+    left = node.child_by_field_name("left")
+    return [sx.flat(left)] if left is not None else []
+
+
+def _reaches_return(node: Node, fn: Node) -> bool:
+    """The cut's value flows into fn's return value (a forward taint over names)."""
+    statement = sx.statement_of(node)
+    if statement.type == "return_statement":
+        return True
+    tainted = {t for t in _assigned_names(statement) if "." not in t and "[" not in t}
+    if not tainted:
+        return False
+    body = sx.function_body(fn)
+    if body is None:
+        return False
+    for later in sx.descendants(body):
+        if later.start_byte <= statement.start_byte:
+            continue
+        if later.type == "return_statement" and sx.identifiers_in(later) & tainted:
+            return True
+        if later.type in ("assignment", "augmented_assignment"):
+            right = later.child_by_field_name("right")
+            left = later.child_by_field_name("left")
+            if right is not None and left is not None and sx.identifiers_in(right) & tainted:
+                tainted |= {n for n in sx.identifiers_in(left)}
+    return False
+
+
+def _forward_finding(ctx: CheckContext, at: Spot, cut: Cut, source: Value, model: str) -> Finding:
+    src = spot(ctx, source)
+    return finding(
+        NAME,
+        "detached_graph",
+        at,
+        confidence="high" if cut.how in (".detach()", ".data", ".numpy()") else "medium",
+        evidence=[
+            observe(src, "a value computed from the model's parameters"),
+            observe(
+                at,
+                f"is cut from the graph with {cut.how} inside {model}.forward, and the result is returned",
+            ),
+        ],
+        why=(
+            f"{cut.how} returns a tensor with no autograd history: every parameter used "
+            "before this point gets no gradient from the loss and never changes."
+        ),
+        confirm=(
+            "After one backward, print `.grad` of a parameter used before this line (it is "
+            f"None); then remove the {cut.how} at {at.file}:{at.line} and check the "
+            "gradient appears and the loss falls."
+        ),
+    )
+
+
+# ---- in the loss ----------------------------------------------------------------------
+
+
+@dataclass
+class _Issue:
+    category: str
+    cut: Cut
+    value: Value
+
+
+def _in_loss(ctx: CheckContext) -> Iterator[Finding]:
+    losses = {lc.value.node.id: lc for lc in loss_calls(ctx.analysis)}
+    done: set[int] = set()
+    for region in ctx.analysis.regions():
+        for o in ctx.analysis.programs.flatten(ctx.analysis.program(region)):
+            if o.kind != "backward" or o.event.value.node.id in done:
+                continue
+            done.add(o.event.value.node.id)
+            root = _backward_root(o.event.value)
+            if root is None:
+                continue
+            for issue in _walk(ctx, root, losses, 0, set()):
+                yield _loss_finding(ctx, issue, o.event.value)
+
+
+def _backward_root(call: Value) -> Value | None:
+    node = call.node
+    if sx.method_name(node) == "backward":
+        recv = sx.receiver(node)
+        if recv is not None and recv.type == "call" and sx.method_name(recv) == "scale":
+            inner = sx.argument(recv, 0)
+            return Value(inner, call.frame) if inner is not None else None
+        if recv is not None and sx.flat(recv) not in ("accelerator", "fabric", "self.accelerator"):
+            return Value(recv, call.frame)
+    first = sx.argument(node, 0, "tensors")
+    return Value(first, call.frame) if first is not None else None
+
+
+def _walk(ctx: CheckContext, v: Value, losses: dict, depth: int, seen: set) -> Iterator[_Issue]:
+    key = v.key
+    if depth > MAX_DEPTH or key in seen:
+        return
+    seen.add(key)
+    node, t = v.node, v.node.type
+    unit = v.frame.unit
+    if t == "parenthesized_expression" and node.named_children:
+        yield from _walk(ctx, Value(node.named_children[0], v.frame), losses, depth + 1, seen)
+    elif t == "identifier":
+        for binding, frame in ctx.flow.lookup(sx.text(node), v.frame, node):
+            if (
+                binding.kind in ("assign", "augassign")
+                and binding.value is not None
+                and not binding.index
+            ):
+                yield from _walk(ctx, Value(binding.value, frame), losses, depth + 1, seen)
+    elif t == "augmented_assignment":
+        right = node.child_by_field_name("right")
+        if right is not None:
+            yield from _walk(ctx, Value(right, v.frame), losses, depth + 1, seen)
+    elif t == "binary_operator":
+        yield from _walk_binary(ctx, v, losses, depth, seen)
+    elif t == "unary_operator":
+        arg = node.child_by_field_name("argument")
+        if arg is not None:
+            yield from _walk(ctx, Value(arg, v.frame), losses, depth + 1, seen)
+    elif t in ("call", "attribute"):
+        cut = cut_of(node, unit)
+        if cut is not None:
+            if cut.rewrap_requires_grad:
+                yield _Issue("loss_detached_scale", cut, v)
+            elif model_origins(ctx.flow, Value(cut.operand, v.frame)):
+                yield _Issue("detached_graph", cut, v)
+            return
+        if t == "attribute":
+            return
+        yield from _walk_call(ctx, v, losses, depth, seen)
+    elif t == "subscript":
+        value = node.child_by_field_name("value")
+        if value is not None:
+            yield from _walk(ctx, Value(value, v.frame), losses, depth + 1, seen)
+    elif t in ("list", "tuple", "generator_expression", "list_comprehension"):
+        parts = (
+            [node.child_by_field_name("body")]
+            if "comprehension" in t or "generator" in t
+            else node.named_children
+        )
+        for part in parts:
+            if part is not None:
+                yield from _walk(ctx, Value(part, v.frame), losses, depth + 1, seen)
+
+
+def _walk_binary(
+    ctx: CheckContext, v: Value, losses: dict, depth: int, seen: set
+) -> Iterator[_Issue]:
+    node = v.node
+    left = node.child_by_field_name("left")
+    right = node.child_by_field_name("right")
+    op = node.child_by_field_name("operator")
+    sides = [s for s in (left, right) if s is not None]
+    if op is not None and sx.text(op) in ("*", "/", "//", "**", "@") and len(sides) == 2:
+        # A detached factor scales a live term (focal weights, adaptive loss weights).
+        cut_sides = [_is_cut_expr(ctx, Value(s, v.frame), 0) for s in sides]
+        constant = [number_value(ctx.analysis, Value(s, v.frame)) is not None for s in sides]
+        if any(cut_sides) and not all(cut_sides) and not any(constant):
+            sides = [s for s, is_cut in zip(sides, cut_sides, strict=True) if not is_cut]
+        elif sx.text(op) == "**":
+            sides = sides[:1]
+    for side in sides:
+        yield from _walk(ctx, Value(side, v.frame), losses, depth + 1, seen)
+
+
+def _is_cut_expr(ctx: CheckContext, v: Value, depth: int) -> bool:
+    """The expression is a detached value: a cut, a name bound to one, a power of one."""
+    node = _unwrap(v.node)
+    if depth > 4:
+        return False
+    if cut_of(node, v.frame.unit) is not None:
+        return True
+    if node.type == "identifier":
+        found = ctx.flow.lookup(sx.text(node), v.frame, node)
+        return bool(found) and all(
+            b.kind == "assign"
+            and b.value is not None
+            and _is_cut_expr(ctx, Value(b.value, f), depth + 1)
+            for b, f in found
+        )
+    if node.type == "binary_operator":
+        parts = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+        return any(p is not None and _is_cut_expr(ctx, Value(p, v.frame), depth + 1) for p in parts)
+    return False
+
+
+def _unwrap(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def _walk_call(
+    ctx: CheckContext, v: Value, losses: dict, depth: int, seen: set
+) -> Iterator[_Issue]:
+    node = v.node
+    lc = losses.get(node.id)
+    if lc is not None:  # only the prediction side: detached targets are fine
+        if lc.input is not None:
+            yield from _walk(ctx, Value(lc.input.node, v.frame), losses, depth + 1, seen)
+        return
+    method = sx.method_name(node)
+    recv = sx.receiver(node)
+    if method in KEEP_METHODS and recv is not None:
+        yield from _walk(ctx, Value(recv, v.frame), losses, depth + 1, seen)
+        return
+    fn = sx.call_function(node)
+    if fn is None:
+        return
+    resolved = v.frame.unit.resolve_callee(fn)[1]
+    if resolved in ("sum", "torch.sum", "torch.mean", "torch.stack", "torch.cat", "torch.add"):
+        for arg in sx.call_args(node)[0]:
+            yield from _walk(ctx, Value(arg, v.frame), losses, depth + 1, seen)
+        return
+    for callee in ctx.flow.objects(Value(fn, v.frame), budget=60):
+        if callee.kind == "function" and callee.node is not None and callee.unit is not None:
+            frame = ctx.flow.bind_call(callee.unit, callee.node, v, callee.self_obj)
+            for ret in ctx.flow.return_values(frame):
+                yield from _walk(ctx, ret, losses, depth + 1, seen)
+
+
+def _loss_finding(ctx: CheckContext, issue: _Issue, backward: Value) -> Finding:
+    at = spot(ctx, issue.value)
+    back = spot(ctx, backward)
+    if issue.category == "loss_detached_scale":
+        return finding(
+            "loss_detached_scale",
+            "loss_detached_scale",
+            at,
+            confidence="high",
+            evidence=[
+                observe(at, f"the loss is rebuilt from a detached value with {issue.cut.how}"),
+                observe(back, "and this backward starts from the rebuilt tensor"),
+            ],
+            why=(
+                "The new tensor is a leaf with requires_grad=True but no history: backward "
+                "stops at it, no model parameter receives a gradient, and the loss value "
+                "printed each step looks normal while nothing learns."
+            ),
+            confirm=(
+                f"Check `loss.grad_fn` at {back.file}:{back.line} (None for the rebuilt "
+                f"tensor) and the parameters' .grad after backward; then backpropagate the "
+                "original loss and compare."
+            ),
+        )
+    return finding(
+        NAME,
+        "detached_graph",
+        at,
+        confidence="medium" if issue.cut.how in (".item()", ".tolist()") else "high",
+        evidence=[
+            observe(at, f"a model-derived term of the loss goes through {issue.cut.how}"),
+            observe(back, "before this backward"),
+        ],
+        why=(
+            f"{issue.cut.how} turns that term into a constant for autograd: its value still "
+            "shows in the logged loss, but the parameters behind it get no gradient from it."
+        ),
+        confirm=(
+            f"After one backward, print `.grad` of a parameter that only feeds this term "
+            f"(None or zero); then remove the {issue.cut.how} at {at.file}:{at.line} and compare."
+        ),
+    )
+
+
+# ---- between models in the training loop ----------------------------------------------------
+
+
+def _between_models(ctx: CheckContext) -> Iterator[Finding]:
+    a = ctx.analysis
+    for loop in a.training_loops:
+        if loop.loop is None:
+            continue
+        body = loop.loop.value.node.child_by_field_name("body")
+        if body is None:
+            continue
+        frame = loop.loop.value.frame
+        forwards = [
+            o
+            for o in loop.occurrences
+            if o.kind == "forward" and o.event.value.frame.unit is frame.unit
+        ]
+        for node in sx.descendants(body):
+            cut = cut_of(node, frame.unit)
+            if cut is None:
+                continue
+            statement = sx.statement_of(node)
+            targets = [t for t in _assigned_names(statement) if "." not in t]
+            if not targets or any(STATE_NAME.search(t) for t in targets):
+                continue
+            if sx.flat(cut.operand) in targets:
+                continue
+            origins = model_origins(ctx.flow, Value(cut.operand, frame))
+            producers = module_objects(origins)
+            if not producers or not _still_trained(ctx, Value(cut.operand, frame), origins):
+                continue
+            consumer = next(
+                (
+                    f
+                    for f in forwards
+                    if f.event.value.node.start_byte > statement.end_byte
+                    and set(targets)
+                    & sx.identifiers_in(
+                        f.event.value.node.child_by_field_name("arguments") or f.event.value.node
+                    )
+                ),
+                None,
+            )
+            if consumer is None:
+                continue
+            at = spot(ctx, Value(node, frame))
+            yield finding(
+                NAME,
+                "detached_graph",
+                at,
+                confidence="medium",
+                evidence=[
+                    observe(
+                        spot(ctx, origins[0].value),
+                        "features from a module whose parameters the optimizer updates",
+                    ),
+                    observe(at, f"are cut with {cut.how}"),
+                    observe(spot(ctx, consumer.event.value), "before the next model consumes them"),
+                ],
+                why=(
+                    f"Nothing before the {cut.how} gets a gradient: the module producing the "
+                    "features is in the optimizer but never changes (a frozen encoder by "
+                    "accident)."
+                ),
+                confirm=(
+                    "Record one weight of that module before and after a few steps (unchanged); "
+                    f"then remove the {cut.how} at {at.file}:{at.line} and compare."
+                ),
+            )
+
+
+def _still_trained(ctx: CheckContext, operand: Value, origins: list) -> bool:
+    """The module behind the cut is optimized and not frozen (else the cut is intended)."""
+    a = ctx.analysis
+    refs = []
+    for o in origins:
+        fn = sx.call_function(o.node) if o.node.type == "call" else None
+        if fn is not None:
+            refs.append(module_ref(a, Value(fn, o.value.frame)))
+    if not refs:
+        return False
+    frozen = [
+        f for f in freezes(a) if any(covers(a, f.ref, r) or covers(a, r, f.ref) for r in refs)
+    ]
+    if frozen:
+        return False
+    return any(
+        covers(a, s.module, r) and not s.filtered
+        for opt in optimizers(a)
+        for s in opt.sources
+        for r in refs
+    )
