@@ -1,2 +1,267 @@
-def main() -> None:  # replaced by the typer app
-    raise SystemExit("investigate: not built yet")
+"""The `investigate` command line.
+
+    investigate PATH [options]      walk the protocol on a repo and print the report
+    investigate schema              the report's JSON schema
+    investigate chat PATH           an interactive session
+    investigate bench [SUITE]       the benchmark
+    investigate seed PATH --category ID --out DIR
+    investigate replay FILE         re-render a saved trajectory
+
+Exit codes: 0 the investigation finished; 1 with --fail-on confirmed when a confirmed
+defect exists; 2 bad input; 3 inconclusive (the training path could not run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Find why a PyTorch model runs but does not learn.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+SUBCOMMANDS = {"run", "schema", "chat", "bench", "seed", "replay"}
+
+EXIT_OK, EXIT_CONFIRMED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
+ENVIRONMENT_FAILURES = {
+    "timeout",
+    "out_of_memory",
+    "network_blocked",
+    "missing_data",
+    "missing_module",
+    "gpu_required",
+    "interpreter",
+    "output_limit",
+    "killed",
+}
+
+
+class Format(str, Enum):
+    md = "md"
+    json = "json"
+    sarif = "sarif"
+    html = "html"
+
+
+class FailOn(str, Enum):
+    never = "never"
+    confirmed = "confirmed"
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
+    typer.echo(f"investigate: error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _progress(quiet: bool):
+    """Per-stage progress on stderr, only for a person watching a terminal."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+
+    console = Console(stderr=True)
+
+    def on_event(name, arguments, result) -> None:
+        if name == "run_stage_checks":
+            stage = arguments.get("stage")
+            console.print(f"[dim]stage {stage}[/dim] checked", highlight=False)
+        elif name == "advance_stage":
+            console.print(
+                f"  -> {arguments.get('verdict')}: {str(arguments.get('reason', ''))[:100]}",
+                highlight=False,
+            )
+
+    return on_event
+
+
+@app.command("run", help="Investigate a repo (the default command: `investigate PATH`).")
+def run(
+    path: Annotated[Path, typer.Argument(help="the repo to investigate (it is never modified)")],
+    cmd: Annotated[
+        str | None,
+        typer.Option("--cmd", help='the training command, e.g. "python train.py --epochs 3"'),
+    ] = None,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="report format")] = Format.md,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="write the report to FILE instead of stdout"),
+    ] = None,
+    steps: Annotated[
+        int, typer.Option(help="optimizer steps to trace before fast-forwarding")
+    ] = 200,
+    timeout: Annotated[
+        float, typer.Option(help="wall-clock limit per run of the training path, seconds")
+    ] = 120.0,
+    static_only: Annotated[
+        bool, typer.Option("--static-only", help="read the code only; run nothing")
+    ] = False,
+    python: Annotated[
+        str | None, typer.Option("--python", help="interpreter of the repo's own environment")
+    ] = None,
+    isolation: Annotated[str, typer.Option(help="auto | bwrap | unshare | socket-guard")] = "auto",
+    save_trace: Annotated[
+        Path | None, typer.Option("--save-trace", help="keep every run's trace JSON in DIR")
+    ] = None,
+    fail_on: Annotated[
+        FailOn, typer.Option("--fail-on", help="exit 1 when a confirmed defect exists (for CI)")
+    ] = FailOn.never,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model", help="an LLM (OpenAI-compatible endpoint) drives the investigation"
+        ),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")] = False,
+) -> None:
+    from agent.policy import investigate
+    from agent.render import render
+    from agent.session import InvestigationError, Options, Session
+
+    if steps < 1:
+        fail("--steps must be at least 1")
+    if timeout <= 0:
+        fail("--timeout must be positive")
+    options = Options(
+        cmd=cmd, steps=steps, timeout_s=timeout, static_only=static_only, python=python,
+        isolation=isolation, save_trace=save_trace,
+    )  # fmt: skip
+    try:
+        with Session(path, options) as session:
+            policy = _policy(model)
+            investigate(session, policy, on_event=_progress(quiet))
+            report = session.report(**_extra(policy))
+            failure = session.failure
+    except InvestigationError as e:
+        fail(e.message, e.exit_code)
+    text = render(report, fmt.value)
+    if output is not None:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write {output}: {e.strerror}")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    code = EXIT_OK
+    if (
+        failure is not None
+        and failure.kind in ENVIRONMENT_FAILURES
+        and not any(s.verdict == "defect" for s in report.stages)
+    ):
+        typer.echo(f"investigate: the training command could not run: {failure.message}", err=True)
+        code = EXIT_INCONCLUSIVE
+    elif report.command is None and not static_only:
+        typer.echo(f"investigate: {report.command_note}", err=True)
+        code = EXIT_INCONCLUSIVE
+    elif failure is not None and failure.kind == "user_exception":
+        where = f" at {failure.file}:{failure.line} ({failure.function})" if failure.file else ""
+        typer.echo(f"investigate: the training command crashed{where}: {failure.message}", err=True)
+    if fail_on == FailOn.confirmed and report.conclusion == "defects_found":
+        code = code or EXIT_CONFIRMED
+    raise typer.Exit(code)
+
+
+def _policy(model: str | None):
+    if model is None:
+        from agent.planner import Planner
+
+        return Planner()
+    try:
+        from agent.llm import LLMPolicy
+    except ImportError:
+        fail("the LLM policy is not available in this build")
+    return LLMPolicy.from_env(model)
+
+
+def _extra(policy) -> dict:
+    usage = getattr(policy, "usage", None)
+    return {"llm": usage} if usage is not None else {}
+
+
+@app.command("schema", help="Print the JSON schema of the report (--format json).")
+def schema() -> None:
+    from tools.records import report_json_schema
+
+    sys.stdout.write(json.dumps(report_json_schema(), indent=2) + "\n")
+
+
+@app.command("chat", help="An interactive debugging session on a repo.")
+def chat(
+    path: Annotated[Path, typer.Argument()],
+    model: Annotated[str | None, typer.Option("--model")] = None,
+) -> None:
+    try:
+        from agent.chat import run_chat
+    except ImportError:
+        fail("chat is not available yet in this build")
+    run_chat(path, model=model)
+
+
+@app.command("bench", help="Run the benchmark suite and score the investigator.")
+def bench(
+    suite: Annotated[
+        Path | None, typer.Argument(help="a generated suite folder (default: the full suite)")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j")] = 2,
+    json_out: Annotated[Path | None, typer.Option("--json")] = None,
+) -> None:
+    try:
+        from evals.bench import run_bench
+    except ImportError:
+        fail("the benchmark is not available yet in this build")
+    raise typer.Exit(run_bench(suite, jobs=jobs, json_out=json_out))
+
+
+@app.command("seed", help="Inject a taxonomy category into a copy of a repo.")
+def seed(
+    path: Annotated[Path, typer.Argument()],
+    category: Annotated[str, typer.Option("--category")],
+    out: Annotated[Path, typer.Option("--out")],
+) -> None:
+    try:
+        from evals.seeding.cli import seed_repo
+    except ImportError:
+        fail("seeding is not available yet in this build")
+    raise typer.Exit(seed_repo(path, category, out))
+
+
+@app.command("replay", help="Re-render the report of a saved trajectory.")
+def replay(
+    file: Annotated[Path, typer.Argument()],
+    fmt: Annotated[Format, typer.Option("--format", "-f")] = Format.md,
+) -> None:
+    try:
+        from agent.llm.trajectory import replay_report
+    except ImportError:
+        fail("replay is not available yet in this build")
+    sys.stdout.write(replay_report(file, fmt.value))
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if argv and argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help"):
+        argv = ["run", *argv]
+    try:
+        app(args=argv, prog_name="investigate", standalone_mode=True)
+    except KeyboardInterrupt:
+        typer.echo("investigate: interrupted", err=True)
+        sys.exit(130)
+    except Exception as e:  # noqa: BLE001 - never a traceback for a user; TI_DEBUG=1 shows it
+        if os.environ.get("TI_DEBUG"):
+            raise
+        typer.echo(
+            f"investigate: internal error: {type(e).__name__}: {e} (TI_DEBUG=1 shows the traceback)",
+            err=True,
+        )
+        sys.exit(4)
+
+
+if __name__ == "__main__":
+    main()

@@ -218,6 +218,8 @@ class CommandInfo(BaseModel):
     source: str  # "--cmd", "README.md:14", "pyproject [project.scripts]", "Makefile:train", "train.py"
     reason: str
     candidates: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)  # e.g. PYTHONPATH=src for a src layout
+    interpreter: str | None = None  # an explicit interpreter given with --cmd
 
 
 class RunSummary(BaseModel):
@@ -228,7 +230,7 @@ class RunSummary(BaseModel):
     status: str  # completed | stopped | crashed | timeout | oom | network_blocked | ...
     steps: int = 0
     wall_s: float = 0.0
-    losses: list[float] = Field(default_factory=list)  # per optimizer step, bounded
+    losses: list[float | None] = Field(default_factory=list)  # per optimizer step; None = non-finite
     message: str = ""
 
 

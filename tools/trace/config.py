@@ -66,7 +66,10 @@ class Config:
     map_cuda: bool = True  # .cuda()/"cuda" run on the CPU when no GPU exists
     trace: bool = True  # False: run untraced (benchmark baseline), only the loss curve
     probes: bool = True  # per-sample independence / input dependence at the first forward
-    train_loader: str | None = None  # creation site "file:line" of the training DataLoader
+    train_loader: str | None = None
+    probe_code: str | None = (
+        None  # a snippet to run after the first step (tools/trace/user_probe.py)  # creation site "file:line" of the training DataLoader
+    )
     interventions: Interventions = field(default_factory=Interventions)
 
     @classmethod

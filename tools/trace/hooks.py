@@ -82,6 +82,9 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
         rec.models[mid] = module
         rec.model_frames[mid] = getattr(module, "_ti_created", None)
         rec.track_module_params(module, executed=False)
+        if not rec.init_stats:
+            with rec.quiet():
+                rec.init_stats = _init_stats(module)
     if iv.force_train_mode and grad and not module.training:
         module.train()
     if iv.force_eval_mode_in_eval and not grad and module.training:
@@ -153,9 +156,29 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
             if not grad:
                 rec._resolve(record, "eval")
     rec.current_forward = record
+    if grad and rec.first_batch is None and rec.cfg.probe_code:
+        rec.first_batch = (map_tensors(args, _clone), map_tensors(kwargs, _clone))
     if rec.cfg.probes and grad and "forward" not in rec.probes and tensors:
         rec.probes["forward"] = forward_probes(rec, module, args, kwargs)
     return (args, kwargs) if changed else None
+
+
+def _init_stats(module: nn.Module) -> list[dict]:
+    """Scale and symmetry of each weight at the first forward (bad initialization)."""
+    out = []
+    for name, p in list(module.named_parameters())[:200]:
+        x = p.detach().float()
+        d = {
+            "name": name,
+            "shape": list(x.shape),
+            "std": float(x.std()) if x.numel() > 1 else 0.0,
+            "abs_mean": float(x.abs().mean()) if x.numel() else 0.0,
+        }
+        if x.dim() >= 2 and x.shape[0] > 1:
+            rows = x.reshape(x.shape[0], -1)
+            d["identical_rows"] = bool((rows - rows[:1]).abs().max() == 0)
+        out.append(d)
+    return out
 
 
 def _other_mode_submodules(module: nn.Module) -> list[dict]:
@@ -524,6 +547,8 @@ def _step_post(rec: Recorder, opt) -> None:
                 p.grad = None
     rec.zero_grad_since_step = False
     rec.backward_since_step = 0
+    if rec.cfg.probe_code and rec.probe_result is None:
+        _user_probe(rec)
     if rec.iv.holdout and "holdout_target" in rec.fixed and "holdout_args" in rec.fixed:
         v = holdout_loss(rec)
         if v is not None and len(rec.holdout_losses) < MAX_CURVE:
@@ -629,6 +654,15 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
             )
 
 
+def _user_probe(rec: Recorder) -> None:
+    from .user_probe import run_user_probe
+
+    rec.probe_result = run_user_probe(rec, rec.cfg.probe_code or "")
+    rec.status = "stopped"
+    rec.stop_reason = "stopped after the probe ran"
+    raise StopTracing(rec.stop_reason)
+
+
 @guarded
 def _after_backward(rec: Recorder) -> None:
     if rec.detailed:
@@ -638,6 +672,13 @@ def _after_backward(rec: Recorder) -> None:
     if rec.iv.step_after_backward:
         for opt in list(rec.optimizers.values()):
             opt.step()
+    if (
+        rec.cfg.probe_code
+        and rec.probe_result is None
+        and not rec.optimizers
+        and rec.counts["backward"] >= 1
+    ):
+        _user_probe(rec)
 
 
 def _install_backward(rec: Recorder, undo: list) -> None:

@@ -122,6 +122,12 @@ class TraceMode(TorchFunctionMode):
             if name in PROB_OPS:
                 self._tag_prob(PROB_OPS[name], out, a0, args, kwargs)
             elif name in PASSTHROUGH:
+                if (
+                    name in ("view", "reshape", "flatten")
+                    and rec.depth > 0
+                    and isinstance(a0, torch.Tensor)
+                ):
+                    self._reshape(name, a0, out)
                 tag = _tag(a0)
                 if tag is not None:
                     kind, frame, src, dim = tag
@@ -202,6 +208,23 @@ class TraceMode(TorchFunctionMode):
                 "batch_dim", frame, op=kind, dim=0, implicit=implicit, shape=list(src.shape),
                 in_forward=self.rec.depth > 0,
             )  # fmt: skip
+
+    def _reshape(self, name: str, x: torch.Tensor, out: torch.Tensor) -> None:
+        """A view/reshape inside forward that moves the batch dimension."""
+        b = self.rec.batch_size
+        if b is None or b < 2 or x.dim() < 2 or out.dim() < 1:
+            return
+        if (x.shape[0] == b) == (out.shape[0] == b) and x.shape[0] == out.shape[0]:
+            return
+        if x.shape[0] != b and out.shape[0] != b:
+            return
+        self.rec.op_site(
+            "batch_reshape",
+            repo_frame(),
+            op=name,
+            shapes=[list(x.shape), list(out.shape)],
+            in_forward=True,
+        )
 
     # ---- graph cuts ------------------------------------------------------------------
 
@@ -393,6 +416,8 @@ class TraceMode(TorchFunctionMode):
                     g = torch.Generator().manual_seed(7)
                     self.perm = torch.randperm(tgt.shape[0], generator=g)
                 tgt = tgt[self.perm]
+            if rec.first_target is None and rec.cfg.probe_code:
+                rec.first_target = tgt.detach().clone()
             if rec.fixed.get("loss_fn") is None:
                 rec.fixed["loss_fn"] = (
                     func,

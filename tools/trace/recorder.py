@@ -19,7 +19,7 @@ from contextlib import contextmanager
 import torch
 
 from .config import Config
-from .tensors import feature_moments, frame_dict, frame_key, norm, summarize
+from .tensors import SEEN_FUNCTIONS, feature_moments, frame_dict, frame_key, norm, summarize
 
 FORMAT_VERSION = 1
 MAX_EVENTS = 400  # per list of detailed records
@@ -142,6 +142,8 @@ class Recorder:
         self.fingerprints: dict[str, list[str]] = {"train": [], "eval": []}
         self.moments: dict[str, list] = {}
         self.target_hist_per_batch: list[dict] = []
+        self.target_means_per_batch: list[float] = []
+        self.init_stats: list[dict] = []
         self.target_moments: dict[str, list] = {}
         self.column_target: dict = {}
 
@@ -154,6 +156,9 @@ class Recorder:
 
         # interventions state
         self.fixed_level = "loader" if cfg.train_loader else "forward"
+        self.first_batch: tuple | None = None  # (args, kwargs) of the first training forward
+        self.first_target = None
+        self.probe_result: dict | None = None
         self.fixed: dict = {}  # captured fixed batch: args, targets per loss site
         self.standardize: tuple | None = None
 
@@ -287,6 +292,8 @@ class Recorder:
         s = summarize(target)
         if phase == "train" and len(self.target_hist_per_batch) < MAX_EVENTS:
             self.target_hist_per_batch.append(s.get("values") or {})
+            if s.get("mean") is not None:
+                self.target_means_per_batch.append(s["mean"])
         acc = self.target_moments.setdefault(
             phase, {"n": 0, "values": Counter(), "min": math.inf, "max": -math.inf}
         )
@@ -511,11 +518,15 @@ class Recorder:
                 "overlap": len(set(self.fingerprints["eval"]) & set(self.fingerprints["train"])),
                 "targets": targets,
                 "target_values_per_batch": self.target_hist_per_batch[:200],
+                "target_means_per_batch": self.target_means_per_batch[:200],
                 "column_target_corr": {
                     str(j): r["min_abs_corr"] for j, r in self.column_target.items() if r["n"] >= 2
                 },
             },
             "probes": self.probes,
+            "probe_result": self.probe_result,
+            "init_stats": self.init_stats,
+            "seen_functions": sorted(SEEN_FUNCTIONS)[:2000],
             "warnings": self.warnings[:50],
         }
 

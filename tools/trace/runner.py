@@ -13,7 +13,7 @@ import traceback
 import torch
 
 from .config import Config
-from .hooks import install
+from .hooks import install, repo_frame_of
 from .mode import TraceMode
 from .recorder import Recorder, StopTracing
 from .tensors import frame_dict, relpath, repo_frame_in_tb, set_repo_root
@@ -56,6 +56,17 @@ def run_traced(config: dict) -> int:
         if rec.status == "running":
             rec.status = "stopped"
             rec.stop_reason = "terminated by the sandbox's wall-clock limit"
+            where = None
+            f = frame
+            while f is not None and where is None:
+                where = repo_frame_of(f)
+                f = f.f_back
+            rec.error = {
+                "type": "WallClockLimit",
+                "message": rec.stop_reason,
+                "frames": [],
+                "repo_frame": frame_dict(where),
+            }
             raise StopTracing(rec.stop_reason)
 
     try:

@@ -14,6 +14,7 @@ import torch
 _TRACER_DIR = os.path.dirname(os.path.realpath(__file__))
 _REPO_ROOT = os.path.realpath(os.getcwd())
 _frame_cache: dict[str, bool] = {}
+SEEN_FUNCTIONS: set[str] = set()  # "file:function" of repo frames observed at hooks
 
 
 def set_repo_root(path: str) -> None:
@@ -48,7 +49,15 @@ def repo_frame(skip: int = 1) -> tuple[str, int, str] | None:
     f = sys._getframe(skip)
     while f is not None:
         if _in_repo(f.f_code.co_filename):
-            return (relpath(f.f_code.co_filename), f.f_lineno, f.f_code.co_name)
+            fr = (relpath(f.f_code.co_filename), f.f_lineno, f.f_code.co_name)
+            SEEN_FUNCTIONS.add(f"{fr[0]}:{fr[2]}")
+            # callers of this frame inside the repo were executed too
+            g = f.f_back
+            while g is not None:
+                if _in_repo(g.f_code.co_filename):
+                    SEEN_FUNCTIONS.add(f"{relpath(g.f_code.co_filename)}:{g.f_code.co_name}")
+                g = g.f_back
+            return fr
         f = f.f_back
     return None
 

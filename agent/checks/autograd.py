@@ -1,0 +1,321 @@
+"""Stage 5: autograd — which trainable parameters the loss reaches, gradient values, grad
+mode, and how parameters are registered (frozen, unregistered, non-leaf, made in forward)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agent.checks.base import Evidence, check
+from agent.checks.common import compare, first_static_location, fmt, runtime, where
+from agent.checks.data import usable
+from agent.checks.forward import model_location
+from tools.records import Stage
+from tools.trace_models import Trace
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+ITEMS = ("reachability", "gradient_values", "grad_mode", "registration")
+CUTS = ("detach", "data", "item", "numpy", "tolist", "tensor_rewrap", "from_numpy", "detach_")
+
+
+def _names(names: list[str], limit: int = 5) -> str:
+    return ", ".join(names[:limit]) + (
+        f" and {len(names) - limit} more" if len(names) > limit else ""
+    )
+
+
+@check(Stage.AUTOGRAD)
+def reachability(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ITEMS)
+    if t is None:
+        return
+    walked = [p for p in t.parameters if p.graph.walks > 0]
+    if not walked:
+        ev.item(
+            "reachability",
+            "skipped",
+            "no backward graph was walked (no backward in the detailed steps)",
+        )
+        return
+    cut = [p for p in walked if p.graph.reachable == 0 and p.requires_grad]
+    if not cut:
+        ev.item(
+            "reachability",
+            "passed",
+            f"all {len(walked)} trainable parameters used in the forward are reachable from the loss's grad_fn",
+        )
+        return
+    names = [p.name for p in cut]
+    text = f"{len(cut)} of {len(walked)} parameters used in the training forward are unreachable from the loss's grad_fn: {_names(names)}; their .grad stays None"
+    _explain_cut(session, ev, t, text, names)
+    ev.item("reachability", "failed", text)
+
+
+def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: list[str]) -> None:
+    """Name why the graph is cut: grad disabled in part of the forward, or an explicit cut."""
+    off = [m for m in t.submodule_modes if m.get("kind") == "grad_disabled"]
+    if off:
+        frame = off[0].get("frame")
+        from tools.trace_models import Frame
+
+        fr = Frame.model_validate(frame) if frame else None
+        ev.find(
+            "no_grad_training",
+            status="confirmed",
+            confidence="high",
+            evidence=[
+                runtime(text, None, session, unreachable=names[:20]),
+                runtime(
+                    f"grad mode is off while {off[0]['module']} runs inside the training forward ({off[0]['calls']} calls)",
+                    fr,
+                    session,
+                ),
+            ],
+            where=first_static_location(session, "no_grad_training") or where(session, fr),
+            why="operations under no_grad record no graph, so everything before them gets no gradient",
+            confirm="remove the torch.no_grad()/inference_mode around that part of the training forward and check p.grad after backward",
+        )
+        return
+    cuts = [o for o in t.ops if o.kind in CUTS and o.phases.get("train")]
+    cuts.sort(key=lambda o: (not o.in_forward, -o.count))
+    if cuts:
+        o = cuts[0]
+        iv = session.runner.get({"keep_graph": True})
+        eff = compare(
+            session.baseline(), iv, f"with .{o.kind} keeping the graph during the training forward"
+        )
+        category = (
+            "loss_detached_scale"
+            if o.kind in ("item", "tolist") and not o.in_forward
+            else "detached_graph"
+        )
+        ev.find(
+            category,
+            status="confirmed",
+            confidence="high",
+            evidence=[
+                runtime(text, None, session, unreachable=names[:20]),
+                runtime(
+                    f"`{o.kind}` at {o.frame} cuts the graph ({o.count} calls {'inside the forward' if o.in_forward else 'between the forward and the loss'})",
+                    o.frame,
+                    session,
+                ),
+                eff.observation(),
+            ],
+            where=where(session, o.frame) or first_static_location(session, category),
+            why="a tensor taken out of the graph (detach/.data/.item/numpy/torch.tensor) hides everything before it from backward; those parameters never update",
+            confirm=f"remove the {o.kind} at {o.frame} and check that {names[0]}.grad is not None after backward",
+        )
+        return
+    loc = first_static_location(session, "detached_graph") or model_location(session, t)
+    ev.find(
+        "detached_graph",
+        status="confirmed",
+        confidence="medium",
+        evidence=[runtime(text, None, session, unreachable=names[:20])],
+        where=loc,
+        why="parameters that the loss cannot reach never receive a gradient, so they never learn",
+        confirm=f"after loss.backward(), print {names[0]}.grad (None) and walk loss.grad_fn.next_functions to find where the graph ends",
+    )
+
+
+@check(Stage.AUTOGRAD)
+def gradient_values(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    obs = [
+        p
+        for p in t.parameters
+        if p.grad.observed and p.requires_grad and p.executed and p.graph.reachable
+    ]
+    if not obs:
+        ev.item("gradient_values", "skipped", "no gradient of a reachable parameter was observed")
+        return
+    nonfinite = [p for p in obs if p.grad.nonfinite]
+    always_zero = [p for p in obs if p.grad.zero == p.grad.observed and p.grad.observed >= 5]
+    norms = [p.grad.mean_norm for p in obs if p.grad.mean_norm is not None]
+    summary = f"{len(obs)} parameters; mean gradient norms {fmt(min(norms) if norms else None)}..{fmt(max(norms) if norms else None)} over {obs[0].grad.observed} backward calls"
+    if nonfinite:
+        ev.item(
+            "gradient_values",
+            "failed",
+            f"non-finite gradients in {_names([p.name for p in nonfinite])}; {summary}",
+        )
+        session.nonfinite_grads = [p.name for p in nonfinite]
+        return
+    if always_zero:
+        ev.notes.append(
+            f"gradients exactly zero on every observed backward for {_names([p.name for p in always_zero])} (dead units or unused outputs)"
+        )
+    ev.item(
+        "gradient_values",
+        "passed",
+        summary
+        + (f"; always zero: {_names([p.name for p in always_zero])}" if always_zero else ""),
+    )
+
+
+@check(Stage.AUTOGRAD)
+def grad_mode(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    off = [f for f in t.forwards if not f.grad_enabled and f.phase == "train"]
+    partial = [m for m in t.submodule_modes if m.get("kind") == "grad_disabled"]
+    if off:
+        ev.item(
+            "grad_mode",
+            "failed",
+            f"{len(off)} training forwards ran with grad mode off (first at {off[0].frame})",
+        )
+    elif partial:
+        ev.item(
+            "grad_mode",
+            "failed",
+            f"grad mode is off inside the training forward while {partial[0]['module']} runs",
+        )
+    else:
+        n = len(t.train_forwards())
+        ev.item(
+            "grad_mode",
+            "passed",
+            f"grad mode on in all {n} recorded training forwards and their submodules",
+        )
+
+
+@check(Stage.AUTOGRAD)
+def registration(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    problems = []
+    # parameters the optimizer holds but that cannot learn
+    frozen = [p for p in t.parameters if p.registered and p.in_optimizer and not p.requires_grad]
+    if frozen:
+        names = [p.name for p in frozen]
+        text = f"{len(frozen)} parameters are passed to the optimizer but have requires_grad=False: {_names(names)}; they never change"
+        ev.find(
+            "frozen_parameters",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, None, session, frozen=names[:20])],
+            where=first_static_location(session, "frozen_parameters"),
+            why="requires_grad=False parameters get no gradient, so the optimizer cannot move them although it was given them to train",
+            confirm=f"print([n for n, p in model.named_parameters() if not p.requires_grad]); set requires_grad=True on {names[0]} if it is meant to train",
+        )
+        problems.append(text)
+    _frozen_by_eval(session, ev, t, problems)
+    # layers run in the forward whose parameters the model does not own
+    unreg = [
+        p
+        for p in t.parameters
+        if p.executed
+        and not p.registered
+        and p.is_leaf
+        and p.requires_grad
+        and not p.created_in_forward
+    ]
+    if unreg:
+        names = [p.name for p in unreg]
+        text = (
+            f"{len(unreg)} tensors used in the training forward are not in model.parameters(): {_names(names)}"
+            + (
+                "; the optimizer does not hold them either"
+                if not any(p.in_optimizer for p in unreg)
+                else ""
+            )
+        )
+        iv = session.runner.get({"add_missing_params": True})
+        eff = compare(session.baseline(), iv, "with those tensors given to the optimizer")
+        frame = unreg[0].module_created
+        ev.find(
+            "unregistered_parameters",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, frame, session, unregistered=names[:20]), eff.observation()],
+            where=first_static_location(session, "unregistered_parameters")
+            or where(session, frame)
+            or model_location(session, t),
+            why="layers in a plain list/dict (or tensors as plain attributes) are invisible to parameters(): the optimizer never updates them",
+            confirm="wrap the list in nn.ModuleList (dict: nn.ModuleDict, tensors: nn.Parameter) and check len(list(model.parameters()))",
+        )
+        problems.append(text)
+    nonleaf = [a for a in t.attr_tensors if not a.is_leaf]
+    if nonleaf:
+        a = nonleaf[0]
+        text = f"{a.module}.{a.attribute} {a.shape} is a non-leaf tensor (grad_fn {a.grad_fn}) held as a weight: its .grad stays None and the leaf it came from is not what the model uses"
+        ev.find(
+            "non_leaf_parameters",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, a.module_created, session)],
+            where=first_static_location(session, "non_leaf_parameters")
+            or where(session, a.module_created),
+            why="moving a tensor after requires_grad=True (.to/.cuda/.double) returns a copy; gradients flow to the orphaned original",
+            confirm=f"print({a.module}.{a.attribute}.is_leaf) (False); create it as nn.Parameter on the right device instead",
+        )
+        problems.append(text)
+    made = [c for c in t.created_in_forward if c.count >= 2]
+    if made:
+        c = made[0]
+        n_fw = max(1, t.counts.get("forward", 1))
+        text = f"{c.count} new parameters {c.shapes[:2]} were created at {c.frame} during {n_fw} forward calls: fresh random weights each call"
+        ev.find(
+            "params_created_in_forward",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, c.frame, session, created=c.count, forwards=n_fw)],
+            where=where(session, c.frame)
+            or first_static_location(session, "params_created_in_forward"),
+            why="a layer built inside forward is re-initialized on every call and never seen by the optimizer, so what it learns is thrown away",
+            confirm="move the layer construction to __init__ and check that the parameter count stays constant across forwards",
+        )
+        problems.append(text)
+    if problems:
+        ev.item("registration", "failed", " | ".join(problems))
+    else:
+        n = len([p for p in t.parameters if p.registered])
+        ev.item(
+            "registration",
+            "passed",
+            f"{n} registered leaf parameters; none frozen while in the optimizer; no unregistered tensors or parameters made in forward",
+        )
+
+
+def _frozen_by_eval(session: Session, ev: Evidence, t: Trace, problems: list[str]) -> None:
+    """A submodule 'frozen' with .eval() whose parameters still train (intent vs effect)."""
+    fws = t.train_forwards()
+    if not fws or not fws[0].training:
+        return
+    subs = [
+        s
+        for s in fws[0].other_mode
+        if s.get("training") is False
+        and "Dropout" not in s.get("type", "")
+        and "Norm" not in s.get("type", "")
+    ]
+    if not subs:
+        return
+    prefixes = [s["path"] + "." for s in subs]
+    moving = [
+        p
+        for p in t.parameters
+        if any(p.name.startswith(pre) for pre in prefixes)
+        and p.update.observed
+        and p.update.zero < p.update.observed
+    ]
+    if not moving:
+        return
+    text = f"{subs[0]['path']} ({subs[0]['type']}) runs in eval mode during training, yet {len(moving)} of its parameters keep changing (mean update ratio {fmt(moving[0].update.mean_ratio)})"
+    ev.find(
+        "frozen_parameters",
+        status="confirmed",
+        confidence="medium",
+        evidence=[runtime(text, None, session, moving=[p.name for p in moving][:20])],
+        where=first_static_location(session, "frozen_parameters"),
+        why=".eval() only changes dropout/BatchNorm behaviour; it does not freeze weights, so a backbone meant to be frozen keeps training",
+        confirm=f"set requires_grad_(False) on {subs[0]['path']} (or leave it out of the optimizer) and check that its weights stay equal across a step",
+    )
+    problems.append(text)

@@ -1,0 +1,118 @@
+"""The seam for stage checks: a registry of check functions per stage, and the
+evidence they return.
+
+A check reads the session (static findings, the baseline trace, intervention runs)
+and writes into `Evidence`: checklist outcomes and candidate findings. Checks never
+touch the protocol; `run_stage_checks` records the outcomes, and a policy decides
+which findings to record (the planner records all of them).
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tools.records import Confidence, Finding, Location, Observation, Outcome, Stage, Status
+from tools.taxonomy import taxonomy
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+
+@dataclass
+class Evidence:
+    stage: Stage
+    items: dict[str, tuple[Outcome, str]] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    clean: set[str] = field(default_factory=set)  # categories checked at run time and not present
+    notes: list[str] = field(default_factory=list)
+
+    def item(self, item_id: str, outcome: Outcome, detail: str) -> None:
+        """Record an item's outcome; a failure is never overwritten by a later pass."""
+        old = self.items.get(item_id)
+        if old is not None and old[0] == "failed" and outcome != "failed":
+            return
+        if old is not None and old[0] == "passed" and outcome in ("skipped", "not_applicable"):
+            return
+        if old is not None and old[0] == outcome and old[1] and detail not in old[1]:
+            detail = f"{old[1]}; {detail}"
+        self.items[item_id] = (outcome, detail)
+
+    def find(
+        self,
+        category: str,
+        *,
+        status: Status,
+        confidence: Confidence,
+        evidence: list[Observation],
+        why: str,
+        confirm: str,
+        where: Location | None = None,
+        title: str = "",
+        detector: str = "",
+        stage: Stage | None = None,
+    ) -> Finding:
+        cat_stage = (
+            Stage(taxonomy().category(category).stage) if category != "other" else self.stage
+        )
+        f = Finding(
+            category=category,
+            title=title,
+            stage=stage or cat_stage,
+            status=status,
+            confidence=confidence,
+            file=where.file if where else None,
+            symbol=where.symbol if where else None,
+            line=where.line if where else None,
+            evidence=evidence,
+            why=why,
+            confirm=confirm,
+            detector=detector or f"runtime.{category}",
+        )
+        self.findings.append(f)
+        return f
+
+    def text(self) -> str:
+        """The evidence as text for a person or a model (bounded by the caller)."""
+        lines = [f"Stage {int(self.stage)} ({self.stage.title}) checks:"]
+        for item_id, (outcome, detail) in self.items.items():
+            lines.append(f"- {item_id}: {outcome} — {detail}")
+        if self.findings:
+            lines.append("Candidate findings:")
+            for f in self.findings:
+                where = f"{f.file}:{f.line} ({f.symbol})" if f.file else "no location"
+                lines.append(
+                    f"- [{f.status}/{f.confidence}] {f.category} at {where}: {f.evidence[-1].text}"
+                )
+        for n in self.notes:
+            lines.append(f"note: {n}")
+        return "\n".join(lines)
+
+
+Check = Callable[["Session", Evidence], None]
+REGISTRY: dict[Stage, list[tuple[str, Check]]] = {s: [] for s in Stage}
+
+
+def check(stage: Stage) -> Callable[[Check], Check]:
+    """Register a check for a stage; checks run in registration order."""
+
+    def deco(fn: Check) -> Check:
+        REGISTRY[stage].append((fn.__name__, fn))
+        return fn
+
+    return deco
+
+
+def run_checks(session: Session, stage: Stage) -> Evidence:
+    ev = Evidence(stage)
+    for name, fn in REGISTRY[stage]:
+        try:
+            fn(session, ev)
+        except Exception as e:  # noqa: BLE001 - one broken check must not end the investigation
+            ev.notes.append(f"check {name} failed: {type(e).__name__}: {e}")
+            session.notes.append(
+                f"internal: check {name} failed: {traceback.format_exc(limit=3)[-400:]}"
+            )
+    return ev

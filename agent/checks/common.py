@@ -1,0 +1,209 @@
+"""Helpers shared by the stage checks: locations, loss-curve statistics, intervention
+comparisons and the chance-level reference values."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import median
+from typing import TYPE_CHECKING, Any
+
+from tools.records import Finding, Location, Observation
+from tools.trace_models import Frame, Trace
+
+if TYPE_CHECKING:
+    from agent.runs import Run
+    from agent.session import Session
+
+LN2 = math.log(2.0)  # 0.693147: BCE at logit 0, or CE of two equal logits
+
+
+def where(session: Session, frame: Frame | None) -> Location | None:
+    """A runtime frame as a report location, with its enclosing symbol from the index."""
+    if frame is None:
+        return None
+    return Location(
+        file=frame.file,
+        line=frame.line,
+        symbol=session.index.enclosing_symbol(frame.file, frame.line),
+    )
+
+
+def fmt(v: float | None, digits: int = 4) -> str:
+    if v is None:
+        return "n/a"
+    if v != v:
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v == 0:
+        return "0"
+    if abs(v) >= 1e4 or abs(v) < 1e-3:
+        return f"{v:.{digits - 1}e}"
+    return f"{v:.{digits}g}"
+
+
+def baseline_trace(session: Session) -> Trace | None:
+    run = session.baseline()
+    return run.trace if run is not None else None
+
+
+def runtime(
+    text: str, frame: Frame | None = None, session: Session | None = None, **values: Any
+) -> Observation:
+    loc = where(session, frame) if session is not None else None
+    return Observation(source="runtime", text=text, values=values, where=loc)
+
+
+def static_in(session: Session, *categories: str) -> list[Finding]:
+    return [f for f in session.static_findings if f.category in categories]
+
+
+def first_static_location(session: Session, *categories: str) -> Location | None:
+    for f in static_in(session, *categories):
+        if f.file:
+            return Location(file=f.file, line=f.line, symbol=f.symbol)
+    return None
+
+
+# ---- loss curves ----------------------------------------------------------------------
+
+
+@dataclass
+class CurveStats:
+    n: int
+    first: float
+    last: float
+    minimum: float
+    rel_drop: float  # (first - last) / |first|
+    nonfinite: int
+    spread: float  # median |step-to-step change| relative to the level, second half
+
+
+def curve_stats(raw: list[float | None]) -> CurveStats | None:
+    vals = [v for v in raw if v is not None and math.isfinite(v)]
+    nonfinite = len(raw) - len(vals)
+    if not vals:
+        return None
+    k = max(1, min(5, len(vals) // 10))
+    first = sum(vals[:k]) / k
+    last = sum(vals[-k:]) / k
+    half = vals[len(vals) // 2 :]
+    diffs = [abs(b - a) for a, b in zip(half, half[1:], strict=False)]
+    level = abs(median(half)) + 1e-12
+    spread = (median(diffs) / level) if diffs else 0.0
+    return CurveStats(
+        n=len(vals),
+        first=first,
+        last=last,
+        minimum=min(vals),
+        rel_drop=(first - last) / (abs(first) + 1e-12),
+        nonfinite=nonfinite,
+        spread=spread,
+    )
+
+
+def final_level(curve: list[float]) -> float | None:
+    """The loss the run settled at: median of the last tenth (at least 5 points)."""
+    vals = [v for v in curve if math.isfinite(v)]
+    if not vals:
+        return None
+    k = max(5, len(vals) // 10)
+    return median(vals[-k:])
+
+
+@dataclass
+class Effect:
+    """How an intervention changed the loss the run settled at."""
+
+    base_final: float | None
+    iv_final: float | None
+    first: float | None
+    improved: bool
+    text: str
+    base_nonfinite: int = 0
+    iv_nonfinite: int = 0
+
+    def observation(self) -> Observation:
+        """The comparison as intervention evidence, with its numbers."""
+        return Observation(
+            source="intervention",
+            text=self.text,
+            values={
+                "loss_as_written": self.base_final,
+                "loss_with_change": self.iv_final,
+                "relative_improvement": round(self.relative, 4),
+                "improved": self.improved,
+            },
+        )
+
+    @property
+    def relative(self) -> float:
+        if self.base_final is None or self.iv_final is None:
+            return 0.0
+        scale = max(abs(self.first or 0.0), abs(self.base_final), 1e-12)
+        return (self.base_final - self.iv_final) / scale
+
+
+def compare(base: Run, iv: Run, what: str, *, steps: int | None = None) -> Effect:
+    """Settled loss with and without the intervention, over the same number of steps."""
+    bc = base.trace.raw_curve() if base.trace else []
+    ic = iv.trace.raw_curve() if iv.trace else []
+    n = min(len(bc), len(ic)) if steps is None else steps
+    bc, ic = bc[:n], ic[:n]
+    b = [v for v in bc if v is not None and math.isfinite(v)]
+    i = [v for v in ic if v is not None and math.isfinite(v)]
+    bnf, inf_ = len(bc) - len(b), len(ic) - len(i)
+    bf, if_ = final_level(b), final_level(i)
+    first = b[0] if b else None
+    if iv.trace is None or not i:
+        return Effect(
+            bf,
+            if_,
+            first,
+            False,
+            f"the run {what} produced no loss values ({iv.summary().message or iv.summary().status})",
+            bnf,
+            inf_,
+        )
+    if bnf and not inf_:
+        return Effect(
+            bf,
+            if_,
+            first,
+            True,
+            f"{what}: the loss stays finite for {len(i)} steps (settles at {fmt(if_)}), while as written {bnf} of {len(bc)} steps are non-finite",
+            bnf,
+            inf_,
+        )
+    if bf is None:
+        return Effect(
+            bf, if_, first, False, f"{what}: no finite baseline loss to compare", bnf, inf_
+        )
+    eff = Effect(bf, if_, first, False, "", bnf, inf_)
+    improved = if_ is not None and if_ < bf and eff.relative > 0.05 and if_ < 0.85 * bf + 1e-12
+    eff.improved = improved
+    verb = "falls to" if improved else "settles at"
+    eff.text = (
+        f"{what}: after {len(i)} steps the loss {verb} {fmt(if_)} instead of {fmt(bf)} as written"
+        f" (first loss {fmt(first)})"
+    )
+    return eff
+
+
+def is_classification(fn: str) -> bool:
+    return fn in (
+        "cross_entropy",
+        "nll_loss",
+        "binary_cross_entropy",
+        "binary_cross_entropy_with_logits",
+    )
+
+
+def chance_level(fn: str, input_shape: list[int]) -> float | None:
+    """Loss of an uninformed classifier: ln C for C classes, ln 2 for one binary logit."""
+    if fn in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
+        return LN2
+    if fn in ("cross_entropy", "nll_loss") and len(input_shape) >= 2 and input_shape[1] > 1:
+        return math.log(input_shape[1])
+    return None

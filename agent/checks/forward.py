@@ -1,0 +1,305 @@
+"""Stage 3: the forward pass — shapes, silent broadcasting, reductions and softmax over
+the batch dimension, per-sample independence, and whether the output depends on the input."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agent.checks.base import Evidence, check
+from agent.checks.common import compare, first_static_location, fmt, runtime, where
+from agent.checks.data import usable
+from tools.records import Location, Stage
+from tools.trace_models import OpSite, Trace
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+ITEMS = ("shapes", "broadcasting", "batch_dimension", "sample_independence", "input_dependence")
+
+
+def model_location(session: Session, t: Trace) -> Location | None:
+    """The model's forward method, from the index (the class the trace saw)."""
+    if t.models:
+        name = t.models[0].class_
+        sym = session.index.symbol(f"{name}.forward")
+        if sym is None:
+            hits = session.index.find_symbols("forward")
+            sym = next((s for s in hits if s.name.split(".")[0] == name), None)
+        if sym is not None:
+            return Location(file=sym.file, line=sym.start_line, symbol=sym.name)
+        if t.models[0].frame:
+            return where(session, t.models[0].frame)
+    return None
+
+
+@check(Stage.FORWARD)
+def shapes(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ITEMS)
+    if t is None:
+        return
+    fws = t.train_forwards()
+    if not fws:
+        ev.item("shapes", "skipped", "no training forward recorded")
+        return
+    f = fws[0]
+    ins = ", ".join(f"{i.shape} {i.dtype}" for i in f.inputs) or "no tensor inputs"
+    outs = ", ".join(str(o) for o in f.outputs) or "no tensor output"
+    ev.item(
+        "shapes",
+        "passed",
+        f"{f.model}: inputs {ins} -> outputs {outs} ({len(fws)} training forwards recorded)",
+    )
+
+
+@check(Stage.FORWARD)
+def broadcasting(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    calls = [
+        c
+        for c in t.train_loss_calls()
+        if c.broadcast_shape
+        and c.broadcast_shape != c.input.shape
+        and c.broadcast_shape != c.target.shape
+    ]
+    in_loss = [b for b in t.backwards if b.broadcast_in_graph]
+    grew = [o for o in t.ops if o.kind == "broadcast" and o.phases.get("train")]
+    if calls:
+        c = calls[0]
+        text = (
+            f"{c.fn} at {c.frame} compares input {c.input.shape} with target {c.target.shape}: they broadcast to "
+            f"{c.broadcast_shape}, so every prediction is compared with every target"
+        )
+        _broadcast_finding(
+            session,
+            ev,
+            t,
+            text,
+            c.frame,
+            {"input": c.input.shape, "target": c.target.shape, "broadcast": c.broadcast_shape},
+        )
+        return
+    if in_loss:
+        key = in_loss[0].broadcast_in_graph
+        site = next((o for o in grew if o.frame and f"{o.frame.file}:{o.frame.line}" == key), None)
+        if site is not None:
+            text = (
+                f"`{site.op}` at {site.frame} combines {site.shapes[0]} with {site.shapes[1]} into {site.out_shape}, "
+                f"and the loss is computed from that result"
+            )
+            _broadcast_finding(
+                session, ev, t, text, site.frame, {"shapes": site.shapes, "out": site.out_shape}
+            )
+            return
+    if grew:
+        listing = "; ".join(f"{o.op} {o.shapes} -> {o.out_shape} at {o.frame}" for o in grew[:3])
+        ev.item(
+            "broadcasting",
+            "passed",
+            f"{len(grew)} growing broadcasts in training code, none feeding the loss ({listing})",
+        )
+    else:
+        ev.item(
+            "broadcasting",
+            "passed",
+            "no operation broadcast two smaller operands into a larger result on the training path",
+        )
+
+
+def _broadcast_finding(
+    session: Session, ev: Evidence, t: Trace, text: str, frame, values: dict
+) -> None:
+    evidence = [runtime(text, frame, session, **values)]
+    iv = session.runner.get({"fix_broadcast": True})
+    eff = compare(session.baseline(), iv, "with the loss input reshaped to the target's shape")
+    evidence.append(eff.observation())
+    ev.find(
+        "broadcast_mismatch",
+        status="confirmed",
+        confidence="high",
+        evidence=evidence,
+        where=first_static_location(session, "broadcast_mismatch") or where(session, frame),
+        why="the loss averages all pairwise differences instead of each prediction against its own target; its minimum is not the right weights",
+        confirm="assert pred.shape == target.shape before the loss; squeeze/view the prediction to the target's shape",
+    )
+    ev.item("broadcasting", "failed", text)
+
+
+@check(Stage.FORWARD)
+def batch_dimension(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    probe = t.probes.get("forward")
+    mixing = probe is not None and probe.status == "ok" and probe.independent is False
+    sites = [
+        o
+        for o in t.ops
+        if o.kind == "batch_dim" and (o.in_forward or o.phases.get("train") or not o.phases)
+    ]
+    forward_sites = [o for o in sites if o.in_forward]
+    loss_prov = [
+        c
+        for c in t.train_loss_calls()
+        if c.input.provenance
+        and c.input.provenance.op in ("softmax", "log_softmax")
+        and c.input.provenance.dim == 0
+    ]
+    site: OpSite | None = forward_sites[0] if forward_sites else None
+    if site is not None or loss_prov:
+        if site is not None:
+            text = f"{site.op}(dim=0{' implied' if site.implicit else ''}) at {site.frame} on a {site.shape} tensor whose first dimension is the batch"
+            frame = site.frame
+        else:
+            c = loss_prov[0]
+            text = f"the {c.fn} input is a {c.input.provenance.op} over dim 0 (the batch) of a {c.input.shape} tensor"
+            frame = c.input.provenance.frame
+        evidence = [runtime(text, frame, session)]
+        if mixing:
+            evidence.append(
+                runtime(
+                    f"changing the order of the batch rows changes each sample's output by up to {fmt(probe.cross_sample_relative)} of the output scale: samples are mixed",
+                    None,
+                    session,
+                )
+            )
+        ev.find(
+            "wrong_dimension",
+            status="confirmed",
+            confidence="high" if mixing or loss_prov else "medium",
+            evidence=evidence,
+            where=where(session, frame) or first_static_location(session, "wrong_dimension"),
+            why="normalizing or reducing over the batch couples samples: each prediction depends on the others in its batch, and batches of different size or order give different answers",
+            confirm="use dim=-1 (the class axis) and check that each output row sums to 1 for a batch of 2 and of 32",
+        )
+        ev.item("batch_dimension", "failed", text)
+        return
+    ev.item(
+        "batch_dimension",
+        "passed",
+        "no softmax/argmax/reduction over dim 0 of a batch-sized tensor inside the forward",
+    )
+
+
+@check(Stage.FORWARD)
+def sample_independence(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    probe = t.probes.get("forward")
+    if probe is None or probe.status != "ok":
+        ev.item(
+            "sample_independence",
+            "skipped",
+            f"the probe could not run: {probe.reason if probe else 'no training forward'}",
+        )
+        ev.item(
+            "input_dependence",
+            "skipped",
+            f"the probe could not run: {probe.reason if probe else 'no training forward'}",
+        )
+        return
+    if probe.independent:
+        ev.item(
+            "sample_independence",
+            "passed",
+            f"reordering the {probe.batch_size} rows of a batch reorders the outputs the same way (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode)",
+        )
+    else:
+        text = f"in eval mode, reordering the rows of a {probe.batch_size}-sample batch changes outputs by up to {fmt(probe.cross_sample_relative)} of their scale beyond the reordering: samples influence each other"
+        already = any(f.category == "wrong_dimension" for f in ev.findings)
+        reshape = next((o for o in t.ops if o.kind == "batch_reshape"), None)
+        if not already:
+            if reshape is not None:
+                ev.find(
+                    "reshape_scramble",
+                    status="confirmed",
+                    confidence="high",
+                    evidence=[
+                        runtime(text, None, session),
+                        runtime(
+                            f"{reshape.op} at {reshape.frame} turns {reshape.shapes[0]} into {reshape.shapes[1]}, moving the batch dimension without a permute",
+                            reshape.frame,
+                            session,
+                        ),
+                    ],
+                    where=where(session, reshape.frame)
+                    or first_static_location(session, "reshape_scramble"),
+                    why="view/reshape reinterprets memory; without a transpose first, rows of different samples are stitched together",
+                    confirm="perturb sample 0 of a batch and check that only output 0 changes; use permute/transpose before the reshape",
+                )
+            else:
+                loc = first_static_location(
+                    session, "wrong_dimension", "reshape_scramble"
+                ) or model_location(session, t)
+                ev.find(
+                    "wrong_dimension",
+                    status="confirmed",
+                    confidence="medium",
+                    evidence=[runtime(text, None, session)],
+                    where=loc,
+                    why="an operation in the forward mixes samples of a batch (a reduction, attention or reshape across the batch axis)",
+                    confirm="perturb sample 0 of a batch in eval mode and check which outputs change; bisect the forward to the op that mixes them",
+                )
+        ev.item("sample_independence", "failed", text)
+    if probe.ignores_input or (probe.inputs_differ and probe.rows_identical):
+        text = (
+            "outputs did not change when the batch rows were reordered"
+            if probe.ignores_input
+            else "every sample gets the same output although the inputs differ"
+        )
+        ev.find(
+            "output_ignores_input",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(f"{text} (output scale {fmt(probe.output_scale)})", None, session)],
+            where=first_static_location(session, "output_ignores_input")
+            or model_location(session, t),
+            why="a model whose output does not depend on its input can only learn the average target",
+            confirm="feed two different batches through model.eval() and compare the outputs; trace which tensor the forward really returns",
+        )
+        ev.item("input_dependence", "failed", text)
+    else:
+        ev.item(
+            "input_dependence",
+            "passed",
+            f"outputs change by up to {fmt(probe.change_when_rows_reordered)} when the inputs change (scale {fmt(probe.output_scale)})",
+        )
+    _activation(session, ev, t)
+
+
+def _activation(session: Session, ev: Evidence, t: Trace) -> None:
+    """An output activation that cannot reach the targets (ReLU/sigmoid/tanh on a regression output)."""
+    for c in t.train_loss_calls()[:5]:
+        prov = c.input.provenance
+        if prov is None or prov.op not in ("relu", "sigmoid", "tanh") or not c.input.model_output:
+            continue
+        lo, hi = {"relu": (0.0, None), "sigmoid": (0.0, 1.0), "tanh": (-1.0, 1.0)}[prov.op]
+        tmin, tmax = c.target.min, c.target.max
+        if c.fn in ("cross_entropy", "binary_cross_entropy_with_logits"):
+            out_of_range = prov.op == "relu"
+            detail = f"{c.fn} expects unbounded logits but receives {prov.op} outputs (>= 0)"
+        elif (
+            c.fn in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
+            and tmin is not None
+            and tmax is not None
+        ):
+            out_of_range = tmin < lo - 1e-6 or (hi is not None and tmax > hi + 1e-6)
+            detail = f"{c.fn} targets range over [{fmt(tmin)}, {fmt(tmax)}] but the model ends in {prov.op} (range [{lo}, {hi if hi is not None else 'inf'}))"
+        else:
+            continue
+        if not out_of_range:
+            continue
+        iv = session.runner.get({"strip_prob": True})
+        eff = compare(session.baseline(), iv, f"with the final {prov.op} removed before the loss")
+        ev.find(
+            "activation_misuse",
+            status="confirmed",
+            confidence="high" if eff.improved else "medium",
+            evidence=[runtime(detail, prov.frame, session), eff.observation()],
+            where=where(session, prov.frame) or first_static_location(session, "activation_misuse"),
+            why="the output activation cannot produce the values the loss asks for, so part of the targets is unreachable and gradients vanish there",
+            confirm=f"remove the final {prov.op} (or rescale the targets into its range) and compare 100 steps",
+        )
+        return

@@ -1,0 +1,337 @@
+"""Stage 4: the loss — logits vs probabilities, target semantics, argument order,
+the elements that contribute, and the loss scale."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agent.checks.base import Evidence, check
+from agent.checks.common import compare, first_static_location, fmt, runtime, where
+from agent.checks.data import usable
+from tools.records import Stage
+from tools.trace_models import LossCall, Trace
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+ITEMS = (
+    "output_semantics",
+    "target_semantics",
+    "argument_order",
+    "contributing_elements",
+    "loss_scale",
+)
+SYMMETRIC = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"}
+
+
+def _train_calls(session: Session, ev: Evidence) -> tuple[Trace, list[LossCall]] | None:
+    t = usable(session, ev, ITEMS)
+    if t is None:
+        return None
+    calls = t.train_loss_calls()
+    if not calls:
+        b = t.backwards[0] if t.backwards else None
+        detail = "no recognised loss function (F.*/nn.*Loss) was called on the training path; the loss is computed by hand"
+        for item in (
+            "output_semantics",
+            "target_semantics",
+            "argument_order",
+            "contributing_elements",
+        ):
+            ev.item(item, "not_applicable", detail)
+        if b is None:
+            ev.item("loss_scale", "skipped", "no backward recorded")
+        return (t, [])
+    return t, calls
+
+
+@check(Stage.LOSS)
+def output_semantics(session: Session, ev: Evidence) -> None:
+    got = _train_calls(session, ev)
+    if got is None:
+        _loss_tensor(session, ev, None)
+        return
+    t, calls = got
+    if calls:
+        _semantics(session, ev, t, calls)
+        _targets(session, ev, t, calls)
+        _order(session, ev, t, calls)
+        _contributing(session, ev, t, calls)
+    _loss_tensor(session, ev, t)
+
+
+def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> None:
+    c = calls[0]
+    prov = c.input.provenance
+    fn = c.fn
+    found = None
+    if fn == "cross_entropy":
+        if (prov and prov.op == "softmax") or (c.input.rows_sum_to_one or 0) > 0.99:
+            found = ("softmax_before_ce", "softmax")
+    elif fn == "nll_loss":
+        if (prov and prov.op == "softmax") or (
+            (c.input.rows_sum_to_one or 0) > 0.99 and (c.input.min or 0) >= 0
+        ):
+            found = ("softmax_before_ce", "softmax")
+    elif fn == "binary_cross_entropy_with_logits":
+        all_unit = all(x.input.in_unit_interval for x in calls[:10])
+        if (prov and prov.op == "sigmoid") or (all_unit and len(calls) >= 5):
+            found = ("sigmoid_before_bce_logits", "sigmoid")
+    if found is None:
+        extra = ""
+        if prov and prov.op == "log_softmax" and fn in ("cross_entropy", "nll_loss"):
+            extra = f"; the input is log_softmax output ({prov.frame}), which {'NLLLoss expects' if fn == 'nll_loss' else 'cross_entropy accepts unchanged (log_softmax is idempotent)'}"
+        ev.item("output_semantics", "passed", f"{fn} receives {_describe(c)}{extra}")
+        return
+    category, op = found
+    rows = (
+        f"; {fmt(100 * (c.input.rows_sum_to_one or 0))}% of rows sum to 1"
+        if category == "softmax_before_ce"
+        else f"; every input lies in [{fmt(c.input.min)}, {fmt(c.input.max)}]"
+    )
+    text = (
+        f"{fn} at {c.frame} receives {op} output"
+        + (f" (from {prov.frame})" if prov and prov.frame else "")
+        + rows
+    )
+    iv = session.runner.get({"strip_prob": True})
+    eff = compare(
+        session.baseline(), iv, f"with the {op} stripped before the loss (logits passed instead)"
+    )
+    loc = where(session, prov.frame) if prov and prov.frame else None
+    ev.find(
+        category,
+        status="confirmed",
+        confidence="high",
+        evidence=[
+            runtime(
+                text,
+                c.frame,
+                session,
+                rows_sum_to_one=c.input.rows_sum_to_one,
+                input_min=c.input.min,
+                input_max=c.input.max,
+            ),
+            eff.observation(),
+        ],
+        where=loc or first_static_location(session, category) or where(session, c.frame),
+        why=(
+            f"{fn} applies its own log-softmax/sigmoid; feeding it {op} output squashes the logits twice, "
+            "so gradients shrink as predictions improve and the loss stalls far above zero"
+        ),
+        confirm=f"remove the {op} before the loss (keep it only for reporting probabilities) and compare 100 steps",
+    )
+    ev.item("output_semantics", "failed", text)
+
+
+def _describe(c: LossCall) -> str:
+    i = c.input
+    return f"input {i.shape} {i.dtype} in [{fmt(i.min)}, {fmt(i.max)}] ({'from ' + i.provenance.op if i.provenance else 'raw model output' if i.model_output else 'no tracked provenance'})"
+
+
+def _targets(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> None:
+    c = calls[0]
+    y = c.target
+    vals = sorted(float(k) for k in (y.values or {}))
+    integral = bool(vals) and all(v.is_integer() for v in vals)
+    if (
+        c.fn in SYMMETRIC
+        and integral
+        and 3 <= len(vals) <= 20
+        and (len(c.input.shape) <= 1 or c.input.shape[-1] == 1)
+    ):
+        text = f"{c.fn} regresses onto {len(vals)} integer target values {vals[:10]} with a single output per sample: class indices treated as numbers"
+        ev.find(
+            "wrong_loss_for_task",
+            status="plausible",
+            confidence="medium",
+            evidence=[runtime(text, c.frame, session, target_values=vals[:20])],
+            where=first_static_location(session, "wrong_loss_for_task") or where(session, c.frame),
+            why="regressing class indices imposes an order and distances between classes; predictions between classes are meaningless",
+            confirm="if the targets are categories, output one logit per class and use CrossEntropyLoss; compare accuracy",
+        )
+        ev.item("target_semantics", "failed", text)
+        return
+    if c.fn == "cross_entropy" and y.dtype.startswith("float") and y.shape == c.input.shape:
+        ok = (y.min or 0) >= 0 and (y.max or 0) <= 1
+        if not ok:
+            text = f"cross_entropy with float targets {y.shape} in [{fmt(y.min)}, {fmt(y.max)}]: not class probabilities"
+            ev.find(
+                "wrong_loss_for_task",
+                status="confirmed",
+                confidence="high",
+                evidence=[runtime(text, c.frame, session)],
+                where=first_static_location(session, "wrong_loss_for_task")
+                or where(session, c.frame),
+                why="cross_entropy reads float targets of the input's shape as class probabilities; real-valued targets make it a meaningless objective",
+                confirm="use MSELoss/L1Loss for real-valued targets, or pass class indices",
+            )
+            ev.item("target_semantics", "failed", text)
+            return
+    ev.item(
+        "target_semantics",
+        "passed",
+        f"{c.fn}: target {y.shape} {y.dtype} for input {c.input.shape}",
+    )
+
+
+def _order(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> None:
+    c = calls[0]
+    swapped = (not c.input.requires_grad) and c.target.requires_grad
+    if not swapped:
+        ev.item(
+            "argument_order",
+            "passed",
+            f"{c.fn}({'model output' if c.input.model_output or c.input.requires_grad else 'input'}, {'batch targets' if c.target.from_batch or not c.target.requires_grad else 'target'})",
+        )
+        return
+    if c.fn in SYMMETRIC:
+        ev.item(
+            "argument_order",
+            "passed",
+            f"{c.fn} gets (target, prediction), but it is symmetric: the swap is harmless",
+        )
+        return
+    text = f"{c.fn} at {c.frame}: the first argument has no grad_fn ({'from the batch' if c.input.from_batch else 'data'}) and the second comes from the model ({c.target.grad_fn})"
+    iv = session.runner.get({"swap_loss_args": True})
+    eff = compare(session.baseline(), iv, "with the loss arguments swapped back")
+    ev.find(
+        "loss_args_swapped",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, c.frame, session), eff.observation()],
+        where=where(session, c.frame) or first_static_location(session, "loss_args_swapped"),
+        why="the loss treats the targets as predictions and the predictions as targets, so the gradient pushes the model toward a different objective",
+        confirm=f"call {c.fn}(prediction, target) at {c.frame} and compare 100 steps",
+    )
+    ev.item("argument_order", "failed", text)
+
+
+def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> None:
+    masked = [c for c in calls if c.ignore_index is not None]
+    empty = [c for c in calls if c.total_elements and c.contributing_elements == 0]
+    sites = [s for s in t.loss_sites if s.nonfinite]
+    if empty:
+        c = empty[0]
+        text = f"{len(empty)} of {len(calls)} training loss calls keep 0 of {c.total_elements} elements (every target equals ignore_index {c.ignore_index}); the mean over nothing is NaN"
+        _mask_finding(session, ev, c, text)
+        return
+    if masked:
+        fracs = [c.contributing_elements / max(c.total_elements, 1) for c in masked]
+        single = [
+            c
+            for c in masked
+            if c.contributing_values is not None and len(c.contributing_values) == 1
+        ]
+        overall: set[float] = set()
+        for c in calls:
+            overall.update(float(k) for k in (c.target.values or {}))
+        if (
+            len(single) == len(masked)
+            and len(overall - {float(masked[0].ignore_index)}) > 1
+            and len(masked) >= 3
+        ):
+            v = single[0].contributing_values[0]
+            text = (
+                f"only targets equal to {fmt(v)} contribute to {masked[0].fn} (ignore_index={masked[0].ignore_index}) in every one of "
+                f"{len(masked)} calls, although the targets take {len(overall)} values: the mask keeps the wrong elements"
+            )
+            _mask_finding(session, ev, masked[0], text)
+            return
+        ev.item(
+            "contributing_elements",
+            "passed",
+            f"{masked[0].fn} with ignore_index={masked[0].ignore_index}: {fmt(100 * min(fracs))}-{fmt(100 * max(fracs))}% of elements contribute",
+        )
+    elif sites:
+        ev.item(
+            "contributing_elements",
+            "passed",
+            f"reduction {calls[0].reduction}; all {calls[0].total_elements} elements contribute; {sites[0].nonfinite} non-finite loss values at {sites[0].frame}",
+        )
+    else:
+        ev.item(
+            "contributing_elements",
+            "passed",
+            f"reduction '{calls[0].reduction}'; all {calls[0].contributing_elements} elements of each call contribute",
+        )
+
+
+def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> None:
+    ev.find(
+        "loss_mask_error",
+        status="confirmed",
+        confidence="high",
+        evidence=[
+            runtime(
+                text, c.frame, session, contributing=c.contributing_elements, total=c.total_elements
+            )
+        ],
+        where=first_static_location(session, "loss_mask_error") or where(session, c.frame),
+        why="the loss is averaged over the wrong elements (or none), so the gradient trains the wrong positions or is NaN",
+        confirm="print (target != ignore_index).sum() per batch and which positions the mask keeps",
+    )
+    ev.item("contributing_elements", "failed", text)
+
+
+def _loss_tensor(session: Session, ev: Evidence, t: Trace | None) -> None:
+    if t is None:
+        return
+    b = t.backwards[0] if t.backwards else None
+    if b is None:
+        ev.item("loss_scale", "skipped", "no backward recorded")
+        return
+    if b.grad_fn is None:
+        text = f"the tensor passed to backward at {b.frame} has no grad_fn ({'a leaf that requires grad' if b.requires_grad else 'no grad at all'}): it was rebuilt from a Python number, so no gradient reaches the model"
+        ev.find(
+            "loss_detached_scale",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, b.frame, session, reachable=len(b.reachable))],
+            where=first_static_location(session, "loss_detached_scale", "detached_graph")
+            or where(session, b.frame),
+            why="a loss built from .item()/float values carries no graph: backward computes nothing for the parameters",
+            confirm=f"print(loss.grad_fn) before loss.backward() at {b.frame}: it must not be None",
+        )
+        ev.item("loss_scale", "failed", text)
+        return
+    calls = [c for c in t.train_loss_calls() if c.step == b.step and isinstance(c.value, float)]
+    value = b.value if isinstance(b.value, float) else None
+    if calls and value is not None:
+        total = sum(c.value for c in calls if isinstance(c.value, float))
+        ratio = value / total if total else None
+        if ratio is not None and 0 < abs(ratio) < 1e-3:
+            opt = t.optimizers[0].class_ if t.optimizers else "?"
+            text = f"the backward'ed loss ({fmt(value)}) is {fmt(ratio)} times the loss function's value ({fmt(total)}): the gradient is scaled down by the same factor"
+            adaptive = opt.lower().startswith(
+                ("adam", "rmsprop", "adagrad", "adadelta", "nadam", "radam", "adamax")
+            )
+            ev.find(
+                "loss_detached_scale",
+                status="plausible" if adaptive else "confirmed",
+                confidence="low" if adaptive else "high",
+                evidence=[
+                    runtime(
+                        text
+                        + (
+                            f" ({opt} normalizes gradient scale, so the effect is small)"
+                            if adaptive
+                            else ""
+                        ),
+                        b.frame,
+                        session,
+                        ratio=ratio,
+                    )
+                ],
+                where=first_static_location(session, "loss_detached_scale")
+                or where(session, b.frame),
+                why="with a plain gradient step, scaling the loss by a tiny factor scales every update by it: learning is effectively off",
+                confirm="remove the scale factor (or compensate the learning rate deliberately) and compare 100 steps",
+            )
+            ev.item("loss_scale", "failed", text)
+            return
+    chance = getattr(session, "chance", None)
+    text = f"loss {fmt(value)} with grad_fn {b.grad_fn}" + (
+        f"; chance level {fmt(chance)}" if chance else ""
+    )
+    ev.item("loss_scale", "passed", text)

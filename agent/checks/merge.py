@@ -1,0 +1,99 @@
+"""A stage's evidence: its runtime checks, merged with the static suspicions of the
+same stage. A static suspicion that a runtime check also found becomes part of that
+finding; one the run contradicts is refuted (only for checks that observe the fact
+directly); one on code that never ran stays plausible with a note."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agent.checks.base import Evidence, run_checks
+from tools.records import Finding, Observation, Stage
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+# The checklist item whose runtime outcome decides each category, for categories
+# whose check observes the fact itself (call order, ownership, modes, provenance...).
+REFUTED_BY: dict[str, str] = {
+    "missing_zero_grad": "gradient_reset",
+    "step_order": "call_order",
+    "optimizer_missing_params": "ownership",
+    "unregistered_parameters": "registration",
+    "params_created_in_forward": "registration",
+    "non_leaf_parameters": "registration",
+    "frozen_parameters": "registration",
+    "no_grad_training": "grad_mode",
+    "detached_graph": "reachability",
+    "eval_mode_in_training": "training_mode",
+    "train_mode_in_eval": "evaluation_mode",
+    "softmax_before_ce": "output_semantics",
+    "sigmoid_before_bce_logits": "output_semantics",
+    "loss_args_swapped": "argument_order",
+    "unshuffled_data": "class_balance",
+    "step_not_called": "updates",
+}
+
+
+def stage_evidence(session: Session, stage: Stage) -> Evidence:
+    ev = run_checks(session, stage)
+    statics = [f for f in session.static_findings if f.stage == stage]
+    merged: list[Finding] = []
+    for f in ev.findings:
+        same = [s for s in statics if s.category == f.category]
+        if same:
+            s = same[0]
+            update: dict = {
+                "evidence": [*s.evidence, *f.evidence],
+                "detector": f"{s.detector}+{f.detector}",
+            }
+            if f.file is None:
+                update.update(file=s.file, line=s.line, symbol=s.symbol)
+            f = f.model_copy(update=update)
+            statics = [x for x in statics if x is not s]
+        merged.append(f)
+    seen = set(session.baseline_trace_functions())
+    for s in statics:
+        item = REFUTED_BY.get(s.category)
+        outcome = ev.items.get(item) if item else None
+        on_path = bool(s.file and s.symbol) and (
+            f"{s.file}:{s.symbol.split('.')[-1]}" in seen
+            or f"{s.file}:<module>" in seen
+            and s.symbol == "<module>"
+        )
+        if outcome is not None and outcome[0] == "passed" and on_path:
+            obs = Observation(source="runtime", text=f"the run contradicts it: {outcome[1]}")
+            merged.append(
+                s.model_copy(
+                    update={
+                        "status": "refuted",
+                        "evidence": [*s.evidence, obs],
+                        "confidence": "medium",
+                    }
+                )
+            )
+        elif seen and s.file and s.symbol and not on_path and session.protocol.training_ran:
+            note = Observation(
+                source="static",
+                text=f"{s.symbol} did not run on the traced training path, so the run can neither confirm nor refute it",
+            )
+            merged.append(
+                s.model_copy(update={"evidence": [*s.evidence, note], "confidence": "low"})
+            )
+        else:
+            merged.append(s)
+    ev.findings = merged
+    n_static = len([f for f in session.static_findings if f.stage == stage])
+    static_item = next(
+        (i for i in session.protocol.stages[stage].checklist if i.id == "static"), None
+    )
+    if static_item is not None:
+        names = sorted({f.category for f in session.static_findings if f.stage == stage})
+        ev.item(
+            "static",
+            "passed",
+            f"{n_static} static suspicion(s)"
+            + (f": {', '.join(names)}" if names else "")
+            + f" in {len(session.index.files)} files",
+        )
+    return ev

@@ -1,0 +1,217 @@
+"""Stage 7: train/eval modes and metrics — module.training during training and
+evaluation, dropout left on in evaluation, BatchNorm with tiny batches, and metric code
+checked against the shapes it actually saw."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agent.checks.base import Evidence, check
+from agent.checks.common import compare, first_static_location, fmt, runtime, where
+from agent.checks.data import _eval_missing, usable
+from tools.records import Stage
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+ITEMS = ("training_mode", "evaluation_mode", "batchnorm", "metrics")
+
+
+def _mode_layers(t) -> tuple[bool, bool]:
+    dropout = any(m.has_dropout for m in t.models)
+    bn = any(m.has_batchnorm for m in t.models)
+    return dropout, bn
+
+
+@check(Stage.MODES)
+def training_mode(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ITEMS)
+    if t is None:
+        return
+    fws = t.train_forwards()
+    if not fws:
+        ev.item("training_mode", "skipped", "no training forward recorded")
+        return
+    dropout, bn = _mode_layers(t)
+    if not (dropout or bn):
+        ev.item(
+            "training_mode",
+            "passed",
+            "the model has no dropout or BatchNorm: train/eval mode changes nothing",
+        )
+        return
+    in_eval = [f for f in fws if not f.training]
+    if in_eval:
+        layers = " and ".join(x for x, on in (("dropout", dropout), ("BatchNorm", bn)) if on)
+        text = f"{len(in_eval)} of {len(fws)} training forwards ran with model.training == False (first at step {in_eval[0].step}, {in_eval[0].frame}): {layers} behave as in evaluation"
+        iv = session.runner.get({"force_train_mode": True})
+        eff = compare(session.baseline(), iv, "with train mode forced for every training forward")
+        ev.find(
+            "eval_mode_in_training",
+            status="confirmed",
+            confidence="high" if (eff.improved or len(in_eval) > len(fws) // 2) else "medium",
+            evidence=[
+                runtime(
+                    text,
+                    in_eval[0].frame,
+                    session,
+                    eval_forwards=len(in_eval),
+                    train_forwards=len(fws),
+                ),
+                eff.observation(),
+            ],
+            where=first_static_location(session, "eval_mode_in_training")
+            or where(session, in_eval[0].frame),
+            why="in eval mode dropout is off and BatchNorm uses running statistics, so training no longer regularizes or normalizes as designed",
+            confirm="assert model.training at the top of each training step; call model.train() after every evaluation",
+        )
+        ev.item("training_mode", "failed", text)
+        return
+    ev.item(
+        "training_mode",
+        "passed",
+        f"model.training is True in all {len(fws)} recorded training forwards",
+    )
+
+
+@check(Stage.MODES)
+def evaluation_mode(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    missing = _eval_missing(t)
+    dropout, bn = _mode_layers(t)
+    drop_eval = [a for a in t.attention if a.calls_in_eval]
+    if drop_eval:
+        a = drop_eval[0]
+        what = (
+            "functional dropout called with training=True"
+            if a.functional_dropout
+            else f"scaled_dot_product_attention with dropout_p={fmt(a.dropout_p)}"
+        )
+        text = f"{what} at {a.frame} runs {a.calls_in_eval} times while its module is in eval mode: evaluation is random"
+        ev.find(
+            "train_mode_in_eval",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, a.frame, session)],
+            where=where(session, a.frame) or first_static_location(session, "train_mode_in_eval"),
+            why="dropout that ignores module.training stays on in evaluation, so evaluation numbers are noisy and too pessimistic",
+            confirm="pass training=self.training (or dropout_p=self.dropout if self.training else 0.0) and evaluate twice: results must match",
+        )
+        ev.item("evaluation_mode", "failed", text)
+        return
+    if missing:
+        ev.item("evaluation_mode", *missing)
+        return
+    evals = t.eval_forwards()
+    in_train = [f for f in evals if f.training]
+    if (dropout or bn) and in_train:
+        text = f"{len(in_train)} of {len(evals)} evaluation forwards ran with model.training == True ({in_train[0].frame}): dropout is active and BatchNorm updates its statistics on evaluation data"
+        ev.find(
+            "train_mode_in_eval",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, in_train[0].frame, session, train_mode_evals=len(in_train))],
+            where=first_static_location(session, "train_mode_in_eval")
+            or where(session, in_train[0].frame),
+            why="evaluation in train mode randomizes predictions (dropout) and leaks evaluation statistics into BatchNorm",
+            confirm="call model.eval() before the evaluation loop and compare two evaluation passes: they must agree",
+        )
+        ev.item("evaluation_mode", "failed", text)
+        return
+    if not (dropout or bn):
+        ev.item(
+            "evaluation_mode",
+            "passed",
+            f"{len(evals)} evaluation forwards; no dropout/BatchNorm, so the mode does not matter",
+        )
+    else:
+        ev.item(
+            "evaluation_mode",
+            "passed",
+            f"model.training is False in all {len(evals)} evaluation forwards",
+        )
+
+
+@check(Stage.MODES)
+def batchnorm(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    if not t.batchnorm:
+        ev.item("batchnorm", "not_applicable", "no BatchNorm layer ran in train mode")
+        return
+    small = [
+        b for b in t.batchnorm if (b.min_batch or 99) <= 2 or (b.min_values_per_channel or 99) <= 2
+    ]
+    if small:
+        b = small[0]
+        text = f"{b.module} ran in train mode on batches of {b.min_batch} sample(s) ({b.min_values_per_channel} values per channel) over {b.calls} calls"
+        ev.find(
+            "batchnorm_small_batch",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, b.frame, session, min_batch=b.min_batch)],
+            where=where(session, b.frame)
+            or first_static_location(session, "batchnorm_small_batch"),
+            why="batch statistics of one or two samples are noise (or zero variance); training normalizes with them and the running statistics are useless in evaluation",
+            confirm="train with batches of at least 8-16 samples, or use GroupNorm/LayerNorm",
+        )
+        ev.item("batchnorm", "failed", text)
+        return
+    b = min(t.batchnorm, key=lambda x: x.min_batch or 0)
+    ev.item(
+        "batchnorm", "passed", f"smallest batch at a BatchNorm layer in train mode: {b.min_batch}"
+    )
+
+
+@check(Stage.MODES)
+def metrics(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    bcast = [
+        o
+        for o in t.ops
+        if o.kind == "broadcast"
+        and o.phases.get("eval")
+        and not o.in_forward
+        and o.op in ("eq", "ne", "mul", "sub", "lt", "gt", "le", "ge", "__eq__")
+    ]
+    flat = [o for o in t.ops if o.kind == "argmax_flat"]
+    batch_argmax = [
+        o
+        for o in t.ops
+        if o.kind == "batch_dim" and o.op in ("argmax", "argmin") and not o.in_forward
+    ]
+    if bcast:
+        o = bcast[0]
+        text = f"`{o.op}` at {o.frame} compares {o.shapes[0]} with {o.shapes[1]} and gets {o.out_shape}: every prediction is compared with every target"
+    elif flat:
+        o = flat[0]
+        text = f"{o.op}() without dim at {o.frame} on a {o.shape} tensor returns one index for the whole batch"
+    elif batch_argmax:
+        o = batch_argmax[0]
+        text = f"{o.op}(dim=0) at {o.frame} on a {o.shape} tensor picks a sample per class instead of a class per sample"
+    else:
+        missing = _eval_missing(t)
+        if missing and missing[0] == "skipped":
+            ev.item("metrics", *missing)
+        else:
+            ev.item(
+                "metrics",
+                "passed",
+                "metric code saw matching shapes: no broadcast comparison, no flat or batch-wise argmax in evaluation",
+            )
+        return
+    ev.find(
+        "metric_bug",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, o.frame, session)],
+        where=where(session, o.frame) or first_static_location(session, "metric_bug"),
+        why="the reported metric is computed from the wrong comparison, so it does not describe the model (training may be fine)",
+        confirm="recompute the metric for a batch by hand: (logits.argmax(dim=1) == y).float().mean(), or (logit >= 0) == y for one logit",
+    )
+    ev.item("metrics", "failed", text)

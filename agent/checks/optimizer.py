@@ -1,0 +1,442 @@
+"""Stage 6: the optimizer update — the observed order of zero_grad/forward/loss/backward/
+clip/step/scheduler, ownership of every trainable parameter, parameter deltas, gradient
+reset, learning rate per step, clipping ratio and weight decay."""
+
+from __future__ import annotations
+
+from statistics import median
+from typing import TYPE_CHECKING
+
+from agent.checks.base import Evidence, check
+from agent.checks.common import compare, curve_stats, first_static_location, fmt, runtime, where
+from agent.checks.data import usable
+from tools.records import Location, Stage
+from tools.trace_models import Frame, Trace
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+ITEMS = (
+    "call_order",
+    "ownership",
+    "updates",
+    "gradient_reset",
+    "learning_rate",
+    "clipping",
+    "weight_decay",
+)
+ADAPTIVE = (
+    "adam",
+    "rmsprop",
+    "adagrad",
+    "adadelta",
+    "nadam",
+    "radam",
+    "adamax",
+    "adafactor",
+    "lion",
+)
+PER_EPOCH = {
+    "StepLR",
+    "MultiStepLR",
+    "ExponentialLR",
+    "CosineAnnealingLR",
+    "LambdaLR",
+    "MultiplicativeLR",
+    "PolynomialLR",
+    "CosineAnnealingWarmRestarts",
+}
+
+
+def _frame(t: Trace, kind: str) -> Frame | None:
+    return t.event_frames.get(kind)
+
+
+def _loc(session: Session, t: Trace, kind: str, *categories: str) -> Location | None:
+    return first_static_location(session, *categories) or where(session, _frame(t, kind))
+
+
+@check(Stage.OPTIMIZER)
+def call_order(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ITEMS)
+    if t is None:
+        return
+    iters = [it for it in t.iterations if "step" in it or "backward" in it]
+    if not iters:
+        ev.item("call_order", "skipped", "no training iteration recorded")
+        return
+    shown = " -> ".join(iters[0])
+    discard = [it for it in iters if _zero_after_backward(it)]
+    late_backward = [it for it in iters[1:] if it and it[0] == "backward"]
+    if discard and len(discard) >= max(1, len(iters) // 4):
+        example = " -> ".join(discard[0])
+        text = f"in {len(discard)} of {len(iters)} iterations zero_grad runs after backward and before step ({example}): the gradients are discarded before the update"
+        unchanged = [s for s in t.steps if s.unchanged]
+        evidence = [runtime(text, _frame(t, "zero_grad"), session)]
+        if unchanged:
+            evidence.append(
+                runtime(
+                    f"{len(unchanged)} of {len(t.steps)} recorded steps left {len(unchanged[0].unchanged)} parameters unchanged",
+                    None,
+                    session,
+                )
+            )
+        iv = session.runner.get({"defer_zero_grad": True})
+        eff = compare(session.baseline(), iv, "with those zero_grad calls moved after the step")
+        evidence.append(eff.observation())
+        ev.find(
+            "step_order",
+            status="confirmed",
+            confidence="high",
+            evidence=evidence,
+            where=_loc(session, t, "zero_grad", "step_order"),
+            why="zeroing gradients between backward and step means the optimizer steps on zeros (or on a partial accumulation)",
+            confirm="order each iteration as zero_grad -> forward -> loss -> backward -> step and compare 100 steps",
+        )
+        ev.item("call_order", "failed", text)
+        return
+    if late_backward and len(late_backward) >= max(1, (len(iters) - 1) // 2):
+        text = f"step runs before backward in {len(late_backward)} iterations (observed order {shown} | {' -> '.join(late_backward[0])}): each update uses the previous batch's gradients"
+        ev.find(
+            "step_order",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, _frame(t, "step"), session)],
+            where=_loc(session, t, "step", "step_order"),
+            why="stepping before backward applies stale (or zeroed) gradients, one batch late",
+            confirm="call loss.backward() before optimizer.step() in the loop and compare 100 steps",
+        )
+        ev.item("call_order", "failed", text)
+        return
+    early = [s for s in t.schedulers if s.before_first_optimizer_step > 0]
+    if early:
+        s = early[0]
+        text = f"{s.class_}.step() ran {s.before_first_optimizer_step} time(s) before the first optimizer.step(): the first learning-rate value is skipped"
+        ev.find(
+            "scheduler_misuse",
+            status="confirmed",
+            confidence="medium",
+            evidence=[runtime(text, s.step_frame, session)],
+            where=where(session, s.step_frame)
+            or first_static_location(session, "scheduler_misuse"),
+            why="the schedule runs one step ahead of training: warm-up and decay happen earlier than configured",
+            confirm="call scheduler.step() after optimizer.step()",
+        )
+        ev.item("call_order", "failed", text)
+        return
+    ev.item(
+        "call_order",
+        "passed",
+        f"observed order per iteration: {shown} (same pattern in {sum(1 for it in iters if it == iters[0])} of {len(iters)} iterations)",
+    )
+
+
+def _zero_after_backward(it: list[str]) -> bool:
+    seen_backward = False
+    for e in it:
+        if e == "backward":
+            seen_backward = True
+        elif e == "zero_grad" and seen_backward and "step" in it[it.index(e) :]:
+            return True
+    return False
+
+
+@check(Stage.OPTIMIZER)
+def ownership(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    if not t.optimizers:
+        ev.item(
+            "ownership",
+            "failed" if t.counts.get("backward") else "skipped",
+            "no optimizer was constructed on the training path",
+        )
+        return
+    trainable = [p for p in t.parameters if p.registered and p.requires_grad and p.executed]
+    missing = [p for p in trainable if not p.in_optimizer]
+    orphans = [p for p in t.parameters if p.in_optimizer and not p.registered and not p.executed]
+    if missing:
+        names = [p.name for p in missing]
+        text = f"{len(missing)} of {len(trainable)} trainable parameters used in the forward are not in any optimizer param group: {', '.join(names[:5])}"
+        if orphans:
+            text += f"; the optimizer instead holds {len(orphans)} parameters the model no longer uses (a layer replaced after the optimizer was built)"
+        iv = session.runner.get({"add_missing_params": True})
+        eff = compare(session.baseline(), iv, "with the missing parameters added to the optimizer")
+        frame = t.optimizers[0].frame
+        ev.find(
+            "optimizer_missing_params",
+            status="confirmed",
+            confidence="high",
+            evidence=[
+                runtime(text, frame, session, missing=names[:20], orphans=len(orphans)),
+                eff.observation(),
+            ],
+            where=first_static_location(session, "optimizer_missing_params")
+            or where(session, frame),
+            why="parameters outside the optimizer receive gradients but are never updated, so that part of the model stays at its initialization",
+            confirm="compare {id(p) for g in opt.param_groups for p in g['params']} with model.parameters(); build the optimizer after the model is final",
+        )
+        ev.item("ownership", "failed", text)
+        return
+    groups = sum(len(o.param_groups) for o in t.optimizers)
+    ev.item(
+        "ownership",
+        "passed",
+        f"{t.optimizers[0].class_} owns all {len(trainable)} trainable parameters ({groups} param group(s))",
+    )
+
+
+@check(Stage.OPTIMIZER)
+def updates(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    backwards = t.counts.get("backward", 0)
+    steps = t.n_steps
+    if backwards and steps == 0:
+        text = f"{backwards} backward calls and no optimizer.step(): the parameters never change"
+        _step_not_called(session, ev, t, text)
+        return
+    zero_between = t.counts.get("zero_grad", 0)
+    if backwards >= 8 and steps and steps * 5 <= backwards and zero_between >= backwards * 0.8:
+        text = f"{backwards} backward calls but only {steps} optimizer steps, with zero_grad after every backward: most gradients are thrown away unused"
+        _step_not_called(session, ev, t, text)
+        return
+    moved = [p for p in t.parameters if p.in_optimizer and p.update.observed]
+    still = [p for p in moved if p.update.zero == p.update.observed and p.requires_grad]
+    ratios = [p.update.mean_ratio for p in moved if p.update.mean_ratio is not None]
+    if still and len(still) == len(moved):
+        ev.item(
+            "updates",
+            "failed",
+            f"no optimizer parameter changed in {moved[0].update.observed} recorded steps",
+        )
+        return
+    detail = f"{len(moved) - len(still)} of {len(moved)} optimizer parameters change each step; median |Δw|/|w| {fmt(median(ratios) if ratios else None)} over {moved[0].update.observed if moved else 0} steps"
+    if still:
+        detail += f"; unchanged: {', '.join(p.name for p in still[:4])}"
+    ev.item("updates", "passed", detail)
+
+
+def _step_not_called(session: Session, ev: Evidence, t: Trace, text: str) -> None:
+    iv = session.runner.get({"step_after_backward": True})
+    eff = compare(session.baseline(), iv, "with optimizer.step() after every backward")
+    ev.find(
+        "step_not_called",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, _frame(t, "backward"), session), eff.observation()],
+        where=first_static_location(session, "step_not_called")
+        or where(session, _frame(t, "step") or _frame(t, "backward")),
+        why="without optimizer.step() in every iteration the gradients are computed and discarded; the weights stay (almost) where they started",
+        confirm="count optimizer.step() calls per epoch (should equal the number of batches) and move it into the batch loop",
+    )
+    ev.item("updates", "failed", text)
+
+
+@check(Stage.OPTIMIZER)
+def gradient_reset(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    firsts = [b for b in t.backwards if b.backward_in_iteration == 1 and b.step > 0]
+    leftover = [b for b in firsts if b.left_over and not b.zero_grad_since_last_step]
+    if not firsts:
+        ev.item(
+            "gradient_reset",
+            "not_applicable" if t.n_steps <= 1 else "skipped",
+            "fewer than two optimizer steps recorded",
+        )
+        return
+    if len(leftover) >= max(2, len(firsts) // 2):
+        text = (
+            f"at {len(leftover)} of {len(firsts)} iterations, .grad still holds the previous iteration's gradient when backward starts "
+            f"({len(leftover[0].left_over)} parameters) and no zero_grad ran since the last step: gradients accumulate across steps"
+        )
+        iv = session.runner.get({"zero_grad_before_backward": True})
+        eff = compare(session.baseline(), iv, "with gradients zeroed before each backward")
+        ev.find(
+            "missing_zero_grad",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, _frame(t, "backward"), session), eff.observation()],
+            where=first_static_location(session, "missing_zero_grad")
+            or where(session, _frame(t, "backward")),
+            why="backward adds into .grad; without a reset every step applies the sum of all past gradients, so steps grow and point the wrong way",
+            confirm="call optimizer.zero_grad() before loss.backward() in each iteration and compare 100 steps",
+        )
+        ev.item("gradient_reset", "failed", text)
+        return
+    how = (
+        "optimizer.zero_grad()"
+        if t.counts.get("zero_grad")
+        else "gradients found empty (reset by hand)"
+    )
+    ev.item(
+        "gradient_reset",
+        "passed",
+        f"{how}: no gradient left over at the first backward of {len(firsts)} iterations",
+    )
+
+
+@check(Stage.OPTIMIZER)
+def learning_rate(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    lrs = [row[0] for row in t.lrs if row and row[0] is not None]
+    if not lrs:
+        ev.item("learning_rate", "skipped", "no optimizer step recorded")
+        return
+    first, last = lrs[0], lrs[-1]
+    if first == 0:
+        ev.item("learning_rate", "failed", "the learning rate is 0 at the first step")
+        return
+    collapse_at = next((i for i, v in enumerate(lrs) if v < 0.01 * first), None)
+    sched = t.schedulers[0] if t.schedulers else None
+    if (
+        collapse_at is not None
+        and sched is not None
+        and collapse_at < max(20, len(lrs) // 2)
+        and sched.steps >= collapse_at
+    ):
+        per_batch = sched.steps >= 0.8 * max(t.n_steps, 1)
+        text = (
+            f"the learning rate falls from {fmt(first)} to {fmt(lrs[collapse_at])} by step {collapse_at} ({sched.class_} stepped {sched.steps} times "
+            f"in {t.n_steps} optimizer steps{', once per batch' if per_batch else ''}); it ends at {fmt(last)}"
+        )
+        stats = curve_stats(t.raw_curve())
+        ev.find(
+            "scheduler_misuse",
+            status="confirmed",
+            confidence="high" if sched.class_ in PER_EPOCH and per_batch else "medium",
+            evidence=[
+                runtime(
+                    text,
+                    sched.step_frame,
+                    session,
+                    lr=lrs[:50:5],
+                    loss_drop=stats.rel_drop if stats else None,
+                )
+            ],
+            where=where(session, sched.step_frame)
+            or first_static_location(session, "scheduler_misuse"),
+            why="once the learning rate is ~0 the remaining steps change nothing: training stops early without saying so",
+            confirm=f"print(scheduler.get_last_lr()) each epoch; step {sched.class_} once per epoch (outside the batch loop)",
+        )
+        ev.item("learning_rate", "failed", text)
+        return
+    ev.item(
+        "learning_rate",
+        "passed",
+        f"lr {fmt(first)} at the first step, {fmt(last)} at step {len(lrs)}"
+        + (f" ({sched.class_})" if sched else " (constant)"),
+    )
+
+
+@check(Stage.OPTIMIZER)
+def clipping(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    if not t.clips:
+        ev.item("clipping", "not_applicable", "no gradient clipping on the training path")
+        return
+    c = t.clips[0]
+    if c.n_params_min == 0:
+        text = f"clip_grad_{c.kind}_ at {c.frame} received no parameters (an exhausted parameters() generator): clipping does nothing"
+        ev.find(
+            "tiny_grad_clip",
+            title="gradient clipping receives no parameters (an exhausted generator)",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, c.frame, session)],
+            where=first_static_location(session, "tiny_grad_clip", "optimizer_missing_params")
+            or where(session, c.frame),
+            why="a generator from model.parameters() is empty after its first use; the clip silently becomes a no-op",
+            confirm="pass list(model.parameters()) (or call model.parameters() again) at the clip",
+        )
+        ev.item("clipping", "failed", text)
+        return
+    totals = [v for v in c.totals if v is not None and v > 0]
+    if not totals:
+        ev.item("clipping", "passed", f"clip at {fmt(c.limit)}: no gradient norm recorded")
+        return
+    ratio = median(min(1.0, c.limit / v) for v in totals)
+    frac = c.clipped / max(c.calls, 1)
+    detail = f"clip_grad_{c.kind}_({fmt(c.limit)}) at {c.frame}: raw norms median {fmt(median(totals))}; {c.clipped} of {c.calls} steps clipped; updates scaled by a median {fmt(ratio)}"
+    if frac >= 0.9 and ratio < 0.1:
+        opt = t.optimizers[0].class_ if t.optimizers else ""
+        adaptive = opt.lower().startswith(ADAPTIVE)
+        iv = session.runner.get({"no_clip": True})
+        eff = compare(session.baseline(), iv, "without clipping")
+        confirmed = eff.improved or not adaptive
+        ev.find(
+            "tiny_grad_clip",
+            status="confirmed" if confirmed else "plausible",
+            confidence="high" if eff.improved else "medium" if confirmed else "low",
+            evidence=[
+                runtime(
+                    detail, c.frame, session, limit=c.limit, median_norm=median(totals), scale=ratio
+                ),
+                eff.observation(),
+            ],
+            where=where(session, c.frame) or first_static_location(session, "tiny_grad_clip"),
+            why=f"every step is clipped to {fmt(ratio)} of its size, so the effective learning rate is that much smaller"
+            + (f" ({opt} rescales gradients, which softens this)" if adaptive else ""),
+            confirm=f"log the value clip_grad_norm_ returns for a few steps; raise max_norm above the typical norm ({fmt(median(totals))}) or remove the clip and compare",
+        )
+        if confirmed:
+            ev.item("clipping", "failed", detail)
+            return
+    ev.item("clipping", "passed", detail)
+
+
+@check(Stage.OPTIMIZER)
+def weight_decay(session: Session, ev: Evidence) -> None:
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    wds = [g.weight_decay or 0.0 for o in t.optimizers for g in o.param_groups]
+    if not wds or max(wds) == 0:
+        ev.item("weight_decay", "not_applicable", "no weight decay")
+        return
+    wd = max(wds)
+    shrunk = [
+        p
+        for p in t.parameters
+        if p.in_optimizer
+        and p.weight_norm_start
+        and p.weight_norm_end is not None
+        and p.numel > 1
+        and p.weight_norm_end < 0.5 * p.weight_norm_start
+    ]
+    stats = curve_stats(t.raw_curve())
+    flat = stats is not None and stats.rel_drop < 0.2
+    detail = f"weight_decay {fmt(wd)}; {len(shrunk)} weight tensors lost more than half their norm over the run"
+    if wd >= 0.05 and shrunk and flat:
+        iv = session.runner.get({"weight_decay_scale": 0.0})
+        eff = compare(session.baseline(), iv, "with weight decay off")
+        if eff.improved:
+            p = shrunk[0]
+            ev.find(
+                "excessive_weight_decay",
+                status="confirmed",
+                confidence="medium",
+                evidence=[
+                    runtime(
+                        f"{detail} ({p.name}: {fmt(p.weight_norm_start)} -> {fmt(p.weight_norm_end)}) while the loss stayed flat",
+                        t.optimizers[0].frame,
+                        session,
+                    ),
+                    eff.observation(),
+                ],
+                where=first_static_location(session, "excessive_weight_decay")
+                or where(session, t.optimizers[0].frame),
+                why="the decay term outweighs the gradient, pulling every weight toward zero faster than the data can push it",
+                confirm="compare |weight_decay * w| with |grad| per layer for a few steps; lower weight_decay",
+            )
+            ev.item("weight_decay", "failed", detail)
+            return
+    ev.item("weight_decay", "passed", detail)

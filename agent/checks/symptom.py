@@ -1,0 +1,271 @@
+"""Stage 1: establish the symptom from a bounded run of the repo's own training path."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import TYPE_CHECKING
+
+from agent.checks.base import Evidence, check
+from agent.checks.common import chance_level, curve_stats, fmt, runtime, where
+from tools.records import Stage
+from tools.trace_models import Trace
+
+if TYPE_CHECKING:
+    from agent.session import Session
+
+# A crash inside user code, mapped to the defect it reveals: (pattern on "Type: message", category, title)
+CRASH_PATTERNS: list[tuple[str, str, str]] = [
+    (
+        r"Target size .* must be the same as input size|Using a target size .* different to the input size",
+        "loss_target_mismatch",
+        "",
+    ),
+    (
+        r"expected scalar type (Long|Float)|Expected floating point type for target|expected .*Long.*but found|multi-target not supported|0D or 1D target tensor expected|Expected input batch_size .* to match target batch_size",
+        "loss_target_mismatch",
+        "",
+    ),
+    (
+        r"Target -?\d+ is out of bounds|IndexError: Target|out of bounds.*target|nll_loss.*Assertion",
+        "bad_labels",
+        "",
+    ),
+    (r"all elements of (input|target) should be between 0 and 1", "bad_labels", ""),
+    (
+        r"optimizer got an empty parameter list",
+        "optimizer_missing_params",
+        "the optimizer was given no parameters (an exhausted generator or an empty list)",
+    ),
+    (r"can't optimize a non-leaf Tensor", "non_leaf_parameters", ""),
+    (r"Expected more than 1 value per channel when training", "batchnorm_small_batch", ""),
+    (
+        r"modified by an inplace operation",
+        "other",
+        "an in-place operation overwrote a tensor autograd needs",
+    ),
+    (
+        r"Trying to backward through the graph a second time",
+        "other",
+        "a tensor from an earlier iteration is reused in the graph (stale graph)",
+    ),
+    (
+        r"mat1 and mat2 shapes cannot be multiplied|size mismatch|shape .* is invalid for input of size",
+        "other",
+        "shape mismatch in the forward pass",
+    ),
+]
+GRAPH_CUT = re.compile(r"does not require grad and does not have a grad_fn")
+
+
+def classify_crash(trace: Trace | None, etype: str, message: str) -> tuple[str, str]:
+    """(category, title) for a crash; 'other' with a title when nothing specific fits."""
+    text = f"{etype}: {message}"
+    if GRAPH_CUT.search(text):
+        if trace is not None:
+            fws = trace.train_forwards() or trace.forwards
+            if any(not f.grad_enabled for f in fws[:5]):
+                return "no_grad_training", ""
+            if trace.parameters and not any(
+                p.requires_grad for p in trace.parameters if p.registered
+            ):
+                return "frozen_parameters", ""
+            if any(o.kind in ("item", "tensor_rewrap", "numpy", "tolist") for o in trace.ops):
+                return "loss_detached_scale", ""
+        return "detached_graph", ""
+    for pattern, category, title in CRASH_PATTERNS:
+        if re.search(pattern, text):
+            return category, title
+    return "other", f"the training path raises {etype}"
+
+
+@check(Stage.SYMPTOM)
+def training_command(session: Session, ev: Evidence) -> None:
+    cmd = session.command
+    if cmd is None:
+        ev.item("training_command", "skipped", session.command_note)
+        return
+    line = shlex.join(["python", *cmd.argv])
+    ev.item("training_command", "passed", f"`{line}` ({cmd.source}: {cmd.reason})")
+
+
+@check(Stage.SYMPTOM)
+def run_and_curve(session: Session, ev: Evidence) -> None:
+    if session.options.static_only:
+        for item in ("run", "loss_curve", "initial_loss"):
+            ev.item(item, "skipped", "static-only: the training path was not run")
+        return
+    if not session.can_run:
+        for item in ("run", "loss_curve", "initial_loss"):
+            ev.item(item, "skipped", "no training command to run")
+        return
+    run = session.baseline()
+    assert run is not None
+    t = run.trace
+    failure = run.result.failure
+    if t is None or not t.ran_training:
+        if t is not None and t.error is not None:
+            _crash_finding(session, ev, t)
+        reason = (
+            failure.message
+            if failure
+            else (t.stop_reason if t else run.trace_error) or "no backward pass ran"
+        )
+        if t is not None and t.error is None and not t.ran_training:
+            reason = f"the command ran ({t.counts.get('forward', 0)} forward calls) but no backward pass or optimizer step was observed; is it the training command?"
+        ev.item("run", "failed", reason)
+        session.symptom = (
+            "crash"
+            if (t is not None and t.error is not None)
+            or (failure is not None and failure.kind == "user_exception")
+            else None
+        )
+        ev.item("loss_curve", "skipped", "no loss was observed")
+        ev.item("initial_loss", "skipped", "no loss was observed")
+        session.failure = failure
+        return
+    counts = t.counts
+    detail = (
+        f"ran {t.n_steps} optimizer steps ({counts.get('forward', 0)} forwards, {counts.get('backward', 0)} backward calls)"
+        f" in {fmt(run.result.wall_s)} s; {t.status}{': ' + t.stop_reason if t.stop_reason else ''}"
+    )
+    if t.error is not None:
+        _crash_finding(session, ev, t)
+        detail += f"; then crashed: {t.error.type}: {t.error.message[:160]}"
+    ev.item("run", "passed", detail)
+    _classify(session, ev, t)
+    _initial(session, ev, t)
+
+
+def _crash_finding(session: Session, ev: Evidence, t: Trace) -> None:
+    err = t.error
+    assert err is not None
+    if err.type in ("WallClockLimit", "CpuTimeLimit", "SystemExit"):
+        return
+    category, title = classify_crash(t, err.type, err.message)
+    loc = where(session, err.repo_frame)
+    session.symptom = "crash"
+    last = t.loss_calls[-1] if t.loss_calls else None
+    values = {"exception": err.type, "message": err.message[:500]}
+    text = f"the training path raises {err.type}: {err.message[:300]}"
+    if last is not None and category in ("loss_target_mismatch", "bad_labels"):
+        text += (
+            f" (last loss call {last.fn}: input {last.input.shape} {last.input.dtype}, "
+            f"target {last.target.shape} {last.target.dtype}, target values {_values(last.target.values)})"
+        )
+        values.update(
+            input_shape=last.input.shape,
+            target_shape=last.target.shape,
+            target_dtype=last.target.dtype,
+        )
+    ev.find(
+        category,
+        title=title,
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, err.repo_frame, session, **values)],
+        where=loc,
+        why="the training path stops with this exception, so nothing after it (updates, evaluation) happens",
+        confirm=f"run the command and read the traceback at {loc}"
+        if loc
+        else "run the command and read the traceback",
+        detector="runtime.crash",
+    )
+
+
+def _values(values: dict[str, int] | None) -> str:
+    if not values:
+        return "n/a"
+    keys = list(values)[:8]
+    return "{" + ", ".join(keys) + ("…" if len(values) > 8 else "") + "}"
+
+
+def _classify(session: Session, ev: Evidence, t: Trace) -> None:
+    """Name the symptom from the loss curve (and the eval losses when there are some)."""
+    stats = curve_stats(t.raw_curve())
+    if stats is None or stats.n < 2:
+        ev.item(
+            "loss_curve",
+            "passed",
+            "fewer than two finite loss values: the run crashed or diverged at once",
+        )
+        session.symptom = "crash" if t.error else "divergence"
+        return
+    eval_losses = [c.value for c in t.eval_loss_calls() if isinstance(c.value, float)]
+    symptom = "healthy"
+    why = ""
+    if stats.nonfinite or stats.last > 3 * abs(stats.first) + 1e-9:
+        symptom, why = (
+            "divergence",
+            f"{stats.nonfinite} non-finite losses"
+            if stats.nonfinite
+            else f"loss grew from {fmt(stats.first)} to {fmt(stats.last)}",
+        )
+    elif t.error is not None:
+        symptom, why = "crash", f"{t.error.type} after {t.n_steps} steps"
+    elif stats.rel_drop < 0.03:
+        if stats.spread > 0.3:
+            symptom, why = (
+                "oscillation",
+                f"loss bounces (median step change {fmt(100 * stats.spread)}% of its level) without a trend",
+            )
+        else:
+            symptom, why = (
+                "flat_loss",
+                f"loss moved {fmt(100 * stats.rel_drop)}% in {stats.n} steps",
+            )
+    elif stats.rel_drop < 0.2:
+        symptom, why = (
+            "slow_progress",
+            f"loss fell only {fmt(100 * stats.rel_drop)}% in {stats.n} steps",
+        )
+    elif len(eval_losses) >= 4:
+        k = max(1, len(eval_losses) // 4)
+        e_first, e_last = sum(eval_losses[:k]) / k, sum(eval_losses[-k:]) / k
+        if e_last > 1.1 * e_first:
+            symptom, why = (
+                "overfitting",
+                f"training loss fell {fmt(100 * stats.rel_drop)}% while the evaluation loss rose from {fmt(e_first)} to {fmt(e_last)}",
+            )
+        elif e_last > 0.97 * e_first and stats.rel_drop > 0.5:
+            symptom, why = (
+                "bad_evaluation",
+                f"training loss fell {fmt(100 * stats.rel_drop)}% but the evaluation loss stayed at {fmt(e_last)}",
+            )
+    session.symptom = symptom
+    text = (
+        f"{symptom}: loss {fmt(stats.first)} -> {fmt(stats.last)} over {stats.n} steps "
+        f"(min {fmt(stats.minimum)}){'; ' + why if why else ''}"
+    )
+    session.symptom_evidence = text
+    ev.item("loss_curve", "passed", text)
+
+
+def _initial(session: Session, ev: Evidence, t: Trace) -> None:
+    calls = t.train_loss_calls()
+    if not calls:
+        ev.item(
+            "initial_loss",
+            "not_applicable",
+            "no recognised loss function was called (custom loss); first backward value "
+            + fmt(t.curve()[0] if t.curve() else None),
+        )
+        return
+    c = calls[0]
+    chance = chance_level(c.fn, c.input.shape)
+    first = c.value if isinstance(c.value, float) else None
+    if chance is None or first is None:
+        ev.item(
+            "initial_loss",
+            "not_applicable",
+            f"{c.fn}: no chance level for this loss; first value {fmt(first)}",
+        )
+        return
+    ratio = first / chance
+    note = "near" if 0.5 < ratio < 2 else ("far above" if ratio >= 2 else "below")
+    ev.item(
+        "initial_loss",
+        "passed",
+        f"first {c.fn} {fmt(first)} vs chance level {fmt(chance)} ({note}; random weights need not hit it exactly)",
+    )
+    session.chance = chance

@@ -1,0 +1,50 @@
+"""The built-in planner: the default, offline policy.
+
+For each stage in order it runs the stage's checks, records every finding they
+produce, and closes the stage with the verdict the evidence supports. It uses the
+same tools, and meets the same guardrails, as the LLM policy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tools.records import Stage
+
+if TYPE_CHECKING:
+    from agent.policy import ToolCaller
+    from agent.session import Session
+
+
+class Planner:
+    name = "planner"
+
+    def run(self, session: Session, call: ToolCaller) -> None:
+        protocol = session.protocol
+        while protocol.current is not None:
+            stage = protocol.current
+            result = call("run_stage_checks", {"stage": int(stage)})
+            if not result.ok:
+                call("advance_stage", {"verdict": "inconclusive", "reason": result.text})
+                continue
+            for finding in result.data.get("findings", []):
+                finding = {k: v for k, v in finding.items() if k != "id"}
+                stored = call("record_finding", finding)
+                if stored.refused:  # a guardrail said no: keep the finding as a suspicion
+                    finding["status"] = "plausible"
+                    call("record_finding", finding)
+            verdict, reason = self._verdict(session, stage)
+            call("advance_stage", {"verdict": verdict, "reason": reason})
+
+    @staticmethod
+    def _verdict(session: Session, stage: Stage) -> tuple[str, str]:
+        result = session.protocol.stages[stage]
+        confirmed = [f for f in session.protocol.findings_in(stage) if f.status == "confirmed"]
+        if confirmed:
+            return "defect", "confirmed: " + "; ".join(f"{f.id} {f.category}" for f in confirmed)
+        open_items = [i for i in result.checklist if i.outcome in ("skipped", "failed", "pending")]
+        if not open_items:
+            passed = [i.id for i in result.checklist if i.outcome == "passed"]
+            return "coherent", f"all checks passed ({', '.join(passed)})"
+        first = open_items[0]
+        return "inconclusive", f"{first.id}: {first.detail or first.outcome}"

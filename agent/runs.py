@@ -1,0 +1,196 @@
+"""Runs of the repo's training path: the baseline and each intervention, cached by what they change.
+
+A run is the sandbox result plus its validated trace. Interventions run a short,
+hard-stopped path (no evaluation phase) so several fit in the time of one baseline;
+`Runner.many` runs them two at a time on the warm server.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from tools.records import RunSummary
+from tools.sandbox import RunResult, Sandbox
+from tools.trace_models import Trace, load_trace
+
+# Budgets: the baseline traces `steps` optimizer steps and then fast-forwards to the
+# evaluation phase; an intervention stops hard after `probe_steps`.
+DEFAULT_STEPS = 200
+PROBE_STEPS = 120
+
+
+@dataclass
+class Run:
+    label: str
+    interventions: dict[str, Any]
+    result: RunResult
+    trace: Trace | None
+    trace_error: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """The path ran and produced a trace (a crash with a trace is still evidence)."""
+        return self.trace is not None
+
+    @property
+    def crashed(self) -> bool:
+        return self.result.failure is not None or (
+            self.trace is not None and self.trace.status == "crashed"
+        )
+
+    def curve(self) -> list[float]:
+        return self.trace.curve() if self.trace else []
+
+    def summary(self) -> RunSummary:
+        t = self.trace
+        status = t.status if t else "no trace"
+        if self.result.failure is not None:
+            status = self.result.failure.kind
+        losses = [_finite_or_none(v) for v in (t.raw_curve() if t else [])][:2000]
+        return RunSummary(
+            label=self.label,
+            interventions=[k if v is True else f"{k}={v}" for k, v in self.interventions.items()],
+            status=status,
+            steps=t.n_steps if t else 0,
+            wall_s=round(self.result.wall_s, 3),
+            losses=losses,
+            message=self.result.failure.message
+            if self.result.failure
+            else (t.stop_reason if t else self.trace_error),
+        )
+
+
+def _finite_or_none(v: float | None) -> float | None:
+    if v is None or not math.isfinite(v):
+        return None
+    return v
+
+
+class Runner:
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        argv: list[str],
+        *,
+        steps: int = DEFAULT_STEPS,
+        timeout_s: float = 120.0,
+        save_dir: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.sandbox = sandbox
+        self.env = env or {}
+        self.argv = argv
+        self.steps = steps
+        self.timeout_s = timeout_s
+        self.save_dir = save_dir
+        self.runs: dict[str, Run] = {}
+
+    def _config(
+        self,
+        interventions: dict[str, Any],
+        *,
+        baseline: bool,
+        train_loader: str | None,
+        steps: int | None,
+    ) -> dict[str, Any]:
+        n = steps or (self.steps if baseline else min(self.steps, PROBE_STEPS))
+        cfg: dict[str, Any] = {
+            "max_steps": n,
+            "detail_steps": 25 if baseline else 5,
+            "max_total_steps": max(3000, 10 * n) if baseline else n,
+            "max_forwards": 20000 if baseline else 4 * n + 50,
+            "max_wall_s": max(10.0, self.timeout_s - 5.0),
+            "fast_forward": baseline,
+            "probes": baseline,
+            "train_loader": train_loader,
+            "interventions": interventions,
+        }
+        return cfg
+
+    def key(self, interventions: dict[str, Any], steps: int | None = None) -> str:
+        if not interventions:
+            return "baseline" if steps is None else f"baseline/{steps}"
+        body = ",".join(
+            f"{k}" if v is True else f"{k}={v}" for k, v in sorted(interventions.items())
+        )
+        return body if steps is None else f"{body}/{steps}"
+
+    def baseline(self) -> Run:
+        return self.many([{}], baseline=True)[0]
+
+    def get(
+        self,
+        interventions: dict[str, Any],
+        *,
+        train_loader: str | None = None,
+        steps: int | None = None,
+    ) -> Run:
+        return self.many([interventions], train_loader=train_loader, steps=steps)[0]
+
+    def many(
+        self,
+        batch: list[dict[str, Any]],
+        *,
+        baseline: bool = False,
+        train_loader: str | None = None,
+        steps: int | None = None,
+    ) -> list[Run]:
+        todo = []
+        for iv in batch:
+            k = self.key(iv, steps)
+            if k not in self.runs and all(k != self.key(t, steps) for t in todo):
+                todo.append(iv)
+        if todo:
+            jobs = []
+            for iv in todo:
+                is_base = baseline and not iv
+                cfg = self._config(iv, baseline=is_base, train_loader=train_loader, steps=steps)
+                jobs.append((self.argv, cfg, self.key(iv, steps)))
+            with ThreadPoolExecutor(max_workers=self.sandbox.parallel) as pool:
+                futures = [
+                    pool.submit(self.sandbox.run, argv, trace_config=cfg, label=label, env=self.env)
+                    for argv, cfg, label in jobs
+                ]
+                results = [f.result() for f in futures]
+            for iv, res in zip(todo, results, strict=True):
+                self.runs[self.key(iv, steps)] = self._load(self.key(iv, steps), iv, res)
+        return [self.runs[self.key(iv, steps)] for iv in batch]
+
+    def probe(self, code: str, timeout_s: float = 60.0) -> Run:
+        """Run a probe snippet after the first optimizer step (not cached: each snippet differs)."""
+        cfg = self._config({}, baseline=False, train_loader=None, steps=1)
+        cfg.update(probe_code=code, max_total_steps=3, max_wall_s=timeout_s)
+        self._probes = getattr(self, "_probes", 0) + 1
+        label = f"probe-{self._probes}"
+        res = self.sandbox.run(self.argv, trace_config=cfg, label=label, env=self.env)
+        return self._load(label, {"probe": True}, res)
+
+    def _load(self, label: str, interventions: dict[str, Any], res: RunResult) -> Run:
+        trace = None
+        err = ""
+        if res.trace_path is not None and Path(res.trace_path).exists():
+            try:
+                trace = load_trace(res.trace_path)
+            except (ValueError, ValidationError, json.JSONDecodeError) as e:
+                err = f"trace could not be read: {str(e)[:200]}"
+            if self.save_dir is not None:
+                self.save_dir.mkdir(parents=True, exist_ok=True)
+                safe = "".join(c if c.isalnum() or c in "-_=." else "_" for c in label)
+                shutil.copy(res.trace_path, self.save_dir / f"{safe}.trace.json")
+        else:
+            err = "no trace was written"
+        return Run(
+            label=label, interventions=interventions, result=res, trace=trace, trace_error=err
+        )
+
+    def summaries(self) -> list[RunSummary]:
+        return [r.summary() for r in self.runs.values()]

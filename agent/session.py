@@ -1,0 +1,189 @@
+"""One investigation: the workspace copy, the code index and static findings, the
+sandbox and its runs, and the protocol state. Policies act on a session only through
+the tools in `agent.toolbox`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from agent.protocol import Protocol
+from agent.runs import DEFAULT_STEPS, Run, Runner
+from tools.code import CodeIndex
+from tools.code.checks import run_static_checks
+from tools.entry import EntryError, find_command
+from tools.gitfacts import git_facts
+from tools.records import CommandInfo, Finding, GitFacts, Report
+from tools.sandbox import Limits, Sandbox, SandboxError
+from tools.workspace import Workspace, WorkspaceError
+
+TOOL_VERSION = "0.1.0"
+
+
+class InvestigationError(Exception):
+    """Bad input or an environment problem: one line for the user and an exit code."""
+
+    def __init__(self, message: str, exit_code: int = 2) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+class Options(BaseModel):
+    cmd: str | None = None
+    steps: int = DEFAULT_STEPS
+    timeout_s: float = 120.0
+    static_only: bool = False
+    python: str | None = None
+    isolation: str = "auto"
+    save_trace: Path | None = None
+    memory_mb: int = 6144
+
+
+class Session:
+    def __init__(self, repo: Path, options: Options | None = None) -> None:
+        self.options = options or Options()
+        self.timings: dict[str, float] = {}
+        self.notes: list[str] = []
+        self.started = time.perf_counter()
+        self.repo = Path(repo).expanduser()
+        t = time.perf_counter()
+        try:
+            self.workspace = Workspace.create(self.repo)
+        except WorkspaceError as e:
+            raise InvestigationError(str(e)) from e
+        self.timings["workspace"] = time.perf_counter() - t
+        self.sandbox: Sandbox | None = None
+        self.runner: Runner | None = None
+        self.command: CommandInfo | None = None
+        self.command_note = ""
+        # what stage 1 established, used by later stages and the report
+        self.symptom: str | None = None
+        self.symptom_evidence = ""
+        self.chance: float | None = None
+        self.failure = None  # the sandbox's Failure when the path could not run
+        self.policy_name = "planner"
+        try:
+            self._prepare()
+        except BaseException:
+            self.close()
+            raise
+
+    def _prepare(self) -> None:
+        root = self.workspace.root
+        t = time.perf_counter()
+        self.index = CodeIndex.build(root)
+        if not self.index.files:
+            raise InvestigationError(f"no Python files in {self.repo}")
+        self.static_findings: list[Finding] = run_static_checks(self.index)
+        self.timings["index"] = time.perf_counter() - t
+        for skipped in self.index.skipped:
+            self.notes.append(f"skipped {skipped.path}: {skipped.reason}")
+        try:
+            self.command = find_command(root, self.options.cmd)
+        except EntryError as e:
+            raise InvestigationError(f"--cmd: {e}") from e
+        if self.command is None:
+            self.command_note = (
+                "no training command found (no README command, pyproject script, Makefile target "
+                "or train*.py/main.py with a main guard that builds an optimizer); pass --cmd"
+            )
+        self.protocol = Protocol()
+        if self.command is not None and not self.options.static_only:
+            self._start_sandbox()
+
+    def _start_sandbox(self) -> None:
+        assert self.command is not None
+        python = self.options.python or getattr(self.command, "interpreter", None) or sys.executable
+        limits = Limits(wall_s=self.options.timeout_s, memory_mb=self.options.memory_mb)
+        try:
+            self.sandbox = Sandbox(
+                self.workspace.root, python=python, limits=limits, isolation=self.options.isolation
+            )
+        except SandboxError as e:
+            raise InvestigationError(str(e)) from e
+        env = dict(getattr(self.command, "env", {}) or {})
+        self.runner = Runner(
+            self.sandbox,
+            self.command.argv,
+            steps=self.options.steps,
+            timeout_s=self.options.timeout_s,
+            save_dir=self.options.save_trace,
+            env=env,
+        )
+
+    # ---- evidence ------------------------------------------------------------------
+
+    @property
+    def can_run(self) -> bool:
+        return self.runner is not None
+
+    def baseline(self) -> Run | None:
+        if self.runner is None:
+            return None
+        t = time.perf_counter()
+        run = self.runner.baseline()
+        self.timings.setdefault("baseline_run", time.perf_counter() - t)
+        if run.trace is not None and run.trace.ran_training:
+            self.protocol.training_ran = True
+        return run
+
+    def baseline_trace_functions(self) -> list[str]:
+        """`file:function` of repo code seen running in the baseline (empty when it did not run)."""
+        if self.runner is None:
+            return []
+        run = self.runner.runs.get("baseline")
+        return run.trace.seen_functions if run is not None and run.trace is not None else []
+
+    def git(self) -> GitFacts:
+        files = sorted({f.file for f in self.static_findings if f.file})
+        if self.command and self.command.argv and self.command.argv[0].endswith(".py"):
+            files.append(self.command.argv[0])
+        return git_facts(self.repo, files)
+
+    # ---- the report ----------------------------------------------------------------
+
+    def report(self, **extra) -> Report:
+        conclusion, reason = self.protocol.conclusion()
+        self.timings["total"] = time.perf_counter() - self.started
+        return Report(
+            tool_version=TOOL_VERSION,
+            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            repo=str(self.repo),
+            git=self.git(),
+            command=self.command,
+            command_note=self.command_note,
+            policy=self.policy_name,
+            symptom=self.symptom,
+            symptom_evidence=self.symptom_evidence,
+            stages=list(self.protocol.stages.values()),
+            findings=self.protocol.ledger.all(),
+            root_cause=self.protocol.root_cause,
+            root_cause_explanation=self.protocol.explanation,
+            conclusion=conclusion,
+            conclusion_reason=reason,
+            experiments=sorted(self.protocol.experiments, key=lambda e: e.order),
+            not_yet=self.protocol.not_yet,
+            isolation=self.sandbox.isolation if self.sandbox else "none",
+            runs=self.runner.summaries() if self.runner else [],
+            timings={k: round(v, 3) for k, v in self.timings.items()},
+            notes=self.notes + (self.sandbox.notes if self.sandbox else []),
+            **extra,
+        )
+
+    def close(self) -> None:
+        if self.sandbox is not None:
+            self.sandbox.close()
+            self.sandbox = None
+        self.workspace.cleanup()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
