@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -44,14 +44,14 @@ ENVIRONMENT_FAILURES = {
 }
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     md = "md"
     json = "json"
     sarif = "sarif"
     html = "html"
 
 
-class FailOn(str, Enum):
+class FailOn(StrEnum):
     never = "never"
     confirmed = "confirmed"
 

@@ -161,14 +161,15 @@ def _has_main_guard(tree: ast.Module) -> bool:
 
 
 def _read_python(path: Path) -> tuple[bool, bool, bool]:
-    """(has a main guard, builds an optimizer, loops at module level) for a Python file."""
+    """(has a main guard, trains: builds an optimizer or calls backward, loops at module level)."""
     try:
         text = path.read_text(errors="replace")
         tree = ast.parse(text)
     except (OSError, SyntaxError, ValueError):
         return False, False, False
     loops = any(isinstance(node, ast.For | ast.While) for node in tree.body)
-    return _has_main_guard(tree), bool(_OPTIMIZER_CALL.search(text)), loops
+    trains = bool(_OPTIMIZER_CALL.search(text)) or ".backward(" in text
+    return _has_main_guard(tree), trains, loops
 
 
 # -- sources ------------------------------------------------------------------------------
@@ -222,7 +223,7 @@ def _from_readme(root: Path) -> Iterator[Candidate]:
                 _, optimizer, _ = _read_python(file) if file else (False, False, False)
                 if not optimizer:
                     continue  # a README command that builds no optimizer is not training
-                score, reason = 95, "documented in the README; the script builds an optimizer"
+                score, reason = 95, "documented in the README; the script trains (optimizer or backward)"
             yield Candidate(
                 argv=argv, source=f"{path.name}:{number}", reason=reason, score=score, env=env
             )
