@@ -211,31 +211,41 @@ class Freeze:
 
 
 def freezes(a: Analysis) -> list[Freeze]:
+    """`requires_grad = False`, `requires_grad_(False)` and submodule `.eval()` calls."""
     cached = getattr(a, "_freezes", None)
     if cached is None:
-        cached = list(_find_freezes(a))
+        cached = list(_find_freezes(a, False))
         a._freezes = cached  # type: ignore[attr-defined]
     return cached
 
 
-def _find_freezes(a: Analysis):
+def unfreezes(a: Analysis) -> list[Freeze]:
+    """`requires_grad = True` / `requires_grad_()`: a later phase trains them again."""
+    cached = getattr(a, "_unfreezes", None)
+    if cached is None:
+        cached = [f for f in _find_freezes(a, True) if f.kind == "requires_grad"]
+        a._unfreezes = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _find_freezes(a: Analysis, value: bool):
     for unit in a.index.units.values():
         root = unit.tree.root_node
         for node in [root, *sx.descendants(root, into_scopes=True)]:
             if node.type == "assignment":
-                found = _freeze_assignment(a, unit, node)
+                found = _freeze_assignment(a, unit, node, value)
             elif node.type == "call":
-                found = _freeze_call(a, unit, node)
+                found = _freeze_call(a, unit, node, value)
             else:
                 continue
             if found is not None:
                 yield found
 
 
-def _freeze_assignment(a: Analysis, unit, node: Node) -> Freeze | None:
+def _freeze_assignment(a: Analysis, unit, node: Node, value: bool) -> Freeze | None:
     left = node.child_by_field_name("left")
     right = node.child_by_field_name("right")
-    if left is None or right is None or sx.flat(right) != "False" or left.type != "attribute":
+    if left is None or right is None or sx.flat(right) != str(value) or left.type != "attribute":
         return None
     attr = left.child_by_field_name("attribute")
     obj = left.child_by_field_name("object")
@@ -245,7 +255,7 @@ def _freeze_assignment(a: Analysis, unit, node: Node) -> Freeze | None:
     return _freeze_target(a, Value(obj, v.frame), v)
 
 
-def _freeze_call(a: Analysis, unit, node: Node) -> Freeze | None:
+def _freeze_call(a: Analysis, unit, node: Node, value: bool) -> Freeze | None:
     method = sx.method_name(node)
     recv = sx.receiver(node)
     if recv is None:
@@ -253,14 +263,13 @@ def _freeze_call(a: Analysis, unit, node: Node) -> Freeze | None:
     v = a.flow.value(unit, node)
     if method == "requires_grad_":
         arg = sx.argument(node, 0, "requires_grad")
-        if arg is None or sx.flat(arg) not in ("False", "0"):
+        given = True if arg is None else sx.flat(arg) not in ("False", "0")
+        if given != value:
             return None
         return _freeze_target(a, Value(recv, v.frame), v)
     if (
-        method == "eval"
-        and recv.type == "attribute"
-        and sx.text(recv.child_by_field_name("object") or recv) != "self"
-    ):
+        not value and method == "eval" and recv.type == "attribute"
+    ):  # `model.encoder.eval()`: a part of a model; whole-model eval is not a freeze
         return Freeze(module_ref(a, Value(recv, v.frame)), v, True, "eval")
     return None
 

@@ -131,12 +131,91 @@ def forward_methods(a: Analysis) -> Iterator[ForwardMethod]:
                 yield ForwardMethod(unit, method, cls, frame)
 
 
-def in_no_grad_block(node: Node, unit: FileUnit, stop: Node | None = None) -> bool:
+def no_grad_block(node: Node, unit: FileUnit, stop: Node | None = None) -> Node | None:
+    """The `with torch.no_grad():` (or inference_mode / set_grad_enabled(False)) statement
+    around node, searching up to `stop`."""
     for anc in sx.ancestors(node):
         if stop is not None and anc.id == stop.id:
-            return False
+            return None
         if anc.type == "with_statement":
             clause = next((c for c in anc.named_children if c.type == "with_clause"), None)
             if clause is not None and any(disables_grad(i, unit) for i in clause.named_children):
-                return True
+                return anc
+    return None
+
+
+def in_no_grad_block(node: Node, unit: FileUnit, stop: Node | None = None) -> bool:
+    return no_grad_block(node, unit, stop) is not None
+
+
+def backward_root(call: Value) -> Value | None:
+    """The tensor a backward call starts from: `loss` in `loss.backward()`,
+    `scaler.scale(loss).backward()`, `torch.autograd.backward(loss)`,
+    `accelerator.backward(loss)`."""
+    node = call.node
+    if sx.method_name(node) == "backward":
+        recv = sx.receiver(node)
+        if recv is not None and recv.type == "call" and sx.method_name(recv) == "scale":
+            inner = sx.argument(recv, 0)
+            return Value(inner, call.frame) if inner is not None else None
+        if recv is not None and not sx.call_args(node)[0]:
+            return Value(recv, call.frame)
+    first = sx.argument(node, 0, "tensors")
+    return Value(first, call.frame) if first is not None else None
+
+
+def upstream_model_calls(flow: Flow, root: Value, depth: int = 3) -> list[Origin]:
+    """Model calls the value depends on: those feeding it directly, then those feeding
+    their inputs (`head(encoder(x))` -> head, encoder), up to `depth` levels."""
+    found: list[Origin] = []
+    seen: set[int] = set()
+    frontier = [root]
+    for _ in range(depth):
+        nxt: list[Value] = []
+        for v in frontier:
+            for o in model_origins(flow, v):
+                if o.node.id in seen:
+                    continue
+                seen.add(o.node.id)
+                found.append(o)
+                args = o.node.child_by_field_name("arguments")
+                if args is not None:
+                    nxt += [Value(a, o.value.frame) for a in args.named_children]
+        frontier = nxt
+    return found
+
+
+def assigned_names(statement: Node) -> list[str]:
+    node = (
+        statement.named_children[0]
+        if statement.type == "expression_statement" and statement.named_children
+        else statement
+    )
+    if node.type != "assignment":
+        return []
+    left = node.child_by_field_name("left")
+    return [sx.flat(left)] if left is not None else []
+
+
+def reaches_return(node: Node, fn: Node) -> bool:
+    """The cut's value flows into fn's return value (a forward taint over names)."""
+    statement = sx.statement_of(node)
+    if statement.type == "return_statement":
+        return True
+    tainted = {t for t in assigned_names(statement) if "." not in t and "[" not in t}
+    if not tainted:
+        return False
+    body = sx.function_body(fn)
+    if body is None:
+        return False
+    for later in sx.descendants(body):
+        if later.start_byte <= statement.start_byte:
+            continue
+        if later.type == "return_statement" and sx.identifiers_in(later) & tainted:
+            return True
+        if later.type in ("assignment", "augmented_assignment"):
+            right = later.child_by_field_name("right")
+            left = later.child_by_field_name("left")
+            if right is not None and left is not None and sx.identifiers_in(right) & tainted:
+                tainted |= {n for n in sx.identifiers_in(left)}
     return False

@@ -24,11 +24,14 @@ from tools.code.checks.base import CheckContext, Spot, check, finding, observe, 
 from tools.code.checks.common import (
     STATE_NAME,
     Cut,
+    assigned_names,
+    backward_root,
     cut_of,
     forward_methods,
     in_no_grad_block,
     model_origins,
     module_objects,
+    reaches_return,
 )
 from tools.code.consts import number_value
 from tools.code.flow import Value
@@ -91,7 +94,7 @@ def _in_forward(ctx: CheckContext) -> Iterator[Finding]:
             origins = model_origins(ctx.flow, Value(cut.operand, fm.frame))
             if not origins:
                 continue
-            if not _reaches_return(node, fm.node):
+            if not reaches_return(node, fm.node):
                 continue
             at = spot(ctx, Value(node, fm.frame))
             yield _forward_finding(ctx, at, cut, origins[0].value, fm.symbol.name)
@@ -109,46 +112,10 @@ def _harmless_context(cut: Cut, fn: Node, unit) -> bool:
         if anc.type == "binary_operator":
             return True
     statement = sx.statement_of(cut.node)
-    targets = _assigned_names(statement)
+    targets = assigned_names(statement)
     if any(STATE_NAME.search(t) for t in targets) or STATE_NAME.search(sx.flat(cut.operand)):
         return True
     return in_no_grad_block(cut.node, unit, stop=fn)
-
-
-def _assigned_names(statement: Node) -> list[str]:
-    node = (
-        statement.named_children[0]
-        if statement.type == "expression_statement" and statement.named_children
-        else statement
-    )
-    if node.type != "assignment":
-        return []
-    left = node.child_by_field_name("left")
-    return [sx.flat(left)] if left is not None else []
-
-
-def _reaches_return(node: Node, fn: Node) -> bool:
-    """The cut's value flows into fn's return value (a forward taint over names)."""
-    statement = sx.statement_of(node)
-    if statement.type == "return_statement":
-        return True
-    tainted = {t for t in _assigned_names(statement) if "." not in t and "[" not in t}
-    if not tainted:
-        return False
-    body = sx.function_body(fn)
-    if body is None:
-        return False
-    for later in sx.descendants(body):
-        if later.start_byte <= statement.start_byte:
-            continue
-        if later.type == "return_statement" and sx.identifiers_in(later) & tainted:
-            return True
-        if later.type in ("assignment", "augmented_assignment"):
-            right = later.child_by_field_name("right")
-            left = later.child_by_field_name("left")
-            if right is not None and left is not None and sx.identifiers_in(right) & tainted:
-                tainted |= {n for n in sx.identifiers_in(left)}
-    return False
 
 
 def _forward_finding(ctx: CheckContext, at: Spot, cut: Cut, source: Value, model: str) -> Finding:
@@ -195,24 +162,11 @@ def _in_loss(ctx: CheckContext) -> Iterator[Finding]:
             if o.kind != "backward" or o.event.value.node.id in done:
                 continue
             done.add(o.event.value.node.id)
-            root = _backward_root(o.event.value)
+            root = backward_root(o.event.value)
             if root is None:
                 continue
             for issue in _walk(ctx, root, losses, 0, set()):
                 yield _loss_finding(ctx, issue, o.event.value)
-
-
-def _backward_root(call: Value) -> Value | None:
-    node = call.node
-    if sx.method_name(node) == "backward":
-        recv = sx.receiver(node)
-        if recv is not None and recv.type == "call" and sx.method_name(recv) == "scale":
-            inner = sx.argument(recv, 0)
-            return Value(inner, call.frame) if inner is not None else None
-        if recv is not None and sx.flat(recv) not in ("accelerator", "fabric", "self.accelerator"):
-            return Value(recv, call.frame)
-    first = sx.argument(node, 0, "tensors")
-    return Value(first, call.frame) if first is not None else None
 
 
 def _walk(ctx: CheckContext, v: Value, losses: dict, depth: int, seen: set) -> Iterator[_Issue]:
@@ -410,7 +364,7 @@ def _between_models(ctx: CheckContext) -> Iterator[Finding]:
             if cut is None:
                 continue
             statement = sx.statement_of(node)
-            targets = [t for t in _assigned_names(statement) if "." not in t]
+            targets = [t for t in assigned_names(statement) if "." not in t]
             if not targets or any(STATE_NAME.search(t) for t in targets):
                 continue
             if sx.flat(cut.operand) in targets:
