@@ -178,6 +178,9 @@ def is_optimizer(resolved: str) -> bool:
     return name in OPTIMIZER_NAMES and "." in resolved
 
 
+CLIPPING_FUNCTIONS = frozenset({"clip_grad_norm_", "clip_grad_norm", "clip_grad_value_"})
+
+
 def is_data_loader(resolved: str) -> bool:
     return last(resolved) == "DataLoader"
 

@@ -150,6 +150,16 @@ def inside(a: Analysis, inner: Obj, outer: Obj, depth: int = 0) -> bool:
         return True
     if outer.kind != "instance" or outer.node is None or depth > 4:
         return False
+    # `model.features` of one Backbone() is not inside another Backbone(): when both
+    # the instance that built inner and outer are known, compare the instances.
+    holder = inner.ctor.frame.self_obj if inner.ctor is not None else None
+    if (
+        holder is not None
+        and holder.kind == "instance"
+        and holder.ctor is not None
+        and outer.ctor is not None
+    ):
+        return same_object(holder, outer) or inside(a, holder, outer, depth + 1)
     owner = owner_class_id(a, inner)
     if owner is None:
         return False

@@ -1,1 +1,414 @@
-"""placeholder"""
+"""An optimizer that does not own the parameters being trained: built before a layer
+is replaced, given a subset (a submodule or parameter groups that miss one), or given
+a `parameters()` generator another consumer already exhausted.
+
+Parts left out on purpose (frozen with requires_grad=False, excluded by a filter) and
+optimizers rebuilt after the replacement do not fire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from tools.code import syntax as sx
+from tools.code.checks.base import CheckContext, Spot, check, finding, observe, spot
+from tools.code.flow import Frame, Obj, Value
+from tools.code.models import forward_reads, parameterized_submodules
+from tools.code.names import CLIPPING_FUNCTIONS, is_optimizer, last, torch_layer
+from tools.code.params import (
+    PARAMETER_METHODS,
+    ModuleRef,
+    OptimizerSite,
+    covers,
+    freezes,
+    normalized_text,
+    optimizers,
+)
+from tools.records import Finding
+
+NAME = "optimizer_missing_params"
+
+
+@check(NAME, "optimizer_missing_params", "tiny_grad_clip")
+def optimizer_missing_params(ctx: CheckContext) -> Iterator[Finding]:
+    """Optimizer built before a layer swap, given a subset, or an exhausted generator."""
+    yield from _replaced_after(ctx)
+    yield from _subset(ctx)
+    yield from _exhausted_generators(ctx)
+
+
+# ---- a layer replaced after the optimizer was built ----------------------------------------
+
+
+def _is_module_ctor(ctx: CheckContext, value: Value) -> bool:
+    node = value.node
+    if node.type != "call":
+        return False
+    fn = sx.call_function(node)
+    if fn is None or sx.method_name(node) in (
+        "to",
+        "cuda",
+        "cpu",
+        "train",
+        "eval",
+        "float",
+        "double",
+        "half",
+    ):
+        return False
+    resolved = value.frame.unit.resolve_callee(fn)[1]
+    if torch_layer(resolved) is not None:
+        return True
+    return any(
+        o.kind == "class" and o.symbol is not None and o.symbol.is_nn_module
+        for o in ctx.flow.objects(Value(fn, value.frame), budget=40)
+    )
+
+
+def _replaced_after(ctx: CheckContext) -> Iterator[Finding]:
+    a = ctx.analysis
+    opts = optimizers(a)
+    for opt in opts:
+        frame = opt.ctor.frame
+        scope = frame.scope or frame.unit.tree.root_node
+        roots = {normalized_text(s.module.value.node): s for s in opt.sources if not s.filtered}
+        if not roots:
+            continue
+        statement = sx.statement_of(opt.ctor.node)
+        for node in sx.descendants(scope):
+            if node.start_byte <= statement.end_byte:
+                continue
+            hit = _replacement(ctx, node, frame, roots)
+            if hit is None:
+                hit = _replacement_in_helper(ctx, node, frame, roots)
+            if hit is None:
+                continue
+            target_text, where, source = hit
+            if _rebuilt_later(opts, opt, scope, where):
+                continue
+            yield _replaced_finding(ctx, opt, where, target_text, source.module)
+            break
+
+
+def _replacement(
+    ctx: CheckContext, node: Node, frame: Frame, roots: dict
+) -> tuple[str, Value, object] | None:
+    if node.type != "assignment":
+        return None
+    left = node.child_by_field_name("left")
+    right = node.child_by_field_name("right")
+    if left is None or right is None or left.type not in ("attribute", "identifier"):
+        return None
+    target = normalized_text(left)
+    for root, source in roots.items():
+        if (target == root or target.startswith(root + ".")) and _is_module_ctor(
+            ctx, Value(right, frame)
+        ):
+            return target, Value(node, frame), source
+    return None
+
+
+def _replacement_in_helper(
+    ctx: CheckContext, node: Node, frame: Frame, roots: dict
+) -> tuple[str, Value, object] | None:
+    """`replace_head(model)` after the optimizer, where the helper does `model.fc = ...`."""
+    if node.type != "call":
+        return None
+    fn = sx.call_function(node)
+    if fn is None:
+        return None
+    call = Value(node, frame)
+    for callee in ctx.flow.objects(Value(fn, frame), budget=40):
+        if callee.kind != "function" or callee.node is None or callee.unit is None:
+            continue
+        inner = ctx.flow.bind_call(callee.unit, callee.node, call, callee.self_obj)
+        body = sx.function_body(callee.node)
+        if body is None:
+            continue
+        mapping = {name: normalized_text(v.node) for name, v in inner.bound.items()}
+        for stmt in sx.descendants(body):
+            if stmt.type != "assignment":
+                continue
+            left = stmt.child_by_field_name("left")
+            right = stmt.child_by_field_name("right")
+            if left is None or right is None or left.type != "attribute":
+                continue
+            head, _, rest = normalized_text(left).partition(".")
+            outer = mapping.get(head)
+            if outer is None or not rest:
+                continue
+            target = f"{outer}.{rest}"
+            for root, source in roots.items():
+                if target.startswith(root + ".") and _is_module_ctor(ctx, Value(right, inner)):
+                    return target, Value(stmt, inner), source
+    return None
+
+
+def _rebuilt_later(
+    opts: list[OptimizerSite], opt: OptimizerSite, scope: Node, where: Value
+) -> bool:
+    """Another optimizer is built after the replacement, in the original optimizer's
+    scope or in the function that replaces the layer."""
+    replaced_at = sx.statement_of(where.node).start_byte
+    replacing_fn = sx.enclosing_function(where.node) or where.frame.unit.tree.root_node
+    for other in opts:
+        if other is opt or other.ctor.node.start_byte <= replaced_at:
+            continue
+        same_file = other.ctor.frame.unit is where.frame.unit
+        if same_file and (
+            sx.contains(scope, other.ctor.node) or sx.contains(replacing_fn, other.ctor.node)
+        ):
+            return True
+    return False
+
+
+def _replaced_finding(
+    ctx: CheckContext, opt: OptimizerSite, where: Value, target: str, source: ModuleRef
+) -> Finding:
+    at = spot(ctx, where)
+    ctor = spot(ctx, opt.ctor)
+    return finding(
+        NAME,
+        "optimizer_missing_params",
+        at,
+        confidence="high",
+        evidence=[
+            observe(ctor, f"{opt.name} takes the parameters of `{source.text}` here"),
+            observe(at, f"then `{target}` is replaced by a new module"),
+        ],
+        why=(
+            "The optimizer keeps references to the old parameters: the new layer's weights "
+            "are not in optimizer.param_groups, get gradients that nobody applies, and stay "
+            "at their random initialization."
+        ),
+        confirm=(
+            "Check that every parameter of the model is in optimizer.param_groups (the new "
+            f"layer's are not); then build the optimizer after {at.file}:{at.line} and compare."
+        ),
+    )
+
+
+# ---- the optimizer gets only part of the trained model ----------------------------------------
+
+
+def _subset(ctx: CheckContext) -> Iterator[Finding]:
+    a = ctx.analysis
+    opts = optimizers(a)
+    if not opts or any(o.explicit and not o.sources for o in opts):
+        return
+    for model in _trained_models(ctx):
+        assert model.symbol is not None
+        if model.node is None or model.unit is None:
+            continue
+        whole = ModuleRef(Value(model.node, Frame(model.unit, None)), [model])
+        sources = [s for o in opts for s in o.sources]
+        if any(covers(a, s.module, whole) for s in sources):
+            continue
+        parts = _parts(ctx, model)
+        used = forward_reads(a, model.symbol)
+        covered = {
+            name for name, ref in parts.items() if any(covers(a, s.module, ref) for s in sources)
+        }
+        if not covered:
+            continue  # another model's optimizer, or none of ours: not a subset question
+        frozen = {
+            name
+            for name, ref in parts.items()
+            if any(covers(a, f.ref, ref) for f in freezes(a) if f.kind == "requires_grad")
+        }
+        missing = sorted(n for n in parts if n in used and n not in covered and n not in frozen)
+        if missing:
+            yield _subset_finding(ctx, opts, model, missing, sorted(covered))
+
+
+def _trained_models(ctx: CheckContext) -> list[Obj]:
+    seen: dict[int, Obj] = {}
+    for loop in ctx.analysis.training_loops:
+        for o in loop.occurrences:
+            if o.kind != "forward":
+                continue
+            for obj in o.event.objects:
+                if obj.kind == "instance" and obj.symbol is not None and obj.node is not None:
+                    seen.setdefault(obj.node.id, obj)
+    return list(seen.values())
+
+
+def _parts(ctx: CheckContext, model: Obj) -> dict[str, ModuleRef]:
+    """The model's submodules that own parameters, as module references."""
+    assert model.symbol is not None
+    out: dict[str, ModuleRef] = {}
+    for name in parameterized_submodules(ctx.analysis, model.symbol):
+        for unit, b in ctx.flow.attribute_bindings(model.symbol, name):
+            if b.value is None:
+                continue
+            frame = Frame(unit, b.scope, {}, model)
+            objs = [
+                o for o in ctx.flow.objects(Value(b.value, frame), budget=60) if o.kind != "unknown"
+            ]
+            if objs:
+                out[name] = ModuleRef(Value(b.target, frame), objs)
+                break
+    return out
+
+
+def _forward_spot(ctx: CheckContext, model: Obj) -> Spot:
+    assert model.symbol is not None
+    located = ctx.flow.method(model.symbol, "forward") or ctx.flow.class_node(model.symbol)
+    assert located is not None
+    return spot(ctx, (located[0].file, located[1]))
+
+
+def _subset_finding(
+    ctx: CheckContext, opts: list[OptimizerSite], model: Obj, missing: list[str], covered: list[str]
+) -> Finding:
+    assert model.symbol is not None
+    opt = next(o for o in opts if o.sources)
+    at = spot(ctx, opt.ctor)
+    names = ", ".join(f"`{m}`" for m in missing)
+    return finding(
+        NAME,
+        "optimizer_missing_params",
+        at,
+        confidence="medium",
+        evidence=[
+            observe(at, f"{opt.name} receives only {', '.join(covered)} of {model.symbol.name}"),
+            observe(
+                _forward_spot(ctx, model),
+                f"{model.symbol.name}.forward also uses {names}, which no optimizer receives and nothing freezes",
+            ),
+        ],
+        why=(
+            f"{names} take part in the forward pass and get gradients, but no optimizer "
+            "updates them: they stay at their initialization and cap what the model can learn."
+        ),
+        confirm=(
+            "Compare {id(p) for p in model.parameters()} with the parameters in "
+            f"optimizer.param_groups ({names} are missing); then add them at {at.file}:{at.line} "
+            "and compare the loss curves."
+        ),
+    )
+
+
+# ---- one parameters() generator consumed twice ------------------------------------------------
+
+
+def _exhausted_generators(ctx: CheckContext) -> Iterator[Finding]:
+    for unit in ctx.index.units.values():
+        for raw in unit.raw_assignments:
+            if (
+                raw.target.type != "identifier"
+                or sx.method_name(raw.value) not in PARAMETER_METHODS
+            ):
+                continue
+            if raw.value.parent is None or raw.value.parent.type != "assignment":
+                continue
+            frame = ctx.flow.frame_at(unit, raw.value)
+            uses = _consumers(ctx, unit, raw.target, frame)
+            if len(uses) >= 2:
+                yield _exhausted_finding(ctx, Value(raw.value, frame), sx.text(raw.target), uses)
+
+
+def _consumers(ctx: CheckContext, unit, target: Node, frame: Frame) -> list[tuple[Value, str]]:
+    """Uses of the generator name that iterate it, in execution order (a use inside a
+    loop that starts after the assignment counts twice: it runs again)."""
+    name = sx.text(target)
+    scope = frame.scope or unit.tree.root_node
+    uses: list[tuple[Value, str]] = []
+    for node in sx.descendants(scope):
+        if node.type != "identifier" or sx.text(node) != name or node.start_byte <= target.end_byte:
+            continue
+        parent = node.parent
+        if (
+            parent is None
+            or parent.type == "assignment"
+            and parent.child_by_field_name("left") == node
+        ):
+            break  # rebound: later uses see a new generator
+        kind = _consumer_kind(ctx, unit, node)
+        if kind is None:
+            continue
+        v = Value(node, frame)
+        uses.append((v, kind))
+        loop = next(
+            (
+                anc
+                for anc in sx.ancestors(node)
+                if anc.type in sx.LOOP_TYPES and anc.start_byte > target.end_byte
+            ),
+            None,
+        )
+        if loop is not None and not (
+            loop.type == "for_statement" and loop.child_by_field_name("right") == node
+        ):
+            uses.append((v, kind))
+    return uses
+
+
+def _consumer_kind(ctx: CheckContext, unit, node: Node) -> str | None:
+    parent = node.parent
+    if parent is None:
+        return None
+    if parent.type == "for_statement" and parent.child_by_field_name("right") == node:
+        return "loop"
+    if parent.type == "for_in_clause":
+        return "loop"
+    if (
+        parent.type == "argument_list"
+        and parent.parent is not None
+        and parent.parent.type == "call"
+    ):
+        call = parent.parent
+        fn = sx.call_function(call)
+        resolved = unit.resolve_callee(fn)[1] if fn is not None else ""
+        if is_optimizer(resolved):
+            return "optimizer"
+        if last(resolved) in CLIPPING_FUNCTIONS:
+            return "clip"
+        return "call"
+    return None
+
+
+def _exhausted_finding(
+    ctx: CheckContext, made: Value, name: str, uses: list[tuple[Value, str]]
+) -> Finding:
+    first, first_kind = uses[0]
+    victim, victim_kind = uses[1]
+    made_at = spot(ctx, made)
+    first_at = spot(ctx, first)
+    victim_at = spot(ctx, victim)
+    evidence = [
+        observe(made_at, f"`{name}` is a generator: it can be iterated once"),
+        observe(first_at, "the first consumer exhausts it"),
+        observe(
+            victim_at,
+            "so this one receives nothing"
+            + (" (it runs again each iteration)" if victim.node.id == first.node.id else ""),
+        ),
+    ]
+    fix = f"make it a list at {made_at.file}:{made_at.line}: `{name} = list(...)`"
+    if victim_kind == "optimizer":
+        return finding(
+            NAME,
+            "optimizer_missing_params",
+            victim_at,
+            confidence="high",
+            evidence=evidence,
+            why="The optimizer is built from an empty iterator: it owns no parameters (or raises), so nothing is updated.",
+            confirm=f"Print len(optimizer.param_groups[0]['params']) (0); then {fix}.",
+        )
+    return finding(
+        NAME,
+        "tiny_grad_clip",
+        victim_at,
+        confidence="high" if victim_kind == "clip" else "medium",
+        evidence=evidence,
+        why=(
+            "The gradient clipping after the first consumer iterates an empty generator: it "
+            "clips nothing and reports a zero norm, so the intended limit never applies "
+            "(and any logic keyed to the norm is wrong)."
+        ),
+        confirm=f"Print the norm the clipping call returns (0.0 after the first pass); then {fix}.",
+        title="gradient clipping iterates an exhausted parameters() generator",
+    )
