@@ -125,6 +125,26 @@ class Occurrence:
         return self.event.kind
 
 
+def bound_frame(flow: Flow, o: Occurrence) -> Frame | None:
+    """The frame of the helper an occurrence sits in, with its parameters bound to the
+    arguments of the call chain that led there (None outside helpers). Programs are
+    built once per function without bindings; this recovers the calling context."""
+    frame: Frame | None = None
+    for helper in o.via:
+        call = Value(helper.value.node, frame) if frame is not None else helper.value
+        frame = flow.bind_call(helper.unit, helper.function, call, helper.self_obj)
+    return frame
+
+
+def contextual_objects(flow: Flow, o: Occurrence) -> list[Obj]:
+    """What the event's receiver denotes in this calling context."""
+    frame = bound_frame(flow, o)
+    if frame is None or o.event.receiver is None:
+        return o.event.objects
+    objs = flow.objects(Value(o.event.receiver, frame), budget=80)
+    return [x for x in objs if x.kind != "unknown"] or o.event.objects
+
+
 class Programs:
     """Event programs of every function (built on demand) and flattening."""
 

@@ -331,3 +331,16 @@ def _guarded_between(node: Node, loop: Node | None) -> bool:
         if anc.type in ("if_statement", "conditional_expression"):
             return True
     return False
+
+
+def is_trained(a: Analysis, ref: ModuleRef) -> bool:
+    """The module's parameters are optimized and not frozen. Unresolvable -> True (the
+    cautious answer for checks that skip frozen modules)."""
+    if any(covers(a, f.ref, ref) for f in freezes(a) if f.whole and f.kind == "requires_grad"):
+        return False
+    opts = optimizers(a)
+    if not opts or not ref.objects:
+        return True
+    if any(o.explicit and not o.sources for o in opts):
+        return True
+    return any(covers(a, s.module, ref) and not s.filtered for o in opts for s in o.sources)

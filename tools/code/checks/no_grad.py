@@ -27,7 +27,7 @@ from tools.code.checks.common import (
 from tools.code.events import Occurrence, decorated_no_grad
 from tools.code.flow import Origin, Value
 from tools.code.losses import loss_calls
-from tools.code.params import covers, freezes, module_ref, optimizers
+from tools.code.params import is_trained, module_ref
 from tools.records import Finding
 
 NAME = "no_grad_training"
@@ -97,18 +97,10 @@ def _loop_runs_without_grad(ctx: CheckContext, loop: LoopContext) -> Node | None
 
 
 def _optimized(ctx: CheckContext, origin: Origin) -> bool:
-    """The module's parameters go to an optimizer and are not frozen; unknown -> True."""
-    a = ctx.analysis
     fn = sx.call_function(origin.node)
     if fn is None:
         return True
-    ref = module_ref(a, Value(fn, origin.value.frame))
-    if any(covers(a, f.ref, ref) for f in freezes(a) if f.whole):
-        return False
-    opts = optimizers(a)
-    if not opts or not ref.objects:
-        return True
-    return any(covers(a, s.module, ref) and not s.filtered for o in opts for s in o.sources)
+    return is_trained(ctx.analysis, module_ref(ctx.analysis, Value(fn, origin.value.frame)))
 
 
 def _cause(
