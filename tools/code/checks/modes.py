@@ -184,9 +184,7 @@ def _evaluation_in_train_mode(
     evaluating = EVALUATION.search(symbol) or o.grad_disabled
     if not evaluating or _in_training_loop(a, o) or AUXILIARY.search(_text(o)):
         return None
-    classes = [
-        x.symbol for x in models.objects(o) if x.kind == "instance" and x.symbol is not None
-    ]
+    classes = [x.symbol for x in models.objects(o) if x.kind == "instance" and x.symbol is not None]
     if not classes or not any(has_mode_dependent_layers(a, c) for c in classes):
         return None
     mode = models.last_mode(modes, o)
