@@ -140,6 +140,7 @@ class Parameter(_Model):
     weight_norm_start: float | None = None
     weight_norm_end: float | None = None
     graph: GraphStats = Field(default_factory=GraphStats)
+    frozen_steps: int = 0
 
 
 class ParamGroup(_Model):
@@ -291,6 +292,12 @@ class TargetStats(_Model):
     max: float | None = None
 
 
+class EvalBatch(_Model):
+    site: str
+    rows: int = 0  # distinct rows in the batch
+    overlap: int = 0  # of those, rows also seen in training
+
+
 class Batches(_Model):
     train: list[dict[str, Any]] = Field(default_factory=list)
     eval: list[dict[str, Any]] = Field(default_factory=list)
@@ -301,6 +308,7 @@ class Batches(_Model):
     train_unique: int = 0
     eval_unique: int = 0
     overlap: int = 0
+    eval_batches: list[EvalBatch] = Field(default_factory=list)
     targets: dict[str, TargetStats] = Field(default_factory=dict)
     target_values_per_batch: list[dict[str, int]] = Field(default_factory=list)
     target_means_per_batch: list[float] = Field(default_factory=list)

@@ -39,6 +39,10 @@ def reachability(session: Session, ev: Evidence) -> None:
         )
         return
     cut = [p for p in walked if p.graph.reachable == 0 and p.requires_grad]
+    stale = _trained_under_no_grad(t)
+    if stale:
+        _no_grad_feeder(session, ev, t, stale)
+        return
     if not cut:
         ev.item(
             "reachability",
@@ -157,32 +161,51 @@ def gradient_values(session: Session, ev: Evidence) -> None:
     )
 
 
+def _trained_under_no_grad(t: Trace) -> list:
+    """Parameters an optimizer steps that never get a gradient because their model ran under no_grad."""
+    feeders = [f for f in t.forwards if f.phase == "train" and not f.grad_enabled]
+    if not feeders:
+        return []
+    return [
+        p for p in t.parameters
+        if p.in_optimizer and p.requires_grad and not p.executed and p.grad.observed >= 3 and p.grad.none == p.grad.observed
+    ]  # fmt: skip
+
+
+def _no_grad_feeder(session: Session, ev: Evidence, t: Trace, stale: list) -> None:
+    f = next(f for f in t.forwards if f.phase == "train" and not f.grad_enabled)
+    names = [p.name for p in stale]
+    text = (
+        f"{f.model} runs under no_grad at {f.frame} inside the training iteration, yet the optimizer holds "
+        f"{len(stale)} of its parameters with requires_grad=True ({_names(names)}); their .grad stays None"
+    )
+    ev.find(
+        "no_grad_training",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, f.frame, session, parameters=names[:20])],
+        where=first_static_location(session, "no_grad_training") or where(session, f.frame),
+        why="a forward under no_grad records no graph: the parameters before it receive no gradient although they are meant to train",
+        confirm=f"remove the no_grad around {f.model} at {f.frame} (or freeze it on purpose and leave it out of the optimizer)",
+    )
+    ev.item("reachability", "failed", text)
+
+
 @check(Stage.AUTOGRAD)
 def grad_mode(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
-    off = [f for f in t.forwards if not f.grad_enabled and f.phase == "train"]
+    feeders = [f for f in t.forwards if not f.grad_enabled and f.phase == "train"]
     partial = [m for m in t.submodule_modes if m.get("kind") == "grad_disabled"]
-    if off:
-        ev.item(
-            "grad_mode",
-            "failed",
-            f"{len(off)} training forwards ran with grad mode off (first at {off[0].frame})",
-        )
+    if feeders and _trained_under_no_grad(t):
+        ev.item("grad_mode", "failed", f"{len(feeders)} forwards inside training iterations ran with grad mode off (first at {feeders[0].frame}) on a model the optimizer trains")
     elif partial:
-        ev.item(
-            "grad_mode",
-            "failed",
-            f"grad mode is off inside the training forward while {partial[0]['module']} runs",
-        )
+        ev.item("grad_mode", "failed", f"grad mode is off inside the training forward while {partial[0]['module']} runs")
     else:
-        n = len(t.train_forwards())
-        ev.item(
-            "grad_mode",
-            "passed",
-            f"grad mode on in all {n} recorded training forwards and their submodules",
-        )
+        n = len([f for f in t.train_forwards() if f.grad_enabled])
+        extra = f"; {len(feeders)} forwards of a frozen feature extractor run under no_grad on purpose (no optimizer trains it)" if feeders else ""
+        ev.item("grad_mode", "passed", f"grad mode on in all {n} recorded training forwards and their submodules{extra}")
 
 
 @check(Stage.AUTOGRAD)
@@ -192,10 +215,10 @@ def registration(session: Session, ev: Evidence) -> None:
         return
     problems = []
     # parameters the optimizer holds but that cannot learn
-    frozen = [p for p in t.parameters if p.registered and p.in_optimizer and not p.requires_grad]
+    frozen = [p for p in t.parameters if p.registered and p.frozen_steps > 0 and not p.requires_grad]
     if frozen:
         names = [p.name for p in frozen]
-        text = f"{len(frozen)} parameters are passed to the optimizer but have requires_grad=False: {_names(names)}; they never change"
+        text = f"{len(frozen)} parameters are held by an optimizer that steps, but have requires_grad=False: {_names(names)}; they never change"
         ev.find(
             "frozen_parameters",
             status="confirmed",

@@ -18,7 +18,7 @@ from agent.checks.common import (
     where,
 )
 from tools.records import Location, Observation, Stage
-from tools.trace_models import Trace
+from tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
     from agent.session import Session
@@ -376,47 +376,51 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
         ev.item("leakage", "failed", text)
         return
     if not b.eval_unique or not b.train_unique:
-        ev.item(
-            "leakage", "not_applicable", "no comparable rows (inputs could not be fingerprinted)"
-        )
+        ev.item("leakage", "not_applicable", "no comparable rows (inputs could not be fingerprinted)")
         return
     loader = t.train_loader()
-    coverage = (
-        min(1.0, b.train_unique / loader.dataset_len) if loader and loader.dataset_len else None
-    )
-    frac = b.overlap / b.eval_unique
-    est = frac / max(coverage or 1.0, frac, 1e-9)
-    text = (
-        f"{b.overlap} of {b.eval_unique} distinct evaluation rows ({fmt(100 * frac)}%) also appear among the "
-        f"{b.train_unique} training rows seen"
-        + (
-            f" ({fmt(100 * coverage)}% of the training set): about {fmt(100 * est)}% of evaluation rows are training rows"
-            if coverage
-            else ""
+    coverage = min(1.0, b.train_unique / loader.dataset_len) if loader and loader.dataset_len else 1.0
+    # An evaluation batch drawn from the training data itself (a train-loss estimate) is
+    # not leakage; leakage is training rows inside batches that are meant to be held out.
+    on_train, held_out = [], []
+    for eb in b.eval_batches:
+        if not eb.rows:
+            continue
+        frac = eb.overlap / eb.rows
+        (on_train if frac / max(coverage, 1e-9) >= 0.9 else held_out).append(eb)
+    seen = f"{b.train_unique} training rows seen ({fmt(100 * coverage)}% of the training set)"
+    rows = sum(eb.rows for eb in held_out)
+    overlap = sum(eb.overlap for eb in held_out)
+    est = (overlap / rows) / max(coverage, 1e-9) if rows else 0.0
+    if held_out and overlap >= 5 and est >= 0.05:
+        eb = max(held_out, key=lambda x: x.overlap)
+        s = eb
+        text = (
+            f"{overlap} of {rows} rows in {len(held_out)} held-out evaluation batches (first at {eb.site}) are among the {seen}: "
+            f"about {fmt(100 * min(est, 1.0))}% of the held-out data is training data"
         )
-    )
-    if b.overlap >= 5 and est >= 0.05:
-        ev.find(
-            "split_leakage",
-            status="confirmed",
-            confidence="high" if est > 0.2 else "medium",
-            evidence=[
-                runtime(
-                    text,
-                    None,
-                    session,
-                    overlap=b.overlap,
-                    eval_rows=b.eval_unique,
-                    estimated_fraction=est,
-                )
-            ],
-            where=first_static_location(session, "split_leakage") or _eval_location(session, t),
-            why="evaluation rows the model trained on make the held-out metric optimistic; it no longer measures generalization",
-            confirm="hash the rows of the training and evaluation sets and count the intersection; split by sample (or by group) before anything else",
-        )
-        ev.item("leakage", "failed", text)
+    elif on_train and not held_out:
+        s = on_train[0]
+        text = f"every one of {len(on_train)} evaluation batches (at {s.site}) consists of training rows ({seen}); there is no held-out data"
+        est = 1.0
     else:
-        ev.item("leakage", "passed", text + "; no feature tracks the target")
+        note = f"; {len(on_train)} evaluation batch(es) deliberately evaluate training data" if on_train else ""
+        ev.item("leakage", "passed", f"{overlap} of {rows} held-out evaluation rows also appear among the {seen}{note}; no feature tracks the target")
+        return
+    file, _, line = s.site.rpartition(":")
+    loc = first_static_location(session, "split_leakage")
+    if loc is None and file:
+        loc = where(session, Frame(file=file, line=int(line)))
+    ev.find(
+        "split_leakage",
+        status="confirmed",
+        confidence="high" if est > 0.2 else "medium",
+        evidence=[runtime(text, None, session, overlap=overlap, eval_rows=rows, estimated_fraction=est)],
+        where=loc,
+        why="evaluation rows the model trained on make the held-out metric optimistic; it no longer measures generalization",
+        confirm="hash the rows of the training and evaluation sets and count the intersection; split by sample (or by group) before anything else",
+    )
+    ev.item("leakage", "failed", text)
 
 
 @check(Stage.DATA)

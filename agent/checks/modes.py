@@ -28,7 +28,7 @@ def training_mode(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ITEMS)
     if t is None:
         return
-    fws = t.train_forwards()
+    fws = [f for f in t.train_forwards() if f.grad_enabled]  # frozen no-grad feeders may run in eval mode
     if not fws:
         ev.item("training_mode", "skipped", "no training forward recorded")
         return

@@ -93,9 +93,12 @@ def activations(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
-    sym = [s for s in t.init_stats if s.get("identical_rows") and len(s.get("shape", [])) >= 2]
-    zero = [s for s in t.init_stats if len(s.get("shape", [])) >= 2 and s.get("std", 1.0) == 0.0]
-    huge = [s for s in t.init_stats if len(s.get("shape", [])) >= 2 and s.get("std", 0.0) > 5.0]
+    # symmetric or all-zero rows only matter when there are hidden units behind them
+    matrices = [s for s in t.init_stats if len(s.get("shape", [])) >= 2]
+    hidden = len(matrices) >= 2
+    sym = [s for s in matrices if hidden and s.get("identical_rows") and s["shape"][0] > 1]
+    zero = [s for s in matrices if hidden and s["shape"][0] > 1 and s.get("std", 1.0) == 0.0]
+    huge = [s for s in matrices if s.get("std", 0.0) > 5.0]
     if sym or zero or huge:
         s = (sym or zero or huge)[0]
         what = (

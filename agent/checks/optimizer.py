@@ -147,11 +147,10 @@ def ownership(session: Session, ev: Evidence) -> None:
     if t is None:
         return
     if not t.optimizers:
-        ev.item(
-            "ownership",
-            "failed" if t.counts.get("backward") else "skipped",
-            "no optimizer was constructed on the training path",
-        )
+        if _updated_by_hand(t):
+            ev.item("ownership", "not_applicable", "no optimizer object: the parameters are updated by hand")
+        else:
+            ev.item("ownership", "failed" if t.counts.get("backward") else "skipped", "no optimizer was constructed on the training path")
         return
     trainable = [p for p in t.parameters if p.registered and p.requires_grad and p.executed]
     missing = [p for p in trainable if not p.in_optimizer]
@@ -195,6 +194,10 @@ def updates(session: Session, ev: Evidence) -> None:
     backwards = t.counts.get("backward", 0)
     steps = t.n_steps
     if backwards and steps == 0:
+        changed = _updated_by_hand(t)
+        if changed and not t.optimizers:
+            ev.item("updates", "passed", f"no optimizer object; {len(changed)} parameters change over the run (updated by hand)")
+            return
         text = f"{backwards} backward calls and no optimizer.step(): the parameters never change"
         _step_not_called(session, ev, t, text)
         return
@@ -217,6 +220,11 @@ def updates(session: Session, ev: Evidence) -> None:
     if still:
         detail += f"; unchanged: {', '.join(p.name for p in still[:4])}"
     ev.item("updates", "passed", detail)
+
+
+def _updated_by_hand(t: Trace) -> list:
+    """Registered parameters whose norm changed over the run without an optimizer step."""
+    return [p for p in t.parameters if p.registered and p.weight_norm_start is not None and p.weight_norm_end != p.weight_norm_start]
 
 
 def _step_not_called(session: Session, ev: Evidence, t: Trace, text: str) -> None:
@@ -287,7 +295,10 @@ def learning_rate(session: Session, ev: Evidence) -> None:
         return
     lrs = [row[0] for row in t.lrs if row and row[0] is not None]
     if not lrs:
-        ev.item("learning_rate", "skipped", "no optimizer step recorded")
+        if not t.optimizers and _updated_by_hand(t):
+            ev.item("learning_rate", "not_applicable", "no optimizer object: the step size is set by the hand-written update")
+        else:
+            ev.item("learning_rate", "skipped", "no optimizer step recorded")
         return
     first, last = lrs[0], lrs[-1]
     if first == 0:

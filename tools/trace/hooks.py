@@ -108,6 +108,12 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
                 args, kwargs = map_tensors(a, _clone), map_tensors(k, _clone)
                 changed = True
     tensors = tensors_in(args) or tensors_in(kwargs)
+    _resolve_feeders(rec, tensors, grad)
+    if grad and rec.detailed:
+        rec.track_module_params(module, executed=True)
+        if mid not in rec.executed:
+            rec.executed[mid] = module
+            _scan_tensor_attributes(rec, module)
     if (
         iv.standardize_inputs
         and tensors
@@ -152,15 +158,32 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
             }
             fps = row_fingerprints(tensors[0]) if tensors else []
             record["_batch"] = ([t.detach() for t in tensors[:4]], fps)
+            record["_input_ids"] = {id(t) for t in tensors}
             rec.forwards.append(record)
-            if not grad:
-                rec._resolve(record, "eval")
+            rec.fw_by_index[record["index"]] = record
     rec.current_forward = record
     if grad and rec.first_batch is None and rec.cfg.probe_code:
         rec.first_batch = (map_tensors(args, _clone), map_tensors(kwargs, _clone))
     if rec.cfg.probes and grad and "forward" not in rec.probes and tensors:
         rec.probes["forward"] = forward_probes(rec, module, args, kwargs)
     return (args, kwargs) if changed else None
+
+
+def _resolve_feeders(rec: Recorder, tensors: list[torch.Tensor], grad: bool) -> None:
+    """Decide the phase of earlier no-grad forwards from what this forward consumes.
+
+    A frozen feature extractor (or a teacher) runs under no_grad inside a training
+    iteration: its output, or its very input tensors, feed this training forward. Any
+    other pending no-grad forward was an evaluation.
+    """
+    if not rec.pending_nograd:
+        return
+    consumed = {getattr(t, "_ti_fw", None) for t in tensors}
+    ids = {id(t) for t in tensors}
+    for record in rec.pending_nograd:
+        feeds = record["index"] in consumed or bool(record.get("_input_ids", set()) & ids)
+        rec._resolve(record, "train" if feeds and grad else "eval")
+    rec.pending_nograd.clear()
 
 
 def _init_stats(module: nn.Module) -> list[dict]:
@@ -206,7 +229,12 @@ def _model_output(rec: Recorder, module: nn.Module, output) -> None:
     if record is None:
         return
     record["outputs"] = [list(t.shape) for t in outs[:4]]
+    for t in outs:
+        t._ti_fw = record["index"]
     if record.get("phase") is not None:
+        return
+    if not torch.is_grad_enabled():
+        rec.pending_nograd.append(record)
         return
     gfn = next((t.grad_fn for t in outs if t.grad_fn is not None), None)
     if gfn is not None and rec.detailed:
@@ -457,6 +485,10 @@ def _step_pre(rec: Recorder, opt) -> None:
                     "message": f"added {len(missing)} parameters to {type(opt).__name__}",
                 }
             )
+    for g in opt.param_groups:
+        for p in g["params"]:
+            if not p.requires_grad:
+                rec.param(p).frozen_steps += 1
     lrs = [_lr(g) for g in opt.param_groups]
     if id(opt) == next(iter(rec.optimizers)) and len(rec.lrs) < MAX_CURVE:
         rec.lrs.append(lrs)
@@ -593,6 +625,9 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
         for r in rec.params.values():
             if r.ref.grad is not None:
                 r.ref.grad = None
+    for record in rec.pending_nograd:
+        rec._resolve(record, "eval")
+    rec.pending_nograd.clear()
     if not rec.detailed:
         for record, _ in rec.pending:
             rec._resolve(record, "train")

@@ -141,6 +141,9 @@ class TraceMode(TorchFunctionMode):
                         out._ti_out = True
                     if getattr(a0, "_ti_batch", False):
                         out._ti_batch = True
+                    fw = getattr(a0, "_ti_fw", None)
+                    if fw is not None:
+                        out._ti_fw = fw
             bc = getattr(a0, "_ti_bcast", None) if isinstance(a0, torch.Tensor) else None
             if bc is None and len(args) > 1 and isinstance(args[1], torch.Tensor):
                 bc = getattr(args[1], "_ti_bcast", None)

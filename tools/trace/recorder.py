@@ -60,6 +60,7 @@ class ParamRec:
         "grad_before",
         "created_in_forward",
         "local_name",
+        "frozen_steps",
     )
 
     def __init__(self, p: torch.Tensor) -> None:
@@ -83,6 +84,7 @@ class ParamRec:
         self.grad_before = 0  # backward calls that found a non-zero .grad left over
         self.created_in_forward = False
         self.local_name = ""
+        self.frozen_steps = 0  # optimizer steps that held this parameter while requires_grad=False
 
 
 class Recorder:
@@ -140,6 +142,9 @@ class Recorder:
         # batches per phase
         self.batch_summaries: dict[str, list[dict]] = {"train": [], "eval": []}
         self.fingerprints: dict[str, list[str]] = {"train": [], "eval": []}
+        self.eval_batches: list[tuple[str, list[str]]] = []  # (call site, row fingerprints)
+        self.fw_by_index: dict[int, dict] = {}
+        self.pending_nograd: list[dict] = []  # no-grad forwards whose phase a consumer decides
         self.moments: dict[str, list] = {}
         self.target_hist_per_batch: list[dict] = []
         self.target_means_per_batch: list[float] = []
@@ -267,10 +272,12 @@ class Recorder:
     # ---- batches ---------------------------------------------------------------------------
 
     def record_inputs(
-        self, phase: str, tensors: list[torch.Tensor], fingerprints: list[str]
+        self, phase: str, tensors: list[torch.Tensor], fingerprints: list[str], site: str = "?"
     ) -> None:
         if not tensors:
             return
+        if phase == "eval" and fingerprints and len(self.eval_batches) < 2000:
+            self.eval_batches.append((site, fingerprints))
         x = tensors[0]
         summaries = self.batch_summaries[phase]
         if len(summaries) < MAX_EVENTS:
@@ -336,6 +343,9 @@ class Recorder:
         for rec, _ in self.pending:
             self._resolve(rec, "eval")
         self.pending.clear()
+        for rec in self.pending_nograd:
+            self._resolve(rec, "eval")
+        self.pending_nograd.clear()
 
         top_param_ids = self.in_top_models()
         names: dict[int, str] = {}
@@ -424,6 +434,7 @@ class Recorder:
                     "weight_norm_start": _f(rec.w_start),
                     "weight_norm_end": _f(norm(p)),
                     "graph": {"walks": rec.n_walks, "reachable": rec.n_reachable},
+                    "frozen_steps": rec.frozen_steps,
                 }
             )
         id_to_name = {p["id"]: p["name"] for p in params}
@@ -473,6 +484,7 @@ class Recorder:
                 "max": _f(acc["max"]),
             }
 
+        train_fps = set(self.fingerprints["train"])
         return {
             "format_version": FORMAT_VERSION,
             "status": self.status,
@@ -516,6 +528,10 @@ class Recorder:
                 "train_unique": len(set(self.fingerprints["train"])),
                 "eval_unique": len(set(self.fingerprints["eval"])),
                 "overlap": len(set(self.fingerprints["eval"]) & set(self.fingerprints["train"])),
+                "eval_batches": [
+                    {"site": site, "rows": len(set(fps)), "overlap": len(set(fps) & train_fps)}
+                    for site, fps in self.eval_batches
+                ],
                 "targets": targets,
                 "target_values_per_batch": self.target_hist_per_batch[:200],
                 "target_means_per_batch": self.target_means_per_batch[:200],
@@ -536,8 +552,11 @@ class Recorder:
             return
         rec["phase"] = phase
         batch = rec.pop("_batch", None)
+        rec.pop("_input_ids", None)
         if batch is not None:
-            self.record_inputs(phase, *batch)
+            fr = rec.get("frame")
+            site = f"{fr['file']}:{fr['line']}" if fr else "?"
+            self.record_inputs(phase, *batch, site=site)
         target = rec.pop("_target", None)
         if target is not None:
             self.record_target(phase, *target)
