@@ -6,9 +6,10 @@ name is resolved and a function's program is built only once per investigation.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 from tree_sitter import Node
 
@@ -17,6 +18,8 @@ from tools.code.extract import FileUnit
 from tools.code.flow import Flow
 from tools.code.index import CodeIndex
 from tools.code.records import MODULE_SYMBOL
+
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -48,6 +51,13 @@ class Analysis:
         self.flow = Flow(index)
         self.programs = Programs(self.flow)
         self._qualifies: dict[int, bool] = {}
+        self._memo: dict[str, object] = {}
+
+    def memo(self, key: str, build: Callable[[], T]) -> T:
+        """A value derived from the whole analysis, built once (loss calls, optimizers...)."""
+        if key not in self._memo:
+            self._memo[key] = build()
+        return self._memo[key]  # type: ignore[no-any-return]
 
     def regions(self) -> Iterator[Region]:
         for file in self.index.files:

@@ -32,11 +32,7 @@ class LossCall:
 
 
 def loss_calls(a: Analysis) -> list[LossCall]:
-    cached = getattr(a, "_loss_calls", None)
-    if cached is None:
-        cached = _find(a)
-        a._loss_calls = cached  # type: ignore[attr-defined]
-    return cached
+    return a.memo("loss_calls", lambda: _find(a))
 
 
 def _find(a: Analysis) -> list[LossCall]:

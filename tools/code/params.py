@@ -59,11 +59,7 @@ def module_ref(a: Analysis, v: Value) -> ModuleRef:
 
 
 def optimizers(a: Analysis) -> list[OptimizerSite]:
-    cached = getattr(a, "_optimizers", None)
-    if cached is None:
-        cached = [_site(a, v) for v in _optimizer_ctors(a)]
-        a._optimizers = cached  # type: ignore[attr-defined]
-    return cached
+    return a.memo("optimizers", lambda: [_site(a, v) for v in _optimizer_ctors(a)])
 
 
 def _optimizer_ctors(a: Analysis) -> list[Value]:
@@ -222,20 +218,14 @@ class Freeze:
 
 def freezes(a: Analysis) -> list[Freeze]:
     """`requires_grad = False`, `requires_grad_(False)` and submodule `.eval()` calls."""
-    cached = getattr(a, "_freezes", None)
-    if cached is None:
-        cached = list(_find_freezes(a, False))
-        a._freezes = cached  # type: ignore[attr-defined]
-    return cached
+    return a.memo("freezes", lambda: list(_find_freezes(a, False)))
 
 
 def unfreezes(a: Analysis) -> list[Freeze]:
     """`requires_grad = True` / `requires_grad_()`: a later phase trains them again."""
-    cached = getattr(a, "_unfreezes", None)
-    if cached is None:
-        cached = [f for f in _find_freezes(a, True) if f.kind == "requires_grad"]
-        a._unfreezes = cached  # type: ignore[attr-defined]
-    return cached
+    return a.memo(
+        "unfreezes", lambda: [f for f in _find_freezes(a, True) if f.kind == "requires_grad"]
+    )
 
 
 def _find_freezes(a: Analysis, value: bool):

@@ -91,11 +91,8 @@ def _call_rank(a: Analysis, v: Value, depth: int) -> int | None:
     method = sx.method_name(node)
     recv = sx.receiver(node)
     args, _ = sx.call_args(node)
-    if (
-        method is not None
-        and recv is not None
-        and not v.frame.unit.resolve_callee(sx.call_function(node))[1].startswith("torch.")
-    ):  # type: ignore[arg-type]
+    resolved = v.frame.unit.resolve_callee(sx.call_function(node))[1]
+    if method is not None and recv is not None and not resolved.startswith("torch."):
         if method in SAME_RANK_METHODS:
             return rank(a, Value(recv, v.frame), depth + 1)
         if method in ("squeeze", "flatten", "ravel"):
@@ -108,8 +105,6 @@ def _call_rank(a: Analysis, v: Value, depth: int) -> int | None:
         if method == "to_numpy" and recv.type == "subscript":
             return 1
         return None
-    fn = sx.call_function(node)
-    resolved = v.frame.unit.resolve_callee(fn)[1] if fn is not None else ""
     name = last(resolved)
     if not resolved.startswith(("torch.", "numpy.")):
         return None

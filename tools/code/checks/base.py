@@ -16,6 +16,7 @@ from tools.code import syntax as sx
 from tools.code.analysis import Analysis
 from tools.code.flow import Flow, Value
 from tools.code.index import CodeIndex
+from tools.code.records import Symbol
 from tools.records import Confidence, Finding, Location, Observation, Stage
 from tools.taxonomy import taxonomy
 
@@ -93,6 +94,15 @@ def spot(ctx: CheckContext, v: Value | tuple[str, Node]) -> Spot:
     return Spot(
         unit.file, line, ctx.index.enclosing_symbol(unit.file, line), quote(unit.lines, node)
     )
+
+
+def symbol_spot(ctx: CheckContext, symbol: Symbol) -> Spot:
+    """The `class`/`def` line of a repo symbol."""
+    unit = ctx.index.unit(symbol.file)
+    assert unit is not None
+    line = symbol.def_line
+    code = unit.lines[line - 1].strip() if line <= len(unit.lines) else symbol.qualname
+    return Spot(symbol.file, line, symbol.qualname, code)
 
 
 def quote(lines: list[str], node: Node) -> str:

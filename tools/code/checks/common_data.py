@@ -1,0 +1,80 @@
+"""Which DataLoaders feed training: iterated by a training loop, or named for it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tools.code import syntax as sx
+from tools.code.analysis import Analysis
+from tools.code.flow import Value
+from tools.code.names import is_data_loader
+
+TRAIN_NAME = re.compile(r"train", re.IGNORECASE)
+EVAL_NAME = re.compile(r"val|test|eval|dev|pred|infer|calib|holdout", re.IGNORECASE)
+ITERATION_WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "zip", "trange"})
+
+
+@dataclass(eq=False)
+class LoaderSite:
+    ctor: Value
+    names: str  # the assigned name and the dataset argument, for role guesses
+    trains: bool  # a training loop iterates it, or its names say train
+
+
+def loaders(a: Analysis) -> list[LoaderSite]:
+    return a.memo("loaders", lambda: _find(a))
+
+
+def _find(a: Analysis) -> list[LoaderSite]:
+    iterated = _iterated_by_training(a)
+    out = []
+    for unit in a.index.units.values():
+        for call in unit.call_nodes:
+            fn = sx.call_function(call)
+            if fn is None or not is_data_loader(unit.resolve_callee(fn)[1]):
+                continue
+            v = a.flow.value(unit, call)
+            statement = sx.statement_of(call)
+            dataset = sx.argument(call, 0, "dataset")
+            names = (
+                sx.flat(statement)[:80] + " " + (sx.flat(dataset) if dataset is not None else "")
+            )
+            by_name = bool(TRAIN_NAME.search(names)) and not EVAL_NAME.search(_target(statement))
+            out.append(LoaderSite(v, names, call.id in iterated or by_name))
+    return out
+
+
+def _target(statement) -> str:
+    node = (
+        statement.named_children[0]
+        if statement.type == "expression_statement" and statement.named_children
+        else statement
+    )
+    left = node.child_by_field_name("left") if node.type == "assignment" else None
+    return sx.flat(left) if left is not None else ""
+
+
+def _iterated_by_training(a: Analysis) -> set[int]:
+    """DataLoader constructor nodes that a training loop iterates over."""
+    out: set[int] = set()
+    for loop in a.training_loops:
+        if loop.loop is None:
+            continue
+        node = loop.loop.value.node
+        iterable = node.child_by_field_name("right")
+        while iterable is not None and iterable.type == "call":
+            fn = sx.call_function(iterable)
+            if fn is None or sx.text(fn).rsplit(".", 1)[-1] not in ITERATION_WRAPPERS:
+                break
+            iterable = sx.argument(iterable, 0)
+        if iterable is None:
+            continue
+        for obj in a.flow.objects(Value(iterable, loop.loop.value.frame), budget=60):
+            if obj.kind == "external" and obj.ctor is not None and is_data_loader(obj.resolved):
+                out.add(obj.ctor.node.id)
+    return out
+
+
+def is_eval_named(site: LoaderSite) -> bool:
+    return bool(EVAL_NAME.search(_target(sx.statement_of(site.ctor.node))))
