@@ -87,7 +87,11 @@ def _experiments(session: Session) -> list[Experiment]:
     p = session.protocol
     out: list[Experiment] = []
     root = p.root_cause
-    symptom = session.symptom or "the observed symptom"
+    symptom = (
+        f"the {session.symptom.replace('_', ' ')} symptom"
+        if session.symptom and session.symptom != "healthy"
+        else "the gap between this run and a correct one"
+    )
     for f in p.ledger.all():
         if f.status == "refuted":
             continue
@@ -155,7 +159,7 @@ def _not_yet(session: Session) -> list[NotYet]:
     if not blocking and not open_stages:
         return []
     if blocking:
-        what = ", ".join(f"{f.id} ({f.title})" for f in blocking[:3])
+        what = ", ".join(f"{f.id} ({f.category})" for f in blocking[:3])
     else:
         what = "the unverified stages " + ", ".join(f"{int(s)} ({s.title})" for s in open_stages)
     return [

@@ -219,6 +219,8 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
             "slow_progress",
             f"loss fell only {fmt(100 * stats.rel_drop)}% in {stats.n} steps",
         )
+    elif _plateau(t) is not None:
+        symptom, why = "slow_progress", _plateau(t)
     elif len(eval_losses) >= 4:
         k = max(1, len(eval_losses) // 4)
         e_first, e_last = sum(eval_losses[:k]) / k, sum(eval_losses[-k:]) / k
@@ -239,6 +241,21 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
     )
     session.symptom_evidence = text
     ev.item("loss_curve", "passed", text)
+
+
+def _plateau(t: Trace) -> str | None:
+    """A loss that stopped improving well above what an informed classifier reaches."""
+    calls = t.train_loss_calls()
+    chance = chance_level(calls[0].fn, calls[0].input.shape) if calls else None
+    curve = t.curve()
+    if chance is None or len(curve) < 40:
+        return None
+    half = curve[len(curve) // 2 :]
+    k = max(3, len(half) // 5)
+    a, b = sum(half[:k]) / k, sum(half[-k:]) / k
+    if b > 0.5 * chance and (a - b) < 0.05 * abs(a):
+        return f"loss plateaued at {fmt(b)} ({fmt(b / chance)} of the chance level {fmt(chance)}) over the second half of the run"
+    return None
 
 
 def _initial(session: Session, ev: Evidence, t: Trace) -> None:
