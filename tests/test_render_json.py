@@ -51,11 +51,6 @@ def test_json_is_strict_json() -> None:
     json.loads(text, parse_constant=lambda c: pytest.fail(f"non-standard JSON constant {c}"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="records.py: RunSummary.losses is list[float] and pydantic writes NaN/inf as null, "
-    "so a diverged run does not load back; needs float | None or ser_json_inf_nan in records.py",
-)
 def test_non_finite_losses_round_trip() -> None:
     report = load("healthy")
     report.runs.append(

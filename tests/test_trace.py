@@ -1,0 +1,264 @@
+"""The tracer on two differently written repos (a DataLoader/class-based trainer and a
+flat full-batch script): what it records, and what each intervention changes.
+
+All variants live in one workspace and run on one warm sandbox, so the module pays
+torch's import once.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tools.sandbox import Sandbox
+from tools.trace_models import Trace, load_trace
+
+FIXTURES = Path(__file__).parent / "fixtures" / "trace"
+MLP = "mlp_loader/train.py"
+FLAT = "flat_fullbatch/fit.py"
+
+VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
+    "mlp": (MLP, []),
+    "mlp_nozero": (MLP, [("            opt.zero_grad()\n", "")]),
+    "mlp_softmax": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(F.softmax(model(xb), dim=1), yb)")]),
+    "mlp_evalmode": (MLP, [("        model.train()\n", "")]),
+    "mlp_detach": (MLP, [("return self.out(self.drop(h))", "return self.out(self.drop(h.detach()))")]),
+    "mlp_subset": (MLP, [("torch.optim.Adam(model.parameters()", "torch.optim.Adam(model.out.parameters()")]),
+    "mlp_cuda": (MLP, [("model = Classifier()", "model = Classifier().cuda()"), ("model(xb)", "model(xb.cuda())"), ("yb)", "yb.to('cuda'))")]),
+    "mlp_crash": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(model(xb), yb.float())")]),
+    "flat": (FLAT, []),
+    "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
+    "flat_bcast": (FLAT, [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")]),
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def tracer(tmp_path_factory):
+    root = tmp_path_factory.mktemp("trace-ws")
+    argv_of = {}
+    for name, (script, edits) in VARIANTS.items():
+        folder, file = script.split("/")
+        dst = root / name
+        shutil.copytree(FIXTURES / folder, dst)
+        text = (dst / file).read_text()
+        for old, new in edits:
+            assert old in text, (name, old)
+            text = text.replace(old, new)
+        (dst / file).write_text(text)
+        argv_of[name] = [f"{name}/{file}"]
+    cache: dict[str, Trace] = {}
+    with Sandbox(root) as sandbox:
+
+        def run(name: str, **config) -> Trace:
+            key = f"{name}:{sorted(config.items())}"
+            if key not in cache:
+                cfg = {"max_steps": 40, "detail_steps": 10, **config}
+                res = sandbox.run(argv_of[name], trace_config=cfg, label=name)
+                assert res.trace_path is not None, res.stderr[-2000:]
+                cache[key] = load_trace(res.trace_path)
+            return cache[key]
+
+        yield run
+
+
+# ---- what is recorded -------------------------------------------------------------------
+
+
+def test_call_order_per_iteration(tracer):
+    assert tracer("mlp").iterations[1] == [
+        "zero_grad",
+        "forward",
+        "loss",
+        "backward",
+        "clip",
+        "step",
+    ]
+    assert tracer("flat").iterations[1] == ["zero_grad", "forward", "loss", "backward", "step"]
+    assert tracer("mlp_nozero").iterations[1] == ["forward", "loss", "backward", "clip", "step"]
+
+
+def test_batches_shapes_ranges_and_label_histograms(tracer):
+    t = tracer("mlp")
+    first = t.train_forwards()[0]
+    assert first.inputs[0].shape == [32, 4] and first.inputs[0].dtype == "float32"
+    assert t.batches.train_moments is not None and len(t.batches.train_moments.mean) == 4
+    assert set(t.batches.targets["train"].values) <= {"0", "1", "2"}
+    assert t.batches.target_values_per_batch and t.batches.train_unique > 0
+    f = tracer("flat")
+    assert f.train_forwards()[0].inputs[0].shape == [64, 1]
+    assert f.loss_calls[0].target.shape == [64, 1]
+
+
+def test_loss_calls_with_operands_reduction_and_elements(tracer):
+    c = tracer("mlp").train_loss_calls()[0]
+    assert c.fn == "cross_entropy" and c.reduction == "mean"
+    assert c.input.model_output and c.input.requires_grad and not c.target.requires_grad
+    assert c.contributing_elements == c.total_elements == 32
+    f = tracer("flat").train_loss_calls()[0]
+    assert f.fn == "mse_loss" and f.frame.file == "flat/fit.py" and f.frame.function == "<module>"
+
+
+def test_provenance_reaches_the_loss(tracer):
+    c = tracer("mlp_softmax").train_loss_calls()[0]
+    assert c.input.provenance.op == "softmax"
+    assert c.input.provenance.frame.file == "mlp_softmax/train.py"
+    assert c.input.rows_sum_to_one == 1.0
+
+
+def test_silent_broadcast_is_flagged_at_the_loss(tracer):
+    c = tracer("flat_bcast").train_loss_calls()[0]
+    assert c.input.shape == [64, 1] and c.target.shape == [64]
+    assert c.broadcast_shape == [64, 64] and c.total_elements == 64 * 64
+
+
+def test_grad_mode_and_module_training_at_every_forward(tracer):
+    t = tracer("mlp")
+    assert all(f.training and f.grad_enabled for f in t.train_forwards())
+    evals = t.eval_forwards()
+    assert evals and all(not f.training and not f.grad_enabled for f in evals)
+    assert all(not f.training for f in tracer("mlp_evalmode").train_forwards()[8:])
+
+
+def test_gradients_and_reachable_leaves_after_backward(tracer):
+    t = tracer("mlp")
+    names = {p.name for p in t.parameters}
+    assert names == {"hidden.weight", "hidden.bias", "out.weight", "out.bias"}
+    assert set(t.backwards[0].reachable) == names
+    assert all(
+        p.grad.observed > 0 and p.grad.none == 0 and p.grad.mean_norm > 0 for p in t.parameters
+    )
+    d = tracer("mlp_detach")
+    assert set(d.backwards[0].unreachable_executed) == {"hidden.weight", "hidden.bias"}
+    assert any(o.kind == "detach" and o.in_forward for o in d.ops)
+
+
+def test_optimizer_groups_deltas_lr_and_clipping(tracer):
+    t = tracer("mlp")
+    opt = t.optimizers[0]
+    assert opt.class_ == "Adam" and opt.param_groups[0].lr == pytest.approx(
+        0.01 * 0.5
+    )  # after StepLR
+    assert all(p.in_optimizer and p.update.mean_norm > 0 for p in t.parameters)
+    assert t.lrs[0] == [0.01] and t.lrs[-1][0] < 0.01
+    assert t.schedulers[0].class_ == "StepLR" and t.schedulers[0].before_first_optimizer_step == 0
+    assert t.clips[0].limit == 1.0 and t.clips[0].n_params_min == 4
+    s = tracer("mlp_subset")
+    missing = {p.name for p in s.parameters if not p.in_optimizer}
+    assert missing == {"hidden.weight", "hidden.bias"}
+
+
+def test_left_over_gradients_when_zero_grad_is_missing(tracer):
+    assert all(not b.left_over for b in tracer("flat").backwards)
+    leftover = [b for b in tracer("flat_nozero").backwards if b.left_over]
+    assert len(leftover) >= 5 and not leftover[0].zero_grad_since_last_step
+
+
+def test_frames_point_into_the_repo(tracer):
+    t = tracer("mlp")
+    fr = t.event_frames["backward"]
+    assert fr.file == "mlp/train.py" and fr.function == "train"
+    assert "mlp/train.py:train" in t.seen_functions
+
+
+def test_probe_says_samples_are_independent(tracer):
+    p = tracer("mlp").probes["forward"]
+    assert p.status == "ok" and p.independent and not p.ignores_input
+
+
+def test_gpu_only_code_traces_on_cpu(tracer):
+    t = tracer("mlp_cuda")
+    assert t.status == "completed" and t.error is None and t.n_steps > 0
+
+
+def test_crash_is_located_to_file_line_and_function(tracer):
+    t = tracer("mlp_crash")
+    assert t.status == "crashed" and t.error.type == "RuntimeError"
+    fr = t.error.repo_frame
+    line = next(
+        i
+        for i, text in enumerate((FIXTURES / "mlp_loader" / "train.py").read_text().splitlines(), 1)
+        if "cross_entropy" in text
+    )
+    assert fr.file == "mlp_crash/train.py" and fr.function == "train" and fr.line == line
+    assert t.loss_calls and t.loss_calls[-1].target.dtype == "float32"
+
+
+def test_budget_stops_the_run_and_keeps_the_trace(tracer):
+    t = tracer("flat", max_steps=10, max_total_steps=10, fast_forward=False)
+    assert t.status == "stopped" and t.n_steps == 10 and "budget" in t.stop_reason
+
+
+# ---- interventions -----------------------------------------------------------------------
+
+
+def test_zero_grad_before_backward_removes_left_over(tracer):
+    t = tracer("flat_nozero", interventions={"zero_grad_before_backward": True})
+    assert not any(b.left_over for b in t.backwards)
+    assert t.interventions == ["zero_grad_before_backward"]
+
+
+def test_force_train_mode(tracer):
+    t = tracer("mlp_evalmode", interventions={"force_train_mode": True})
+    assert all(f.training for f in t.train_forwards())
+
+
+def test_strip_prob_gives_the_loss_logits(tracer):
+    base = tracer("mlp_softmax", max_total_steps=40, fast_forward=False)
+    t = tracer(
+        "mlp_softmax", max_total_steps=40, fast_forward=False, interventions={"strip_prob": True}
+    )
+    assert "strip_softmax" in t.train_loss_calls()[0].interventions
+    assert t.curve()[-1] < base.curve()[-1]
+
+
+def test_fixed_batch_repeats_one_batch(tracer):
+    site = tracer("mlp").train_loader().site
+    t = tracer(
+        "mlp",
+        train_loader=site,
+        interventions={"fixed_batch": True},
+        max_total_steps=20,
+        fast_forward=False,
+    )
+    assert t.batches.train_unique == 32  # every training forward saw the same 32 rows
+    assert t.curve()[-1] < t.curve()[0]
+
+
+def test_lr_scale_scales_the_update(tracer):
+    base = tracer("flat", max_steps=5, max_total_steps=5, fast_forward=False)
+    big = tracer(
+        "flat", max_steps=5, max_total_steps=5, fast_forward=False, interventions={"lr_scale": 10.0}
+    )
+    b = {p.name: p.update.mean_norm for p in base.parameters}
+    g = {p.name: p.update.mean_norm for p in big.parameters}
+    assert g["0.weight"] > 5 * b["0.weight"]
+
+
+def test_add_missing_params_trains_them(tracer):
+    t = tracer("mlp_subset", interventions={"add_missing_params": True})
+    hidden = t.param("hidden.weight")
+    assert hidden.in_optimizer and hidden.update.mean_norm and hidden.update.mean_norm > 0
+
+
+def test_keep_graph_reconnects_a_detach(tracer):
+    t = tracer("mlp_detach", interventions={"keep_graph": True})
+    assert not t.backwards[0].unreachable_executed
+
+
+def test_fix_broadcast_matches_shapes(tracer):
+    t = tracer("flat_bcast", interventions={"fix_broadcast": True})
+    c = t.train_loss_calls()[0]
+    assert "fix_broadcast" in c.interventions and c.input.shape == [64]
+
+
+def test_no_clip_measures_without_clipping(tracer):
+    t = tracer("mlp", interventions={"no_clip": True}, max_total_steps=40, fast_forward=False)
+    assert t.clips and t.clips[0].calls > 0 and t.interventions == ["no_clip"]
+
+
+def test_a_null_intervention_reproduces_the_baseline_exactly(tracer):
+    a = tracer("flat", max_steps=30, max_total_steps=30, fast_forward=False)
+    b = tracer("flat", max_steps=30, max_total_steps=30, fast_forward=False, detail_steps=3)
+    assert a.curve() == b.curve()
