@@ -83,7 +83,7 @@ class Session:
         self.static_findings: list[Finding] = run_static_checks(self.index)
         self.timings["index"] = time.perf_counter() - t
         for skipped in self.index.skipped:
-            self.notes.append(f"skipped {skipped.path}: {skipped.reason}")
+            self.notes.append(f"skipped {skipped.file}: {skipped.reason}")
         try:
             self.command = find_command(root, self.options.cmd)
         except EntryError as e:

@@ -103,8 +103,9 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
     assert run is not None
     t = run.trace
     failure = run.result.failure
+    environmental = failure is not None and failure.kind != "user_exception"
     if t is None or not t.ran_training:
-        if t is not None and t.error is not None:
+        if t is not None and t.error is not None and not environmental:
             _crash_finding(session, ev, t)
         reason = (
             failure.message
@@ -129,10 +130,11 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
         f"ran {t.n_steps} optimizer steps ({counts.get('forward', 0)} forwards, {counts.get('backward', 0)} backward calls)"
         f" in {fmt(run.result.wall_s)} s; {t.status}{': ' + t.stop_reason if t.stop_reason else ''}"
     )
-    if t.error is not None:
+    if t.error is not None and not environmental:
         _crash_finding(session, ev, t)
         detail += f"; then crashed: {t.error.type}: {t.error.message[:160]}"
     ev.item("run", "passed", detail)
+    session.failure = failure
     _classify(session, ev, t)
     _initial(session, ev, t)
 

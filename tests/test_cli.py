@@ -1,0 +1,257 @@
+"""The `investigate` command end to end: bad input, exit codes, formats, and the
+original repo left byte-identical. Every test runs the real CLI in a subprocess."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "not_learning"
+INVESTIGATE = [sys.executable, "-m", "agent.cli"]
+
+
+def investigate(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "TI_DEBUG"}
+    return subprocess.run(
+        [*INVESTIGATE, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=ROOT,
+    )
+
+
+def tree_hash(root: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        h.update(str(p.relative_to(root)).encode())
+        if p.is_file():
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def one_line_error(proc: subprocess.CompletedProcess) -> str:
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return lines[0]
+
+
+def write_repo(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return root
+
+
+TRAIN = """
+import torch
+torch.manual_seed(0)
+x = torch.randn(64, 3); y = (x.sum(1, keepdim=True) > 0).float()
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+{body}
+for step in range(30):
+    opt.zero_grad()
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(model(x), y)
+    loss.backward()
+    opt.step()
+"""
+
+
+# ---- bad input ------------------------------------------------------------------------
+
+
+def test_missing_path(tmp_path):
+    p = investigate(tmp_path / "nope")
+    assert p.returncode == 2
+    assert "does not exist" in one_line_error(p)
+
+
+def test_file_instead_of_folder(tmp_path):
+    f = tmp_path / "train.py"
+    f.write_text("print(1)\n")
+    p = investigate(f)
+    assert p.returncode == 2
+    assert "is a file, not a folder" in one_line_error(p)
+
+
+def test_folder_without_python_files(tmp_path):
+    write_repo(tmp_path, {"README.md": "# nothing here\n", "data.csv": "a,b\n1,2\n"})
+    p = investigate(tmp_path)
+    assert p.returncode == 2
+    assert "no Python files" in one_line_error(p)
+
+
+def test_bad_cmd_is_one_line(tmp_path):
+    write_repo(tmp_path, {"train.py": TRAIN.format(body="")})
+    p = investigate(tmp_path, "--cmd", "bash run.sh")
+    assert p.returncode == 2
+    assert "--cmd" in one_line_error(p)
+
+
+def test_binary_non_utf8_and_huge_files_are_skipped_not_fatal(tmp_path):
+    write_repo(tmp_path, {"train.py": TRAIN.format(body=""), "broken.py": "def f(:\n"})
+    (tmp_path / "latin1.py").write_bytes("s = 'caf\xe9'\n".encode("latin-1"))
+    (tmp_path / "blob.py").write_bytes(b"\x00\x01\x02" * 100)
+    (tmp_path / "huge.py").write_text("x = 1\n" * 500_000)
+    p = investigate(tmp_path, "--static-only", "-f", "json")
+    assert p.returncode == 0, p.stderr
+    report = json.loads(p.stdout)
+    notes = " ".join(report["notes"])
+    for name in ("latin1.py", "blob.py", "huge.py"):
+        assert name in notes
+
+
+def test_no_training_command_is_inconclusive(tmp_path):
+    write_repo(tmp_path, {"utils.py": "def add(a, b):\n    return a + b\n"})
+    p = investigate(tmp_path, "-f", "json")
+    assert p.returncode == 3
+    assert "no training command" in one_line_error(p)
+    report = json.loads(p.stdout)
+    assert report["conclusion"] == "inconclusive"
+
+
+# ---- a training command that cannot run -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "expect"),
+    [
+        ("import urllib.request\nurllib.request.urlopen('http://example.com/data.csv')", "network"),
+        ("import time\nwhile True:\n    time.sleep(1)", "timed out"),
+        ("import not_a_real_package_xyz", "not_a_real_package_xyz"),
+        ("torch.cuda.get_device_name(0)", "GPU"),
+    ],
+    ids=["network", "hang", "missing-module", "gpu"],
+)
+def test_environment_failures_exit_3_with_one_line(tmp_path, body, expect):
+    write_repo(tmp_path, {"train.py": TRAIN.format(body=body)})
+    p = investigate(tmp_path, "--timeout", "8", "-q")
+    assert p.returncode == 3, p.stderr
+    line = one_line_error(p)
+    assert expect.lower() in line.lower()
+    assert "# torch-investigate" in p.stdout  # the report is still printed
+
+
+def test_crash_in_training_code_is_a_located_finding(tmp_path):
+    repo = write_repo(
+        tmp_path,
+        {"train.py": TRAIN.format(body="").replace("model(x), y)", "model(x), y.squeeze(1))")},
+    )
+    p = investigate(repo, "-f", "json", "-q")
+    assert p.returncode == 0, p.stderr
+    assert "crashed" in one_line_error(p)
+    report = json.loads(p.stdout)
+    root = next(f for f in report["findings"] if f["id"] == report["root_cause"])
+    assert root["category"] == "loss_target_mismatch" and root["status"] == "confirmed"
+    line = next(
+        i
+        for i, text in enumerate((repo / "train.py").read_text().splitlines(), 1)
+        if "with_logits" in text
+    )
+    assert root["file"] == "train.py" and root["symbol"] == "<module>" and root["line"] == line
+
+
+# ---- formats, exit codes and the original repo ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def example_json(tmp_path_factory):
+    repo = tmp_path_factory.mktemp("ex") / "not_learning"
+    shutil.copytree(EXAMPLE, repo)
+    before = tree_hash(repo)
+    p = investigate(repo, "-f", "json", "-q", "--fail-on", "confirmed")
+    return repo, before, p
+
+
+def test_example_json_validates_against_the_schema(example_json):
+    _, _, p = example_json
+    schema = json.loads(investigate("schema").stdout)
+    report = json.loads(p.stdout)
+    jsonschema.validate(report, schema)
+    assert report["schema_version"] == "1.0"
+
+
+def test_example_finds_the_softmax_and_fails_on_confirmed(example_json):
+    _, _, p = example_json
+    assert p.returncode == 1  # --fail-on confirmed
+    report = json.loads(p.stdout)
+    root = next(f for f in report["findings"] if f["id"] == report["root_cause"])
+    assert root["category"] == "softmax_before_ce"
+    assert (root["file"], root["symbol"]) == ("model.py", "SpiralNet.forward")
+    assert any(o["source"] == "intervention" for o in root["evidence"])
+    assert [s["verdict"] for s in report["stages"]][7] == "not_examined"
+    assert {n["kind"] for n in report["not_yet"]} >= {
+        "lr",
+        "architecture",
+        "optimizer",
+        "model_size",
+        "training_length",
+    }
+
+
+def test_original_repo_is_byte_identical(example_json, tmp_path):
+    repo, before, _ = example_json
+    assert tree_hash(repo) == before
+    # a training script that writes checkpoints and logs into its own folder and beyond
+    writer = write_repo(
+        tmp_path / "writer",
+        {"train.py": TRAIN.format(body="open('log.txt', 'w').write('x')\nopen('../escape.txt', 'w').write('x')")
+         + "\ntorch.save(model.state_dict(), 'ckpt.pt')\n"},
+    )  # fmt: skip
+    h = tree_hash(writer)
+    p = investigate(writer, "-q")
+    assert p.returncode == 0, p.stderr
+    assert tree_hash(writer) == h
+    assert not (tmp_path / "escape.txt").exists()
+
+
+def test_sarif_output(tmp_path):
+    out = tmp_path / "report.sarif"
+    p = investigate(EXAMPLE, "--static-only", "-f", "sarif", "-o", out)
+    assert p.returncode == 0, p.stderr
+    sarif = json.loads(out.read_text())
+    assert sarif["version"] == "2.1.0"
+    results = sarif["runs"][0]["results"]
+    assert any(r["ruleId"] == "softmax_before_ce" for r in results)
+    loc = results[0]["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "model.py"
+
+
+def test_static_only_reports_plausible_findings_only():
+    p = investigate(EXAMPLE, "--static-only", "-f", "json")
+    assert p.returncode == 0, p.stderr
+    report = json.loads(p.stdout)
+    assert report["findings"] and all(f["status"] == "plausible" for f in report["findings"])
+    assert report["conclusion"] == "inconclusive" and report["isolation"] == "none"
+
+
+def test_html_output_is_written(tmp_path):
+    out = tmp_path / "r.html"
+    p = investigate(EXAMPLE, "--static-only", "-f", "html", "-o", out)
+    assert p.returncode == 0, p.stderr
+    assert out.read_text().lstrip().lower().startswith("<!doctype html")
+
+
+def test_healthy_repo_has_no_confirmed_finding(tmp_path):
+    repo = tmp_path / "rings"
+    shutil.copytree(ROOT / "evals" / "repos" / "rings", repo)
+    p = investigate(repo, "-f", "json", "-q", "--fail-on", "confirmed")
+    assert p.returncode == 0, p.stderr
+    report = json.loads(p.stdout)
+    assert report["conclusion"] == "no_defect_found"
+    assert not [f for f in report["findings"] if f["status"] == "confirmed"]
+    passed = [i for s in report["stages"] for i in s["checklist"] if i["outcome"] == "passed"]
+    assert len(passed) >= 30 and all(i["detail"] for i in passed)
