@@ -1,0 +1,101 @@
+"""One tool call from the model: parse it, run it through the engine's `call` (so the
+guardrails apply), classify the outcome, and write the result the model will read.
+
+A malformed call (arguments that are not a JSON object, an unknown tool, arguments the
+tool's schema rejects) and a guardrail refusal both come back to the model as an
+explanation; the policy counts them to end a run that keeps failing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from agent.llm.messages import ToolCallRecord
+from agent.llm.quoting import DataFence
+from agent.toolbox import BY_NAME, RecordFindingArgs, ToolResult, bounded
+
+if TYPE_CHECKING:
+    from agent.policy import ToolCaller
+
+Kind = Literal["ok", "failed", "refused", "malformed"]
+
+# Tools whose result text carries repository text (code, comments, program output, or
+# check evidence quoting them): it reaches the model fenced as data.
+DATA_TOOLS = frozenset({"read_code", "search_code", "run_stage_checks", "run_probe"})
+
+# The argument fields of a finding, in the order record_finding declares them.
+_FINDING_FIELDS = tuple(RecordFindingArgs.model_fields)
+
+
+class ToolOutcome(BaseModel):
+    call_id: str
+    tool: str
+    arguments: dict[str, Any] | None  # None: the arguments did not parse
+    kind: Kind
+    rule: str | None = None  # the guardrail rule of a refusal
+    text: str  # what the model reads
+
+
+def execute(tc: ToolCallRecord, call: ToolCaller, fence: DataFence) -> ToolOutcome:
+    try:
+        args = json.loads(tc.arguments) if tc.arguments.strip() else {}
+    except json.JSONDecodeError as e:
+        return _malformed(
+            tc, None, f"the arguments are not valid JSON ({e.msg} at character {e.pos}); "
+            "send one JSON object that matches the tool's parameters."
+        )  # fmt: skip
+    if not isinstance(args, dict):
+        return _malformed(tc, None, "the arguments must be a JSON object, not a list or a value.")
+    tool = BY_NAME.get(tc.name)
+    schema_error = None
+    if tool is not None:
+        try:
+            tool.args.model_validate(args)
+        except ValidationError:
+            schema_error = True
+    result = call(tc.name, args)  # the engine's call: dispatch, guardrails, on_event
+    if result.refused:
+        text = (
+            f"{tc.name}: REFUSED by the guardrail `{result.refused}`; nothing changed.\n"
+            f"{result.text}"
+        )
+        return ToolOutcome(
+            call_id=tc.id, tool=tc.name, arguments=args, kind="refused", rule=result.refused,
+            text=text,
+        )  # fmt: skip
+    if tool is None or schema_error or result.text.startswith("invalid finding"):
+        return _malformed(tc, args, result.text)
+    kind: Kind = "ok" if result.ok else "failed"
+    return ToolOutcome(
+        call_id=tc.id, tool=tc.name, arguments=args, kind=kind, text=_result_text(tc.name, result, fence)
+    )  # fmt: skip
+
+
+def _malformed(tc: ToolCallRecord, args: dict[str, Any] | None, why: str) -> ToolOutcome:
+    text = f"{tc.name}: MALFORMED CALL; nothing ran.\n{why}"
+    return ToolOutcome(call_id=tc.id, tool=tc.name, arguments=args, kind="malformed", text=text)
+
+
+def _result_text(name: str, result: ToolResult, fence: DataFence) -> str:
+    head = f"{name}: {'ok' if result.ok else 'error'}"
+    body = result.text
+    if name == "run_stage_checks" and result.ok:
+        body = bounded(body + _candidates(result.data.get("findings", [])))
+    if name in DATA_TOOLS:
+        return f"{head}\n{fence.quote(body, f'{name} output')}"
+    return f"{head}\n{body}"
+
+
+def _candidates(findings: list[dict[str, Any]]) -> str:
+    """The checks' candidate findings as ready-to-send `record_finding` arguments."""
+    if not findings:
+        return "\nNo candidate findings."
+    lines = ["", "Candidate findings as record_finding arguments (JSON, one per line):"]
+    for f in findings:
+        args = {k: f[k] for k in _FINDING_FIELDS if k in f and f[k] not in (None, "")}
+        args["evidence"] = [{"source": o["source"], "text": o["text"]} for o in f["evidence"]]
+        lines.append(json.dumps(args, ensure_ascii=False))
+    return "\n".join(lines)

@@ -1,0 +1,146 @@
+"""The LLM policy: a model walks the protocol through the same tools as the planner.
+
+The loop: send the bounded conversation, run the tool calls the model makes (each
+through the engine's `call`, so the guardrails apply), feed the results back, and open
+each new stage with its prompt. It stops when `finish` succeeds, a bound is reached
+(steps, tokens, cost), the endpoint keeps failing, or the model makes `max_failures`
+refused or malformed calls in a row. Whatever it leaves open, the engine's `conclude`
+closes as inconclusive.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel
+
+from agent.llm.briefing import briefing, stage_prompt, state, system_prompt
+from agent.llm.budget import Budget
+from agent.llm.client import ChatClient
+from agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable
+from agent.llm.execute import execute
+from agent.llm.messages import ChatMessage, Conversation
+from agent.llm.quoting import DataFence
+from agent.llm.settings import LLMSettings
+from agent.toolbox import TOOLS
+from prompts import Prompt, load_all
+from tools.records import LLMUsage, Stage
+
+if TYPE_CHECKING:
+    from agent.policy import ToolCaller
+    from agent.session import Session
+
+TOOL_SCHEMAS = [t.schema() for t in TOOLS]
+
+
+class FailureRecord(BaseModel):
+    """A call that counted towards the consecutive-failure limit."""
+
+    step: int  # the model step (1-based) that made it
+    tool: str
+    kind: Literal["refused", "malformed", "no_tool_call"]
+    rule: str | None = None
+    message: str
+
+
+class LLMPolicy:
+    def __init__(
+        self,
+        settings: LLMSettings,
+        client: ChatClient | None = None,
+        prompts: dict[str, Prompt] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.prompts = prompts if prompts is not None else load_all()  # strict: fails here
+        self.client = client or ChatClient(settings)
+        self.name = f"llm:{settings.model}"
+        self.fence = DataFence()
+        self.budget = Budget(settings)
+        self.conversation = Conversation(keep=settings.keep_results)
+        self.failures: list[FailureRecord] = []
+        self.stop_reason = ""
+        self.endpoint_error: str | None = None  # set when the endpoint gave up mid-run
+        self.streak = 0  # consecutive refused/malformed calls
+        self._stage_seen: Stage | None = None  # the stage whose prompt the model has had
+
+    @classmethod
+    def from_env(cls, model: str, **overrides: object) -> LLMPolicy:
+        return cls(LLMSettings.from_env(model, **overrides))
+
+    @property
+    def usage(self) -> LLMUsage:
+        return self.budget.usage
+
+    # ---- the loop ----------------------------------------------------------------------
+
+    def run(self, session: Session, call: ToolCaller) -> None:
+        conv = self.conversation
+        conv.system(system_prompt(self.prompts, self.fence, self.settings.max_failures))
+        conv.user(briefing(self.prompts, session, self.fence))  # holds stage 1's prompt
+        self._stage_seen = session.protocol.current
+        self.stop_reason = self._loop(session, call)
+        if self.budget.estimated:
+            session.notes.append("LLM token counts are estimated: the endpoint reported no usage")
+        if not session.protocol.finished:
+            session.notes.append(f"the LLM run ended before finish: {self.stop_reason}")
+
+    def _loop(self, session: Session, call: ToolCaller) -> str:
+        protocol, conv, limit = session.protocol, self.conversation, self.settings.max_failures
+        while True:
+            if reason := self.budget.exhausted():
+                return reason
+            message = self.step(call)
+            if message is None:
+                return f"the endpoint failed: {self.endpoint_error}"
+            if protocol.finished:
+                return "finished"
+            if self.streak >= limit:
+                return f"{self.streak} refused or malformed calls in a row (limit {limit})"
+            if not message.tool_calls:
+                conv.user(self.prompts["nudge"].render(state=state(session)))
+            elif protocol.current is not None and protocol.current != self._stage_seen:
+                conv.user(stage_prompt(self.prompts, session, protocol.current))
+            self._stage_seen = protocol.current
+
+    def step(self, call: ToolCaller, text_ends_turn: bool = False) -> ChatMessage | None:
+        """One model completion and its tool calls; returns the assistant message, or None
+        when the endpoint gave up (after a first successful step; before it, the endpoint
+        is unusable as configured and the run stops with exit 2).
+
+        A reply without a tool call counts as a failure in an investigation; in a chat
+        (`text_ends_turn`) it is the answer."""
+        conv, limit = self.conversation, self.settings.max_failures
+        try:
+            completion = self.client.complete(conv.for_model(), TOOL_SCHEMAS)
+        except (LLMUnavailable, LLMRequestError) as e:
+            if self.usage.steps == 0:
+                raise LLMConfigError(str(e)) from None
+            self.endpoint_error = str(e)
+            return None
+        self.budget.add(completion)
+        message = completion.message
+        conv.add(message)
+        step = self.usage.steps
+        if not message.tool_calls and not text_ends_turn:
+            self.streak += 1
+            self.failures.append(FailureRecord(
+                step=step, tool="", kind="no_tool_call", message=(message.content or "")[:300]
+            ))  # fmt: skip
+        for tc in message.tool_calls:
+            if self.streak >= limit:  # every call still gets a result, as the API requires
+                conv.tool(
+                    tc.id, tc.name, f"not run: the run ended after {limit} failed calls in a row"
+                )
+                continue
+            outcome = execute(tc, call, self.fence)
+            conv.tool(tc.id, tc.name, outcome.text)
+            if outcome.kind in ("refused", "malformed"):
+                self.streak += 1
+                if outcome.kind == "refused":
+                    self.usage.refusals += 1
+                self.failures.append(FailureRecord(
+                    step=step, tool=tc.name, kind=outcome.kind, rule=outcome.rule, message=outcome.text[:500]
+                ))  # fmt: skip
+            elif outcome.kind == "ok":
+                self.streak = 0
+        return message

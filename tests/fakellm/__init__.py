@@ -1,0 +1,6 @@
+"""A scripted OpenAI-compatible server for tests: no network, the real `openai` client."""
+
+from .server import Delay, HTTPError, Reply, Request, ScriptedLLM, call
+from .walker import ProtocolWalker
+
+__all__ = ["ProtocolWalker", "Delay", "HTTPError", "Reply", "Request", "ScriptedLLM", "call"]

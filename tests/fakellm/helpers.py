@@ -1,0 +1,50 @@
+"""Shared pieces of the LLM and chat tests: seeded repos and a policy run against a
+scripted server."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from agent.llm import LLMPolicy, LLMSettings
+from agent.llm.trajectory import Recorder
+from agent.policy import investigate
+from agent.session import Options, Session
+
+ROOT = Path(__file__).resolve().parents[2]
+RINGS = ROOT / "evals" / "repos" / "rings"
+KEY = "sk-test-abcdefghijklmnop1234"
+
+
+def seeded_rings(tmp_path: Path, name: str = "rings_no_zero_grad") -> Path:
+    """A copy of the rings template whose training loop never resets gradients."""
+    repo = tmp_path / name
+    shutil.copytree(RINGS, repo)
+    train = repo / "train.py"
+    text = train.read_text()
+    assert "optimizer.zero_grad()\n" in text
+    train.write_text(text.replace("            optimizer.zero_grad()\n", ""))
+    return repo
+
+
+def settings(server, **kw) -> LLMSettings:
+    kw.setdefault("model", "scripted")
+    return LLMSettings(base_url=server.url, api_key=KEY, backoff_s=0.01, **kw)
+
+
+def run_policy(repo: Path, server, static_only: bool = False, steps: int = 40, **kw):
+    """(report, policy, recorder) of one LLM investigation."""
+    policy = LLMPolicy(settings(server, **kw))
+    recorder = Recorder(repo)
+    with Session(repo, Options(steps=steps, static_only=static_only)) as session:
+        investigate(session, policy, on_event=recorder)
+        report = session.report(llm=policy.usage)
+    return report, policy, recorder
+
+
+def run_planner(repo: Path, steps: int = 40):
+    from agent.planner import Planner
+
+    with Session(repo, Options(steps=steps)) as session:
+        investigate(session, Planner())
+        return session.report()
