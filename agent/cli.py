@@ -56,6 +56,58 @@ class FailOn(StrEnum):
     confirmed = "confirmed"
 
 
+# The LLM options, shared by `run --model` and `chat --model` (see agent/llm/options.py).
+ModelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        help="an LLM drives the investigation (any OpenAI-compatible endpoint: "
+        "OPENAI_API_KEY, OPENAI_BASE_URL)",
+    ),
+]
+BaseUrlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--base-url", help="the endpoint, e.g. http://localhost:11434/v1 (default: OPENAI_BASE_URL)"
+    ),
+]
+MaxStepsOpt = Annotated[
+    int | None, typer.Option("--max-steps", help="at most this many model requests (default 80)")
+]
+MaxTokensOpt = Annotated[
+    int | None,
+    typer.Option("--max-tokens", help="at most this many prompt+completion tokens (default 1M)"),
+]
+MaxCostOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--max-cost", help="stop at this cost in USD, when the price is known (default 2)"
+    ),
+]
+PriceOpt = Annotated[
+    str | None,
+    typer.Option("--price-per-1k", help="IN,OUT: USD per 1k prompt and completion tokens"),
+]
+MaxFailuresOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-failures", help="end after this many refused/malformed calls in a row (default 4)"
+    ),
+]
+LLMTimeoutOpt = Annotated[
+    float | None, typer.Option("--llm-timeout", help="seconds per model request (default 120)")
+]
+
+
+def _llm_options(model, base_url, max_steps, max_tokens, max_cost, price, max_failures, timeout):
+    from agent.llm.options import LLMOptions
+
+    return LLMOptions(
+        model=model, base_url=base_url, max_steps=max_steps, max_tokens=max_tokens,
+        max_cost=max_cost, price_per_1k=price, max_failures=max_failures, llm_timeout=timeout,
+    )  # fmt: skip
+
+
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
     typer.echo(f"investigate: error: {message}", err=True)
     raise typer.Exit(code)
@@ -113,10 +165,19 @@ def run(
     fail_on: Annotated[
         FailOn, typer.Option("--fail-on", help="exit 1 when a confirmed defect exists (for CI)")
     ] = FailOn.never,
-    model: Annotated[
-        str | None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    max_steps: MaxStepsOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    max_cost: MaxCostOpt = None,
+    price_per_1k: PriceOpt = None,
+    max_failures: MaxFailuresOpt = None,
+    llm_timeout: LLMTimeoutOpt = None,
+    trajectory: Annotated[
+        Path | None,
         typer.Option(
-            "--model", help="an LLM (OpenAI-compatible endpoint) drives the investigation"
+            "--trajectory",
+            help="save the run's trajectory to FILE (LLM runs save one in the cache by default)",
         ),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")] = False,
@@ -133,14 +194,27 @@ def run(
         cmd=cmd, steps=steps, timeout_s=timeout, static_only=static_only, python=python,
         isolation=isolation, save_trace=save_trace,
     )  # fmt: skip
+    llm = (
+        _llm_options(model, base_url, max_steps, max_tokens, max_cost, price_per_1k, max_failures, llm_timeout)
+        if model is not None
+        else None
+    )  # fmt: skip
+    try:  # the policy and the trajectory path are checked before anything runs
+        policy = _policy(llm)
+        recorder = _recorder(path, llm is not None, trajectory)
+    except InvestigationError as e:
+        fail(e.message, e.exit_code)
     try:
         with Session(path, options) as session:
-            policy = _policy(model)
-            investigate(session, policy, on_event=_progress(quiet))
+            investigate(session, policy, on_event=_chain(_progress(quiet), recorder))
             report = session.report(**_extra(policy))
             failure = session.failure
     except InvestigationError as e:
+        if recorder is not None and llm is not None:  # e.g. 401: keep what the run did
+            _save_trajectory(recorder, policy, None, trajectory, error=e.message)
         fail(e.message, e.exit_code)
+    if recorder is not None:
+        _save_trajectory(recorder, policy, report, trajectory)
     text = render(report, fmt.value)
     if output is not None:
         try:
@@ -163,21 +237,58 @@ def run(
     elif failure is not None and failure.kind == "user_exception":
         where = f" at {failure.file}:{failure.line} ({failure.function})" if failure.file else ""
         typer.echo(f"investigate: the training command crashed{where}: {failure.message}", err=True)
+    endpoint_error = getattr(policy, "endpoint_error", None)
+    if endpoint_error:
+        typer.echo(f"investigate: the LLM run ended early: {endpoint_error}", err=True)
+        if code == EXIT_OK and not any(s.verdict == "defect" for s in report.stages):
+            code = EXIT_INCONCLUSIVE
     if fail_on == FailOn.confirmed and report.conclusion == "defects_found":
         code = code or EXIT_CONFIRMED
     raise typer.Exit(code)
 
 
-def _policy(model: str | None):
-    if model is None:
+def _policy(llm):
+    """The built-in planner, or the LLM policy `llm` (LLMOptions) describes."""
+    if llm is None:
         from agent.planner import Planner
 
         return Planner()
+    return llm.policy()
+
+
+def _recorder(repo: Path, is_llm: bool, trajectory: Path | None):
+    """Records every tool call for the trajectory: always for an LLM run, else on request."""
+    if not is_llm and trajectory is None:
+        return None
+    from agent.llm.trajectory import Recorder, outside_repo
+
+    if trajectory is not None:
+        outside_repo(trajectory, repo)  # refuse before running, not after
+    return Recorder(repo)
+
+
+def _save_trajectory(recorder, policy, report, path: Path | None, error: str | None = None) -> None:
+    from agent.llm.trajectory import TrajectoryError, write_run
+
     try:
-        from agent.llm import LLMPolicy
-    except ImportError:
-        fail("the LLM policy is not available in this build")
-    return LLMPolicy.from_env(model)
+        saved = write_run(recorder, policy, report, path, error=error)
+    except TrajectoryError as e:
+        typer.echo(f"investigate: trajectory not saved: {e.message}", err=True)
+        return
+    typer.echo(f"investigate: trajectory saved to {saved}", err=True)
+
+
+def _chain(*handlers):
+    """One on_event that calls each handler that is not None."""
+    live = [h for h in handlers if h is not None]
+    if not live:
+        return None
+
+    def on_event(name, arguments, result) -> None:
+        for handler in live:
+            handler(name, arguments, result)
+
+    return on_event
 
 
 def _extra(policy) -> dict:
@@ -192,16 +303,46 @@ def schema() -> None:
     sys.stdout.write(json.dumps(report_json_schema(), indent=2) + "\n")
 
 
-@app.command("chat", help="An interactive debugging session on a repo.")
+@app.command("chat", help="An interactive debugging session on a repo (/help lists commands).")
 def chat(
-    path: Annotated[Path, typer.Argument()],
-    model: Annotated[str | None, typer.Option("--model")] = None,
+    path: Annotated[Path, typer.Argument(help="the repo (it is never modified)")],
+    cmd: Annotated[str | None, typer.Option("--cmd", help="the training command")] = None,
+    steps: Annotated[int, typer.Option(help="optimizer steps to trace")] = 200,
+    timeout: Annotated[float, typer.Option(help="wall-clock limit per run, seconds")] = 120.0,
+    static_only: Annotated[bool, typer.Option("--static-only", help="run nothing")] = False,
+    isolation: Annotated[str, typer.Option(help="auto | bwrap | unshare | socket-guard")] = "auto",
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    max_steps: MaxStepsOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    max_cost: MaxCostOpt = None,
+    price_per_1k: PriceOpt = None,
+    max_failures: MaxFailuresOpt = None,
+    llm_timeout: LLMTimeoutOpt = None,
+    transcript: Annotated[
+        Path | None, typer.Option("--transcript", help="save the transcript to FILE")
+    ] = None,
 ) -> None:
+    from agent.chat import run_chat
+    from agent.session import InvestigationError, Options
+
+    if steps < 1:
+        fail("--steps must be at least 1")
+    if timeout <= 0:
+        fail("--timeout must be positive")
+    options = Options(
+        cmd=cmd, steps=steps, timeout_s=timeout, static_only=static_only, isolation=isolation
+    )
+    llm = (
+        _llm_options(model, base_url, max_steps, max_tokens, max_cost, price_per_1k, max_failures, llm_timeout)
+        if model is not None
+        else None
+    )  # fmt: skip
     try:
-        from agent.chat import run_chat
-    except ImportError:
-        fail("chat is not available yet in this build")
-    run_chat(path, model=model)
+        code = run_chat(path, model=model, options=options, llm=llm, transcript=transcript)
+    except InvestigationError as e:
+        fail(e.message, e.exit_code)
+    raise typer.Exit(code)
 
 
 @app.command("bench", help="Run the benchmark suite and score the investigator.")
@@ -237,11 +378,13 @@ def replay(
     file: Annotated[Path, typer.Argument()],
     fmt: Annotated[Format, typer.Option("--format", "-f")] = Format.md,
 ) -> None:
+    from agent.llm.trajectory import TrajectoryError, replay_report
+
     try:
-        from agent.llm.trajectory import replay_report
-    except ImportError:
-        fail("replay is not available yet in this build")
-    sys.stdout.write(replay_report(file, fmt.value))
+        text = replay_report(file, fmt.value)
+    except TrajectoryError as e:
+        fail(e.message, e.exit_code)
+    sys.stdout.write(text)
 
 
 def main() -> None:
