@@ -206,7 +206,8 @@ def run(
         fail(e.message, e.exit_code)
     try:
         with Session(path, options) as session:
-            investigate(session, policy, on_event=_chain(_progress(quiet), recorder))
+            progress = _chain(_progress(quiet), _llm_progress(quiet) if llm else None)
+            investigate(session, policy, on_event=_chain(progress, recorder))
             report = session.report(**_extra(policy))
             failure = session.failure
     except InvestigationError as e:
@@ -254,6 +255,12 @@ def _policy(llm):
 
         return Planner()
     return llm.policy()
+
+
+def _llm_progress(quiet: bool):
+    from agent.llm.progress import llm_progress
+
+    return llm_progress(quiet)
 
 
 def _recorder(repo: Path, is_llm: bool, trajectory: Path | None):
