@@ -1,0 +1,17 @@
+"""One seeding operator per taxonomy category, registered by category id.
+
+Importing this package registers every operator in `REGISTRY`, one module per stage.
+"""
+
+from evals.seeding.operators import (  # noqa: F401  (each module registers its operators)
+    autograd,
+    data,
+    forward,
+    loss,
+    modes,
+    optimization,
+    optimizer,
+)
+from evals.seeding.operators.base import REGISTRY, Mutation, Operator
+
+__all__ = ["REGISTRY", "Mutation", "Operator"]
