@@ -1,0 +1,78 @@
+"""The benchmark's terminal output: the per-category table, one line per tool, and
+the cases the investigator missed or mislocated."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from evals.benchmark.records import BenchResult, CaseScore, Summary
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def summary_line(label: str, s: Summary) -> str:
+    if s.mode == "torchfix":
+        return (
+            f"{label}: {s.cases} buggy cases, detection {_pct(s.detection_recall)} (mapped rules), "
+            f"any finding {_pct(s.any_finding_recall)}, findings on clean controls "
+            f"{s.false_alarms_clean}, median {s.median_s:.2f} s, p90 {s.p90_s:.2f} s"
+        )
+    line = f"{s.median_line_distance:g}" if s.median_line_distance is not None else "-"
+    return (
+        f"{label}: {s.cases} buggy + {s.clean_controls} clean cases, {s.categories_covered} "
+        f"categories | detection {_pct(s.detection_recall)}, confirmed "
+        f"{_pct(s.confirmed_recall)}, top-1 {_pct(s.top1)}, symbol {_pct(s.symbol_accuracy)} "
+        f"of detected (median line distance {line}) | false alarms {s.false_alarms} "
+        f"(clean {s.false_alarms_clean} on {s.clean_controls_flagged} controls, buggy "
+        f"{s.false_alarms_buggy}) | guardrail violations {s.guardrail_violations} | "
+        f"errors {s.errors} | median {s.median_s:.1f} s, p90 {s.p90_s:.1f} s"
+    )
+
+
+def misses(cases: list[CaseScore]) -> list[CaseScore]:
+    """Buggy cases not detected, or detected without the seeded symbol or root cause."""
+    return [c for c in cases if c.kind == "buggy" and not (c.detected and c.symbol_hit and c.top1)]
+
+
+def render(result: BenchResult, console: Console | None = None) -> None:
+    # Piped output keeps the table's full width instead of rich's 80-column default.
+    console = console or Console(width=None if sys.stdout.isatty() else 160)
+    table = Table(title=f"benchmark: {result.suite}", show_lines=False)
+    for name, justify in (
+        ("st", "right"), ("category", "left"), ("cases", "right"), ("detected", "right"),
+        ("confirmed", "right"), ("top-1", "right"), ("symbol", "right"), ("line Δ", "right"),
+        ("static", "right"), ("torchfix", "right"),
+    ):  # fmt: skip
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for row in result.categories:
+        dist = f"{row.median_line_distance:g}" if row.median_line_distance is not None else "-"
+        table.add_row(
+            str(row.stage), row.category, str(row.cases), str(row.detected), str(row.confirmed),
+            str(row.top1), str(row.symbol), dist, str(row.static_detected),
+            str(row.torchfix_detected),
+        )  # fmt: skip
+    console.print(table)
+    console.print(summary_line("investigator", result.summary), highlight=False, soft_wrap=True)
+    for name, s in result.baselines.items():
+        console.print(summary_line(name, s), highlight=False, soft_wrap=True)
+    if result.torchfix:
+        console.print(f"torchfix: {result.torchfix}", highlight=False)
+    missed = misses(result.cases)
+    if missed:
+        console.print(f"\nmissed or mislocated ({len(missed)}):", highlight=False)
+        for c in missed:
+            what = (
+                "not detected" if not c.detected
+                else "wrong symbol" if not c.symbol_hit
+                else "not the root cause"
+            )  # fmt: skip
+            said = c.root_cause or c.conclusion or c.error or "-"
+            console.print(f"  {c.id}: {what}; truth {c.truth}; root cause: {said}", highlight=False)
+    flagged = [c for c in result.cases if c.kind == "clean" and c.false_alarms]
+    for c in flagged:
+        console.print(f"  clean {c.id}: {'; '.join(c.false_alarms)}", highlight=False)
