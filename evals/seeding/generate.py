@@ -106,11 +106,16 @@ class Generator:
         key = _content_key(folder, template)
         path = self.cache / f"{key}.json" if self.cache else None
         if path is not None and path.is_file():
-            return MetricRun.model_validate_json(path.read_text())
+            try:
+                return MetricRun.model_validate_json(path.read_text())
+            except ValueError:
+                pass  # a half-written entry: measure again
         run = run_metric(folder, template)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(run.model_dump_json())
+            tmp = path.with_suffix(f".{threading.get_ident()}.tmp")
+            tmp.write_text(run.model_dump_json())
+            tmp.replace(path)
         return run
 
     def measure_healthy(self) -> None:
@@ -133,7 +138,14 @@ class Generator:
             if len(kept) >= self.per_category:
                 break
             mutations = REGISTRY[category].mutations(self.sources[name])
-            for m in ordered(mutations, turn + index)[:MAX_TRIES]:
+            equivalent_failed: set[tuple[str, str]] = set()
+            tries = 0
+            for m in ordered(mutations, turn + index):
+                if tries >= MAX_TRIES:
+                    break
+                if m.same_as and (m.same_as, m.site) in equivalent_failed:
+                    continue  # another spelling of a change that did nothing here
+                tries += 1
                 tried = self.try_one(name, category, m)
                 self.log(
                     f"{category:28s} {name:17s} {m.variant:60s} {tried.effect} {tried.run.value}"
@@ -143,6 +155,8 @@ class Generator:
                     break
                 why = tried.effect + (f": {tried.run.error}" if tried.run.error else "")
                 self.dropped[f"{name}/{category}/{m.variant}"] = why
+                if m.same_as:
+                    equivalent_failed.add((m.same_as, m.site))
         return kept
 
     def try_one(self, name: str, category: str, m: Mutation) -> Tried:

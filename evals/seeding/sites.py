@@ -16,12 +16,12 @@ from tree_sitter import Node
 from evals.seeding.source import Source
 from tools.code import Assignment, Symbol, TrainingLoop
 from tools.code import syntax as sx
+from tools.code.extract import base_call
 from tools.code.names import (
     CONTAINER_LAYERS,
     PARAMETERIZED_LAYERS,
     is_optimizer,
     last,
-    looks_like_model,
     loss_class_kind,
     loss_function_kind,
     torch_layer,
@@ -46,10 +46,6 @@ class LossCall:
     @property
     def target(self) -> Node | None:
         return sx.argument(self.node, 1, "target")
-
-    @property
-    def functional(self) -> bool:
-        return self.ctor is None
 
 
 @dataclass
@@ -91,8 +87,6 @@ def assignment_call(src: Source, a: Assignment) -> Node | None:
                 left = node.child_by_field_name("left")
                 if right is not None and right.type == "call" and left is not None:
                     if sx.flat(left) == a.target:
-                        from tools.code.extract import base_call
-
                         return base_call(right)
     return None
 
@@ -404,20 +398,3 @@ def in_module_method(src: Source, file: str, line: int) -> bool:
         return False
     symbol = src.index.symbol(f"{file}:{cls}")
     return symbol is not None and symbol.kind == "class" and symbol.is_nn_module
-
-
-def evaluation_forwards(src: Source) -> list[tuple[str, Node]]:
-    """Model calls that run without gradients outside any training loop and outside
-    model code: the forwards of an evaluation."""
-    names = {m.expr for m in trained_models(src)}
-    found = []
-    for call, node in src.calls():
-        if any(src.in_loop(lp, call.file, call.line) for lp in src.loops()):
-            continue
-        if not (call.callee in names or looks_like_model(call.callee)):
-            continue
-        if not call.args or in_module_method(src, call.file, call.line):
-            continue
-        if under_grad_off(node):
-            found.append((call.file, node))
-    return found

@@ -40,7 +40,6 @@ PRIMARY = frozenset(
     }
 )
 STATEMENT_PARENTS = frozenset({"block", "module"})
-TORCH_NAMES = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional"}
 
 
 @dataclass
@@ -100,10 +99,6 @@ class Source:
             if call.line == line and (method is None or sx.method_name(node) == method):
                 return node
         return None
-
-    def line_text(self, file: str, line: int) -> str:
-        lines = self.unit(file).lines
-        return lines[line - 1] if 0 < line <= len(lines) else ""
 
     # ---- training loops ------------------------------------------------------------
 
@@ -178,9 +173,6 @@ class Source:
 
     def replace(self, file: str, node: Node, text: str, *, anchor: bool = False) -> Edit:
         return Edit(file, node.start_byte, node.end_byte, text, 0 if anchor else None)
-
-    def wrap(self, file: str, node: Node, before: str, after: str, *, anchor: bool = False) -> Edit:
-        return self.replace(file, node, before + sx.text(node) + after, anchor=anchor)
 
     def insert_after_node(self, file: str, node: Node, text: str, *, anchor: bool = False) -> Edit:
         """text right after node, on its last line (`, nn.ReLU()` after a last argument)."""

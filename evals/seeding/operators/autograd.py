@@ -71,6 +71,7 @@ def detached_graph(src: Source) -> Iterator[Mutation]:
                     f"`{sx.flat(right)}` -> `...{suffix}` in {cls.qualname}.forward "
                     f"({file}:{sx.line(stmt)})",
                     (src.replace(file, right, src.operand(right) + suffix, anchor=True),),
+                    same_as="cut",
                 )
     for model, _n in sequential_models(src):
         found = training_forward(src, model)
@@ -114,6 +115,7 @@ def no_grad_training(src: Source) -> Iterator[Mutation]:
                             file, stmt, _reindent(code, src.indent(file, stmt)), anchor=True
                         ),
                     ),
+                    same_as="grad_off",
                 )
     for model, _n in sequential_models(src):
         found = training_forward(src, model)

@@ -20,6 +20,9 @@ class Mutation:
     site: str  # `train.py:44`: where the original code was
     change: str  # one line for a person: what changed, with file:line
     edits: tuple[Edit, ...]
+    # Mutations of one site with the same non-empty `same_as` are spellings of one
+    # change (`torch.softmax(x, dim=1)` / `x.softmax(dim=1)`): they behave the same.
+    same_as: str = ""
 
     @property
     def variant(self) -> str:

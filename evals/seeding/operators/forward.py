@@ -175,6 +175,7 @@ def output_ignores_input(src: Source) -> Iterator[Mutation]:
                 site(cls.file, sx.line(body[0])),
                 f"added `{code}` at the top of {cls.qualname}.forward ({cls.file}:{sx.line(body[0])})",
                 (*imports, src.insert_before(cls.file, body[0], code, anchor=True)),
+                same_as="zeroed",
             )
 
 

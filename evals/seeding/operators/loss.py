@@ -39,6 +39,7 @@ def softmax_before_ce(src: Source) -> Iterator[Mutation]:
                 _where(lc),
                 f"cross-entropy input `{sx.flat(pred)}` -> `{text}` at {_where(lc)}",
                 (*extra, src.replace(lc.file, pred, text, anchor=True)),
+                same_as="softmax",
             )
 
 
@@ -58,6 +59,7 @@ def sigmoid_before_bce_logits(src: Source) -> Iterator[Mutation]:
                 _where(lc),
                 f"BCE-with-logits input `{sx.flat(pred)}` -> `{text}` at {_where(lc)}",
                 (*extra, src.replace(lc.file, pred, text, anchor=True)),
+                same_as="sigmoid",
             )
 
 
