@@ -16,6 +16,7 @@ from tree_sitter import Node, Query, QueryCursor, Tree
 from tools.code import syntax as sx
 from tools.code.names import resolve
 from tools.code.records import MODULE_SYMBOL, CallSite, ImportBinding, Symbol
+from tools.code.scopes import FileScopes, build_file_scopes
 
 # Method chains that return the same object: `Net().to(device)` is still a Net.
 SAME_OBJECT_METHODS = frozenset(
@@ -64,6 +65,11 @@ class FileUnit:
 
     def qualname_of(self, definition: Node) -> str | None:
         return self.scope_of.get(definition.id)
+
+    @cached_property
+    def scopes(self) -> FileScopes:
+        """Name bindings of every scope of the file, built on first use."""
+        return build_file_scopes(self.tree.root_node)
 
     def scope_name(self, node: Node) -> str:
         """The qualified name of the function/class whose body holds node."""

@@ -39,7 +39,7 @@ from tools.code.names import (
     torch_layer,
 )
 from tools.code.records import Symbol
-from tools.code.scopes import Binding, class_attribute_bindings, class_methods, scope_bindings
+from tools.code.scopes import Binding, class_methods
 
 # Tensor methods whose result is the same values (reshaped, moved or cast).
 KEEP_VALUE_METHODS = frozenset(
@@ -95,6 +95,7 @@ SAME_OBJECT_METHODS = frozenset(
 )
 STEP_BUDGET = 400
 MAX_CALL_DEPTH = 6
+MAX_IMPORT_HOPS = 6
 MAX_NESTING = 24  # objects() questions asked while answering another
 
 ObjKind = Literal["function", "class", "instance", "external", "module", "unknown"]
@@ -188,11 +189,11 @@ class Origin:
 class Flow:
     def __init__(self, index: CodeIndex) -> None:
         self.index = index
-        self._bindings: dict[tuple[str, int], dict[str, list[Binding]]] = {}
-        self._attrs: dict[tuple[str, int], dict[str, list[Binding]]] = {}
         self._callers: dict[int, list[Value]] | None = None
         self._active: set[tuple[object, ...]] = set()  # objects() questions in progress
         self._memo: dict[tuple[object, ...], list[Obj]] = {}
+        self._memo_enabled = True
+        self._returns: dict[int, list[Node]] = {}  # function node id -> returned expressions
         self._classes: dict[int, tuple[FileUnit, Symbol]] = {}
         for unit in index.units.values():
             for s in unit.symbols:
@@ -210,12 +211,7 @@ class Flow:
         return Value(node, self.frame_at(unit, node))
 
     def bindings(self, frame: Frame) -> dict[str, list[Binding]]:
-        key = (frame.unit.file, frame.scope.id if frame.scope is not None else 0)
-        table = self._bindings.get(key)
-        if table is None:
-            table = scope_bindings(frame.scope, frame.unit.tree.root_node)
-            self._bindings[key] = table
-        return table
+        return frame.unit.scopes.of_function(frame.scope)
 
     def class_of_method(self, fn: Node) -> tuple[FileUnit, Symbol, Node] | None:
         """The class whose body defines fn directly."""
@@ -257,11 +253,7 @@ class Flow:
             if located is None:
                 continue
             unit, node = located
-            key = (unit.file, node.id)
-            table = self._attrs.get(key)
-            if table is None:
-                table = class_attribute_bindings(node)
-                self._attrs[key] = table
+            table = unit.scopes.class_attributes(node)
             out += [(unit, b) for b in table.get(attr, [])]
             if out:
                 break
@@ -377,8 +369,14 @@ class Flow:
     def callers(self, definition: Node) -> list[Value]:
         """Repo call sites of a function, or constructor calls of a class (for __init__)."""
         if self._callers is None:
-            self._callers = {}  # seen (empty) by lookups made while the table is built
-            self._callers = self._build_callers()
+            # Lookups made while the table is built see it empty; their answers are
+            # partial, so nothing is memoized until it is complete.
+            self._callers = {}
+            self._memo_enabled = False
+            try:
+                self._callers = self._build_callers()
+            finally:
+                self._memo_enabled = True
         key = definition.id
         if sx.function_name(definition) == "__init__":
             owner = self.class_of_method(definition)
@@ -415,7 +413,7 @@ class Flow:
         # deep a nesting, is a cycle and answers `unknown`.
         if key in self._active or len(self._active) >= MAX_NESTING:
             return [Obj("unknown", expr=start)]
-        if not self._active and key in self._memo:
+        if not self._active and self._memo_enabled and key in self._memo:
             return self._memo[key]
         self._active.add(key)
         try:
@@ -435,7 +433,7 @@ class Flow:
             result = _unique_objs(out)
         finally:
             self._active.discard(key)
-        if not self._active:
+        if not self._active and self._memo_enabled:
             self._memo[key] = result
         return result
 
@@ -494,7 +492,12 @@ class Flow:
             return [Obj("external", resolved=alias)] if alias else [Obj("unknown", expr=v)]
         return self._import_objects(unit, target, v)
 
-    def _import_objects(self, unit: FileUnit, target: str, v: Value) -> list[Value | Obj]:
+    def _import_objects(
+        self, unit: FileUnit, target: str, v: Value, hops: int = 0
+    ) -> list[Value | Obj]:
+        # Re-exports can form cycles (`a` imports x from `b`, `b` from `a`): bounded hops.
+        if hops > MAX_IMPORT_HOPS:
+            return [Obj("unknown", expr=v)]
         module = self.index.module_for(target, unit)
         if module is not None:
             return [Obj("module", module)]
@@ -506,12 +509,14 @@ class Flow:
                 else self.index.module_for(prefix + ".", unit)
             )
             if module is not None:
-                return self._module_member(module, member, v)
+                return self._module_member(module, member, v, hops + 1)
         if target.startswith("."):
             return [Obj("unknown", expr=v)]
         return [Obj("external", resolved=target)]
 
-    def _module_member(self, module: FileUnit, member: str, v: Value) -> list[Value | Obj]:
+    def _module_member(
+        self, module: FileUnit, member: str, v: Value, hops: int = 0
+    ) -> list[Value | Obj]:
         frame = Frame(module, None)
         table = self.bindings(frame)
         found = table.get(member)
@@ -522,7 +527,7 @@ class Flow:
             return out
         target = module.imports.get(member)
         if target is not None:
-            return self._import_objects(module, target, v)
+            return self._import_objects(module, target, v, hops + 1)
         return [Obj("unknown", expr=v)]
 
     def _definition_obj(self, unit: FileUnit, node: Node) -> Obj:
@@ -630,11 +635,15 @@ class Flow:
             return []
         if scope.type == "lambda":
             return [Value(body, frame, index)]
-        out = []
-        for node in sx.descendants(body):
-            if node.type == "return_statement" and node.named_children:
-                out.append(Value(node.named_children[0], frame, index))
-        return out
+        returned = self._returns.get(scope.id)
+        if returned is None:
+            returned = [
+                node.named_children[0]
+                for node in sx.descendants(body)
+                if node.type == "return_statement" and node.named_children
+            ]
+            self._returns[scope.id] = returned
+        return [Value(node, frame, index) for node in returned]
 
     # ---- tracing values ----------------------------------------------------------------
 

@@ -99,6 +99,7 @@ class CodeIndex:
 
     def _finish(self) -> None:
         self._modules = {u.module: u for u in self.units.values()}
+        self._suffix_modules: dict[str, FileUnit | None] = {}
         self._classes_by_name: dict[str, list[Symbol]] = {}
         for unit in self.units.values():
             for s in unit.symbols:
@@ -295,9 +296,11 @@ class CodeIndex:
             dotted = ".".join([*package, rest] if rest else package)
         if dotted in self._modules:
             return self._modules[dotted]
-        suffix = "." + dotted
-        matches = [u for name, u in self._modules.items() if name.endswith(suffix)]
-        return matches[0] if len(matches) == 1 else None
+        if dotted not in self._suffix_modules:  # `pkg.model` for a repo under `src/`
+            suffix = "." + dotted
+            matches = [u for name, u in self._modules.items() if name.endswith(suffix)]
+            self._suffix_modules[dotted] = matches[0] if len(matches) == 1 else None
+        return self._suffix_modules[dotted]
 
     def module_classes(self) -> list[Symbol]:
         """Repo classes that subclass nn.Module, directly or through a repo base."""

@@ -14,7 +14,7 @@ from tools.code import syntax as sx
 from tools.code.analysis import Analysis
 from tools.code.flow import Value
 from tools.code.names import last, loss_class_kind, loss_function_kind
-from tools.code.scopes import Binding, class_attribute_bindings
+from tools.code.scopes import Binding
 
 
 @dataclass(eq=False)
@@ -94,7 +94,7 @@ def _loss_holder_names(a: Analysis) -> set[str]:
         for node in unit.definitions.values():
             if node.type != "class_definition":
                 continue
-            for attr, bindings in class_attribute_bindings(node).items():
+            for attr, bindings in unit.scopes.class_attributes(node).items():
                 if any(_from_name(b) for b in bindings):
                     names.add(attr)
     return names

@@ -19,7 +19,6 @@ from tools.code.names import (
     torch_layer,
 )
 from tools.code.records import Symbol
-from tools.code.scopes import class_attribute_bindings
 
 MODE_DEPENDENT_FUNCTIONS = frozenset(
     {"dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "batch_norm"}
@@ -82,7 +81,7 @@ def parameterized_submodules(a: Analysis, symbol: Symbol) -> dict[str, list[Obj]
         if located is None:
             continue
         unit, node = located
-        for attr, bindings in class_attribute_bindings(node).items():
+        for attr, bindings in unit.scopes.class_attributes(node).items():
             if attr in out:
                 continue
             for b in bindings:

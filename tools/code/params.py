@@ -230,16 +230,32 @@ def unfreezes(a: Analysis) -> list[Freeze]:
 
 def _find_freezes(a: Analysis, value: bool):
     for unit in a.index.units.values():
-        root = unit.tree.root_node
-        for node in [root, *sx.descendants(root, into_scopes=True)]:
+        if b"requires_grad" not in unit.source and b".eval()" not in unit.source:
+            continue  # most files never freeze anything: skip the walk
+        assignments = [
+            b.target.parent for b in _attribute_targets(unit) if b.target.parent is not None
+        ]
+        for node in sorted([*assignments, *unit.call_nodes], key=lambda n: n.start_byte):
             if node.type == "assignment":
                 found = _freeze_assignment(a, unit, node, value)
-            elif node.type == "call":
-                found = _freeze_call(a, unit, node, value)
             else:
-                continue
+                found = _freeze_call(a, unit, node, value)
             if found is not None:
                 yield found
+
+
+def _attribute_targets(unit) -> list:
+    """Bindings whose target is `x.requires_grad` anywhere in the file."""
+    scopes = unit.scopes
+    tables = [scopes.module, *scopes.functions.values()]
+    return [
+        b
+        for table in tables
+        for name, bindings in table.items()
+        if name.endswith(".requires_grad")
+        for b in bindings
+        if b.kind == "assign"
+    ]
 
 
 def _freeze_assignment(a: Analysis, unit, node: Node, value: bool) -> Freeze | None:

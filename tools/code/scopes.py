@@ -6,10 +6,10 @@ them into values. Nested functions and classes are their own scopes and are not 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
 from tools.code import syntax as sx
 
@@ -119,25 +119,109 @@ def _target_name(target: Node) -> str:
     return sx.flat(target)
 
 
-def scope_bindings(scope: Node | None, root: Node) -> dict[str, list[Binding]]:
-    """Name -> bindings (in source order) in a function body, or in the module when scope
-    is None (root is then the module node). Attribute targets are keyed by their text
-    (`self.fc`, `model.fc`)."""
-    table: dict[str, list[Binding]] = {}
-    if scope is not None:
-        for name in sx.parameter_names(scope):
-            default = sx.parameter_default(scope, name)
-            params = scope.child_by_field_name("parameters")
-            assert params is not None
-            table.setdefault(name, []).append(Binding(name, "param", params, default, (), scope))
-        body = sx.function_body(scope)
-        walk_root = body if body is not None else scope
-    else:
-        walk_root = root
-    for node in sx.descendants(walk_root):
-        for b in statement_bindings(node, scope):
+_BINDING_NODES = Query(
+    sx.LANGUAGE,
+    """
+    (assignment) @n
+    (augmented_assignment) @n
+    (for_statement) @n
+    (for_in_clause) @n
+    (with_item) @n
+    (named_expression) @n
+    (function_definition) @n
+    (class_definition) @n
+    """,
+)
+
+
+@dataclass
+class FileScopes:
+    """Every binding of one file, bucketed by the scope it belongs to; built with one
+    tree-sitter query (a Python walk per function costs several times more)."""
+
+    module: dict[str, list[Binding]] = field(default_factory=dict)
+    functions: dict[int, dict[str, list[Binding]]] = field(default_factory=dict)  # def id ->
+    classes: dict[int, dict[str, list[Binding]]] = field(default_factory=dict)  # class id ->
+
+    def of_function(self, fn: Node | None) -> dict[str, list[Binding]]:
+        """Name -> bindings in source order (parameters first); the module's for None."""
+        if fn is None:
+            return self.module
+        return self.functions.get(fn.id, {})
+
+    def class_attributes(self, class_node: Node) -> dict[str, list[Binding]]:
+        """attr -> `self.attr = ...` bindings in the class's methods and class-body names."""
+        return self.classes.get(class_node.id, {})
+
+
+def build_file_scopes(root: Node) -> FileScopes:
+    scopes = FileScopes()
+    captured = QueryCursor(_BINDING_NODES).captures(root).get("n", [])
+    for node in sorted(captured, key=lambda n: n.start_byte):
+        if node.type == "function_definition":
+            scopes.functions.setdefault(node.id, {}).update(_parameters(node))
+        owner = _owner(node)
+        if owner is not None and owner.type == "class_definition":
+            table = scopes.classes.setdefault(owner.id, {})
+            for b in statement_bindings(node, None):
+                if b.target.type == "identifier":
+                    table.setdefault(b.name, []).append(b)
+            continue
+        bindings = statement_bindings(node, owner)
+        table = scopes.module if owner is None else scopes.functions.setdefault(owner.id, {})
+        for b in bindings:
             table.setdefault(b.name, []).append(b)
-    return table
+        if owner is not None:
+            _record_self_attributes(scopes, owner, bindings)
+    return scopes
+
+
+def _owner(node: Node) -> Node | None:
+    """The function or class whose body binds names introduced by node (lambdas and
+    comprehensions bind in the enclosing function, as far as this analysis goes)."""
+    for anc in sx.ancestors(node):
+        if anc.type in ("function_definition", "class_definition"):
+            return anc
+    return None
+
+
+def _parameters(fn: Node) -> dict[str, list[Binding]]:
+    params = fn.child_by_field_name("parameters")
+    if params is None:
+        return {}
+    return {
+        name: [Binding(name, "param", params, sx.parameter_default(fn, name), (), fn)]
+        for name in sx.parameter_names(fn)
+    }
+
+
+def _record_self_attributes(scopes: FileScopes, method: Node, bindings: list[Binding]) -> None:
+    """`self.fc = ...` inside a method of class C is an attribute binding of C."""
+    parent = method.parent
+    if parent is not None and parent.type == "decorated_definition":
+        parent = parent.parent
+    cls = parent.parent if parent is not None and parent.type == "block" else None
+    if cls is None or cls.type != "class_definition":
+        return
+    params = sx.parameter_names(method)
+    if not params:
+        return
+    for b in bindings:
+        target = b.target
+        if target.type != "attribute":
+            continue
+        obj = target.child_by_field_name("object")
+        attr = target.child_by_field_name("attribute")
+        if (
+            obj is not None
+            and attr is not None
+            and obj.type == "identifier"
+            and sx.text(obj) == params[0]
+        ):
+            name = sx.text(attr)
+            scopes.classes.setdefault(cls.id, {}).setdefault(name, []).append(
+                Binding(name, b.kind, b.target, b.value, b.index, method)
+            )
 
 
 def class_methods(class_node: Node) -> list[Node]:
@@ -152,39 +236,3 @@ def class_methods(class_node: Node) -> list[Node]:
         if node.type == "function_definition":
             methods.append(node)
     return methods
-
-
-def class_attribute_bindings(class_node: Node) -> dict[str, list[Binding]]:
-    """attr -> bindings of `self.attr = ...` in any method, and class-body assignments."""
-    table: dict[str, list[Binding]] = {}
-    body = class_node.child_by_field_name("body")
-    if body is None:
-        return table
-    for child in body.named_children:
-        if child.type == "expression_statement":
-            for b in (
-                statement_bindings(child.named_children[0], None) if child.named_children else []
-            ):
-                if b.target.type == "identifier":
-                    table.setdefault(b.name, []).append(b)
-    for method in class_methods(class_node):
-        params = sx.parameter_names(method)
-        if not params:
-            continue
-        self_name = params[0]
-        body_node = sx.function_body(method)
-        if body_node is None:
-            continue
-        for node in sx.descendants(body_node):
-            for b in statement_bindings(node, method):
-                target = b.target
-                if target.type != "attribute":
-                    continue
-                obj = target.child_by_field_name("object")
-                attr = target.child_by_field_name("attribute")
-                if obj is not None and attr is not None and obj.type == "identifier":
-                    if sx.text(obj) == self_name:
-                        table.setdefault(sx.text(attr), []).append(
-                            Binding(sx.text(attr), b.kind, b.target, b.value, b.index, method)
-                        )
-    return table

@@ -29,12 +29,22 @@ PERMUTATION_CALLS = frozenset({"randperm", "permutation"})
 LISTINGS = frozenset({"listdir", "glob", "iglob", "scandir", "iterdir", "rglob"})
 
 
+MENTIONS = (b"shuffle", b"randperm", b"permutation", b"listdir", b"glob", b"scandir", b"iterdir")
+
+
 def _kind(text: str) -> str | None:
+    found = _kind_and_stem(text)
+    return found[0] if found else None
+
+
+def _kind_and_stem(text: str) -> tuple[str, str] | None:
+    """("features" | "labels", the rest of the name): `X_train` -> ("features", "_train"),
+    so `X_train` pairs with `y_train` and not with `y_val`."""
     base = text.rsplit(".", 1)[-1]
-    if FEATURES.match(base):
-        return "features"
-    if LABELS.match(base):
-        return "labels"
+    for kind, pattern in (("features", FEATURES), ("labels", LABELS)):
+        m = pattern.match(base)
+        if m:
+            return kind, (m.group(2) or "").lower()
     return None
 
 
@@ -42,6 +52,8 @@ def _kind(text: str) -> str | None:
 def label_misaligned(ctx: CheckContext) -> Iterator[Finding]:
     """Features and labels reordered independently."""
     for unit in ctx.index.units.values():
+        if not any(word in unit.source for word in MENTIONS):
+            continue
         scopes = [
             unit.tree.root_node,
             *(n for n in unit.definitions.values() if n.type == "function_definition"),
@@ -95,7 +107,7 @@ def _separate_shuffles(ctx: CheckContext, unit: FileUnit, calls: list[Node]) -> 
 
 def _different_permutations(ctx: CheckContext, unit: FileUnit, scope: Node) -> Iterator[Finding]:
     """`X[p1]` and `y[p2]` with p1, p2 two different random permutations."""
-    indexed: dict[str, tuple[Node, int, str]] = {}
+    indexed: dict[tuple[str, str], tuple[Node, int, str]] = {}
     own = scope if scope.type == "function_definition" else None
     for node in sx.descendants(scope):
         if node.type != "subscript" or sx.enclosing_function(node) != own:
@@ -104,11 +116,13 @@ def _different_permutations(ctx: CheckContext, unit: FileUnit, scope: Node) -> I
         index = node.named_children[1] if len(node.named_children) > 1 else None
         if value is None or index is None:
             continue
-        kind = _kind(sx.flat(value))
-        perm = _permutation_origin(ctx, unit, index)
-        if kind is None or perm is None:
+        named = _kind_and_stem(sx.flat(value))
+        perm = _permutation_origin(ctx, unit, index) if named is not None else None
+        if named is None or perm is None:
             continue
-        other = next((v for k, v in indexed.items() if k != kind), None)
+        kind, stem = named
+        partner_kind = "labels" if kind == "features" else "features"
+        other = indexed.get((partner_kind, stem))
         if other is not None and other[1] != perm.id:
             first = spot(ctx, ctx.flow.value(unit, other[0]))
             at = spot(ctx, ctx.flow.value(unit, node))
@@ -122,7 +136,7 @@ def _different_permutations(ctx: CheckContext, unit: FileUnit, scope: Node) -> I
                 "high",
             )
             return
-        indexed.setdefault(kind, (node, perm.id, sx.flat(value)))
+        indexed.setdefault((kind, stem), (node, perm.id, sx.flat(value)))
 
 
 def _permutation_origin(ctx: CheckContext, unit: FileUnit, index: Node) -> Node | None:

@@ -53,14 +53,15 @@ class _Models:
 
     def __init__(self, flow: Flow) -> None:
         self.flow = flow
-        self._cache: dict[int, list[Obj]] = {}
+        # Keyed by the occurrence itself (identity): holding it keeps ids from being reused.
+        self._cache: dict[Occurrence, list[Obj]] = {}
 
     def objects(self, o: Occurrence) -> list[Obj]:
-        cached = self._cache.get(id(o))
+        cached = self._cache.get(o)
         if cached is None:
             found = contextual_objects(self.flow, o)
             cached = [x for x in found if x.kind in ("instance", "external")]
-            self._cache[id(o)] = cached
+            self._cache[o] = cached
         return cached
 
     def same(self, a: Occurrence, b: Occurrence) -> bool:

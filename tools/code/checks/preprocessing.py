@@ -38,6 +38,8 @@ class _Prep:
 def preprocessing_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     """Normalization present (or different) on one side only."""
     for unit in ctx.index.units.values():
+        if b"train" not in unit.source.lower():
+            continue
         preps = list(_pipelines(ctx.flow, unit)) + list(_manual(unit))
         train = [p for p in preps if p.role == "train"]
         evals = [p for p in preps if p.role == "eval"]

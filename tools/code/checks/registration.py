@@ -27,7 +27,6 @@ from tools.code.names import (
     torch_layer,
 )
 from tools.code.records import Symbol
-from tools.code.scopes import class_attribute_bindings
 from tools.records import Finding
 
 REGISTERING_CALLS = frozenset({"add_module", "register_module", "register_parameter", "setattr"})
@@ -43,7 +42,7 @@ def unregistered_parameters(ctx: CheckContext) -> Iterator[Finding]:
         unit, node = located
         reads = forward_reads(ctx.analysis, cls)
         registered = _registered_elsewhere(unit, node)
-        for attr, bindings in class_attribute_bindings(node).items():
+        for attr, bindings in unit.scopes.class_attributes(node).items():
             if attr not in reads or attr in registered:
                 continue
             for b in bindings:
