@@ -1,14 +1,18 @@
 """Code tools: a tree-sitter index of a repo, reading tools and static checks.
 
-index = CodeIndex.build(Path("repo"))
-index.enclosing_symbol("model.py", 41)        # -> "Net.forward"
-read_target(index, "model.py:Net.forward")    # numbered source, bounded window
-search_code(index, r"zero_grad")              # file:line (symbol): line
-run_static_checks(index)                      # -> list[Finding], all `plausible`
-locate(index)                                 # where the optimizer, loss, model... are
+The public API (everything else in the package is internal):
+
+    index = CodeIndex.build(Path("repo"))
+    index.enclosing_symbol("model.py", 41)        # -> "Net.forward"
+    read_target(index, "model.py:Net.forward")    # numbered source, bounded window
+    search_code(index, r"zero_grad")              # file:line (symbol): line
+    run_static_checks(index)                      # -> list[Finding], all `plausible`
+    locate(index)                                 # where the optimizer, loss, model... are
 """
 
+from tools.code.checks import registered_checks, run_static_checks
 from tools.code.index import UNKNOWN_SYMBOL, CodeIndex
+from tools.code.locate import CodeMap, locate
 from tools.code.read import read_lines, read_symbol, read_target
 from tools.code.records import (
     MODULE_SYMBOL,
@@ -30,6 +34,7 @@ __all__ = [
     "Assignment",
     "CallSite",
     "CodeIndex",
+    "CodeMap",
     "ImportBinding",
     "LoopEvent",
     "ParseIssue",
@@ -39,8 +44,11 @@ __all__ = [
     "Symbol",
     "TrainingLoop",
     "find_code",
+    "locate",
     "read_lines",
     "read_symbol",
     "read_target",
+    "registered_checks",
+    "run_static_checks",
     "search_code",
 ]

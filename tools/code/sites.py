@@ -24,6 +24,7 @@ SiteKind = Literal[
     "optimizer_step",
     "zero_grad",
     "evaluation",
+    "entry_point",
     "module_attribute",
     "other",
 ]
