@@ -269,7 +269,8 @@ class Programs:
                 return [Event("grad_on", v)]
         if method == "step" and recv is not None:
             kind = self._step_kind(recv, frame)
-            return [Event(kind, v, recv)] if kind is not None else []
+            if kind is not None:
+                return [Event(kind, v, recv)]  # else `trainer.step()`, `env.step()`: below
         if method in ("train", "eval") and recv is not None:
             objs = self.flow.objects(Value(recv, frame), budget=80)
             if _is_model(objs, recv):

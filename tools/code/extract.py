@@ -88,8 +88,11 @@ class FileUnit:
             return "", ""
         dotted = sx.dotted(fn)
         if dotted is None:
+            # A method of a computed value (`model(x).argmax`): nothing to resolve, and
+            # it must not pass for a module function because its text starts `torch.`.
             written = sx.flat(fn)
-            return written, written
+            attr = fn.child_by_field_name("attribute") if fn.type == "attribute" else None
+            return written, f"<expr>.{sx.text(attr)}" if attr is not None else "<expr>"
         return dotted, resolve(dotted, self.imports)
 
     @cached_property

@@ -19,171 +19,28 @@ a `name` origin, never an error.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Literal
-
 from tree_sitter import Node
 
 from tools.code import syntax as sx
 from tools.code.extract import FileUnit
 from tools.code.index import CodeIndex
-from tools.code.names import (
-    CONTAINER_LAYERS,
-    CONVENTIONAL_ALIASES,
-    PARAMETERIZED_LAYERS,
-    last,
-    looks_like_model,
-    loss_class_kind,
-    resolve,
-    torch_layer,
-)
+from tools.code.names import CONVENTIONAL_ALIASES, last
+from tools.code.provenance import Tracer
 from tools.code.records import Symbol
 from tools.code.scopes import Binding, class_methods
-
-# Tensor methods whose result is the same values (reshaped, moved or cast).
-KEEP_VALUE_METHODS = frozenset(
-    {
-        "view",
-        "view_as",
-        "reshape",
-        "reshape_as",
-        "squeeze",
-        "unsqueeze",
-        "flatten",
-        "contiguous",
-        "permute",
-        "transpose",
-        "t",
-        "to",
-        "cuda",
-        "cpu",
-        "float",
-        "double",
-        "half",
-        "bfloat16",
-        "type",
-        "type_as",
-        "clone",
-        "detach",
-        "clamp",
-        "clamp_min",
-        "clamp_max",
-        "expand",
-        "expand_as",
-        "requires_grad_",
-    }
+from tools.code.values import (
+    MAX_CALL_DEPTH,
+    MAX_IMPORT_HOPS,
+    MAX_NESTING,
+    SAME_OBJECT_METHODS,
+    STEP_BUDGET,
+    Frame,
+    Obj,
+    Origin,
+    Value,
 )
-KEEP_VALUE_FUNCTIONS = frozenset(
-    {"squeeze", "unsqueeze", "flatten", "reshape", "transpose", "permute", "clamp", "clip", "clone"}
-)
-# Methods that return the object itself (modules and optimizers).
-SAME_OBJECT_METHODS = frozenset(
-    {
-        "to",
-        "cuda",
-        "cpu",
-        "float",
-        "double",
-        "half",
-        "bfloat16",
-        "train",
-        "eval",
-        "requires_grad_",
-        "apply",
-    }
-)
-STEP_BUDGET = 400
-MAX_CALL_DEPTH = 6
-MAX_IMPORT_HOPS = 6
-MAX_NESTING = 24  # objects() questions asked while answering another
 
-ObjKind = Literal["function", "class", "instance", "external", "module", "unknown"]
-OriginKind = Literal["call", "module_call", "element", "param", "name", "attribute", "expr"]
-
-
-@dataclass(eq=False)
-class Frame:
-    """Where an expression is evaluated: a file, a function (None: module level), the
-    arguments bound by the call we came through, and the instance behind `self`."""
-
-    unit: FileUnit
-    scope: Node | None
-    bound: dict[str, Value] = field(default_factory=dict)
-    self_obj: Obj | None = None
-    depth: int = 0
-
-    @property
-    def key(self) -> tuple[object, ...]:
-        return (
-            self.unit.file,
-            self.scope.id if self.scope is not None else 0,
-            tuple(sorted((k, v.node.id) for k, v in self.bound.items())),
-            self.self_obj.key if self.self_obj is not None else None,
-        )
-
-
-@dataclass(eq=False)
-class Value:
-    node: Node
-    frame: Frame
-    index: tuple[int, ...] = ()  # a tuple position still to select: `a, b = f()` -> b: (1,)
-
-    @property
-    def key(self) -> tuple[object, ...]:
-        return (self.node.id, self.index, self.frame.key)
-
-    @property
-    def file(self) -> str:
-        return self.frame.unit.file
-
-    @property
-    def line(self) -> int:
-        return sx.line(self.node)
-
-    @property
-    def text(self) -> str:
-        return sx.flat(self.node)
-
-
-@dataclass(eq=False)
-class Obj:
-    """What an expression denotes when used as a callee or receiver."""
-
-    kind: ObjKind
-    unit: FileUnit | None = None
-    node: Node | None = None  # def/class node for repo functions, classes and instances
-    symbol: Symbol | None = None
-    resolved: str = ""  # external: dotted name (`torch.nn.CrossEntropyLoss`)
-    ctor: Value | None = None  # instances: the call that made it
-    self_obj: Obj | None = None  # bound methods: the instance
-    expr: Value | None = None  # unknown: the expression we could not resolve
-
-    @property
-    def key(self) -> tuple[object, ...]:
-        node_id = self.node.id if self.node is not None else 0
-        ctor_id = self.ctor.node.id if self.ctor is not None else 0
-        return (self.kind, node_id, self.resolved, ctor_id)
-
-    @property
-    def name(self) -> str:
-        if self.symbol is not None:
-            return self.symbol.name
-        return last(self.resolved) if self.resolved else ""
-
-
-@dataclass(eq=False)
-class Origin:
-    """A terminal of `trace`: a value that was not followed further."""
-
-    kind: OriginKind
-    value: Value
-    path: list[Value]  # the start first, the terminal last
-    module: Obj | None = None  # module_call: the called module object
-
-    @property
-    def node(self) -> Node:
-        return self.value.node
+__all__ = ["Flow", "Frame", "Obj", "Origin", "Value"]
 
 
 class Flow:
@@ -194,6 +51,7 @@ class Flow:
         self._memo: dict[tuple[object, ...], list[Obj]] = {}
         self._memo_enabled = True
         self._returns: dict[int, list[Node]] = {}  # function node id -> returned expressions
+        self._tracer = Tracer(self)
         self._classes: dict[int, tuple[FileUnit, Symbol]] = {}
         for unit in index.units.values():
             for s in unit.symbols:
@@ -656,175 +514,9 @@ class Flow:
         budget: int = STEP_BUDGET,
     ) -> list[Origin]:
         """Where the value of start comes from (see the module docstring)."""
-        if len(self._active) >= MAX_NESTING:
-            return [Origin("expr", start, [start])]
-        out: list[Origin] = []
-        seen: set[tuple[object, ...]] = set()
-        steps = [budget]
-        stack: list[tuple[Value, list[Value]]] = [(start, [start])]
-        while stack:
-            v, path = stack.pop()
-            if steps[0] <= 0:
-                break
-            if v.key in seen:
-                continue
-            seen.add(v.key)
-            steps[0] -= 1
-            result = self._trace_step(v, dataflow=dataflow, enter_models=enter_models)
-            if isinstance(result, Origin):
-                result.path = path
-                out.append(result)
-                continue
-            for nxt in reversed(result):
-                stack.append((nxt, [*path, nxt]))
-        return out
-
-    def _trace_step(self, v: Value, *, dataflow: bool, enter_models: bool) -> Origin | list[Value]:
-        n = v.node
-        t = n.type
-        if t in ("parenthesized_expression", "await", "expression_statement") and n.named_children:
-            return [Value(n.named_children[0], v.frame, v.index)]
-        if t == "identifier":
-            return self._trace_name(v)
-        if t == "attribute":
-            return self._trace_attribute(v, dataflow=dataflow)
-        if t == "call":
-            return self._trace_call(v, dataflow=dataflow, enter_models=enter_models)
-        if t == "subscript":
-            container = n.child_by_field_name("value")
-            return [Value(container, v.frame)] if container is not None else Origin("expr", v, [])
-        if t == "conditional_expression":
-            parts = n.named_children
-            return [Value(parts[0], v.frame, v.index), Value(parts[-1], v.frame, v.index)]
-        if t in ("tuple", "expression_list", "list", "pattern_list") and v.index:
-            items = [c for c in n.named_children if c.type != "comment"]
-            if v.index[0] < len(items):
-                return [Value(items[v.index[0]], v.frame, v.index[1:])]
-        if t == "augmented_assignment":
-            return self._trace_augmented(v, dataflow=dataflow)
-        if dataflow:
-            parts = _operands(n)
-            if parts is not None:
-                return [Value(p, v.frame) for p in parts]
-        return Origin("expr", v, [])
-
-    def _trace_name(self, v: Value) -> Origin | list[Value]:
-        name = sx.text(v.node)
-        found = self.lookup(name, v.frame, v.node)
-        if not found:
-            return Origin("name", v, [])
-        nexts: list[Value] = []
-        for binding, frame in found:
-            if binding.kind == "for":
-                if binding.value is not None:
-                    return Origin("element", Value(binding.value, frame, binding.index), [])
-                continue
-            if binding.kind == "param" and name not in frame.bound:
-                values = [x for x in self.param_values(name, frame) if isinstance(x, Value)]
-                if not values:
-                    return Origin("param", Value(binding.target, frame), [])
-                nexts += [Value(x.node, x.frame, v.index or x.index) for x in values]
-                continue
-            for item in self.binding_values(binding, frame):
-                if isinstance(item, Value):
-                    nexts.append(
-                        Value(
-                            item.node, item.frame, item.index + v.index if item.index else v.index
-                        )
-                    )
-        return nexts or Origin("name", v, [])
-
-    def _trace_attribute(self, v: Value, *, dataflow: bool) -> Origin | list[Value]:
-        obj_node = v.node.child_by_field_name("object")
-        attr = v.node.child_by_field_name("attribute")
-        if obj_node is None or attr is None:
-            return Origin("attribute", v, [])
-        nexts: list[Value] = []
-        for base in self.objects(Value(obj_node, v.frame), budget=80):
-            if base.kind in ("instance", "module", "class"):
-                nexts += [x for x in self.member(base, sx.text(attr), v) if isinstance(x, Value)]
-        if nexts:
-            return nexts
-        if dataflow and sx.text(attr) not in ("weight", "bias"):
-            return [Value(obj_node, v.frame)]  # `out.logits`, `batch.x`: a field of the object
-        return Origin("attribute", v, [])
-
-    def _trace_augmented(self, v: Value, *, dataflow: bool) -> Origin | list[Value]:
-        if not dataflow:
-            return Origin("expr", v, [])
-        left = v.node.child_by_field_name("left")
-        right = v.node.child_by_field_name("right")
-        nexts = [Value(right, v.frame)] if right is not None else []
-        if left is not None and left.type == "identifier":
-            earlier = [
-                (b, f)
-                for b, f in self.lookup(sx.text(left), v.frame, v.node)
-                if b.target.start_byte < v.node.start_byte
-            ]
-            for binding, frame in earlier:
-                nexts += [x for x in self.binding_values(binding, frame) if isinstance(x, Value)]
-        return nexts
-
-    def _trace_call(self, v: Value, *, dataflow: bool, enter_models: bool) -> Origin | list[Value]:
-        n = v.node
-        method = sx.method_name(n)
-        recv = sx.receiver(n)
-        if method in KEEP_VALUE_METHODS and recv is not None:
-            return [Value(recv, v.frame, v.index)]
-        fn = sx.call_function(n)
-        if fn is None:
-            return Origin("call", v, [])
-        resolved = v.frame.unit.resolve_callee(fn)[1]
-        if resolved.startswith("torch.") and last(resolved) in KEEP_VALUE_FUNCTIONS:
-            first = sx.argument(n, 0, "input")
-            if first is not None:
-                return [Value(first, v.frame, v.index)]
-        nexts: list[Value] = []
-        module: Obj | None = None
-        for callee in self.objects(Value(fn, v.frame), budget=120):
-            if callee.kind == "function" and callee.node is not None and callee.unit is not None:
-                if v.frame.depth < MAX_CALL_DEPTH:
-                    frame = self.bind_call(callee.unit, callee.node, v, callee.self_obj)
-                    nexts += self.return_values(frame, v.index)
-            elif callee.kind == "instance" and callee.symbol is not None:
-                if not callee.symbol.is_nn_module:
-                    continue
-                if not enter_models:
-                    return Origin("module_call", v, [], callee)
-                located = self.method(callee.symbol, "forward")
-                if located is not None and v.frame.depth < MAX_CALL_DEPTH:
-                    frame = self.bind_call(located[0], located[1], v, callee)
-                    nexts += self.return_values(frame, v.index)
-                else:
-                    module = callee
-            elif callee.kind == "external" and callee.ctor is not None:
-                if last(callee.resolved) == "Sequential" and enter_models:
-                    nexts += self._sequential_output(callee, v)
-                else:
-                    module = module or callee
-        if nexts:
-            return nexts
-        if module is not None and not (dataflow and _stateless(module)):
-            return Origin("module_call", v, [], module)
-        if dataflow and looks_like_model(sx.flat(fn)):
-            if not any(o.kind != "unknown" for o in self.objects(Value(fn, v.frame), budget=60)):
-                return Origin("call", v, [])  # `model(x)` with `model` unresolved
-        if dataflow:
-            parts = [recv] if recv is not None else []
-            args, kwargs = sx.call_args(n)
-            parts += [a for a in args if a.type not in ("list_splat", "dictionary_splat")]
-            parts += list(kwargs.values())
-            if parts:
-                return [Value(p, v.frame) for p in parts]
-        return Origin("call", v, [])
-
-    def _sequential_output(self, seq: Obj, v: Value) -> list[Value]:
-        """`nn.Sequential(a, b, c)(x)` returns c's output. Tracing the last element's
-        expression reaches its constructor (`nn.Softmax(dim=1)`), which `describe_call`
-        names like a call of that layer."""
-        assert seq.ctor is not None
-        args, _ = sx.call_args(seq.ctor.node)
-        return [Value(args[-1], seq.ctor.frame)] if args else []
+        return self._tracer.trace(
+            start, dataflow=dataflow, enter_models=enter_models, budget=budget
+        )
 
     # ---- conveniences ------------------------------------------------------------------
 
@@ -845,10 +537,6 @@ class Flow:
         if method is not None:
             return method
         return last(resolved) if resolved else None
-
-    def iter_values(self, unit: FileUnit, nodes: list[Node]) -> Iterator[Value]:
-        for node in nodes:
-            yield self.value(unit, node)
 
 
 def _visible(found: list[Binding], at: Node, scope: Node | None) -> list[Binding]:
@@ -891,45 +579,6 @@ def _is_static(fn: Node) -> bool:
     return any(sx.flat(d) == "staticmethod" for d in sx.decorators_of(fn))
 
 
-def _operands(n: Node) -> list[Node] | None:
-    """Sub-expressions a value is computed from, for dataflow tracing."""
-    t = n.type
-    if t == "binary_operator":
-        return [
-            c
-            for c in (n.child_by_field_name("left"), n.child_by_field_name("right"))
-            if c is not None
-        ]
-    if t in ("unary_operator", "not_operator"):
-        arg = n.child_by_field_name("argument")
-        return [arg] if arg is not None else []
-    if t in ("boolean_operator", "comparison_operator"):
-        return [c for c in n.named_children if c.type not in ("comment",)]
-    if t in ("list", "tuple", "expression_list", "set"):
-        return [c for c in n.named_children if c.type not in ("comment", "list_splat")]
-    if t in ("list_comprehension", "generator_expression", "set_comprehension"):
-        body = n.child_by_field_name("body")
-        return [body] if body is not None else []
-    if t == "dictionary":
-        return [
-            c.child_by_field_name("value")
-            for c in n.named_children
-            if c.type == "pair" and c.child_by_field_name("value") is not None
-        ]
-    return None
-
-
-def _stateless(module: Obj) -> bool:
-    """A torch.nn module without parameters (a loss, an activation, dropout): dataflow
-    goes through it to its inputs rather than stopping as at a model layer."""
-    if module.kind != "external":
-        return False
-    layer = torch_layer(module.resolved)
-    return loss_class_kind(module.resolved) is not None or (
-        layer is not None and layer not in PARAMETERIZED_LAYERS and layer not in CONTAINER_LAYERS
-    )
-
-
 def _unique_objs(objs: list[Obj]) -> list[Obj]:
     seen: set[tuple[object, ...]] = set()
     out = []
@@ -939,7 +588,3 @@ def _unique_objs(objs: list[Obj]) -> list[Obj]:
             seen.add(k)
             out.append(o)
     return out
-
-
-def resolve_in(unit: FileUnit, dotted: str) -> str:
-    return resolve(dotted, unit.imports)

@@ -29,6 +29,24 @@ from tools.code.params import (
 from tools.records import Finding
 
 NAME = "optimizer_missing_params"
+# Builtins that run through an iterable (a generator passed to them is used up).
+ITERATING_BUILTINS = frozenset(
+    {
+        "list",
+        "tuple",
+        "set",
+        "sorted",
+        "sum",
+        "zip",
+        "enumerate",
+        "map",
+        "filter",
+        "any",
+        "all",
+        "max",
+        "min",
+    }
+)
 
 
 @check(NAME, "optimizer_missing_params", "tiny_grad_clip")
@@ -366,7 +384,8 @@ def _consumer_kind(ctx: CheckContext, unit, node: Node) -> str | None:
             return "optimizer"
         if last(resolved) in CLIPPING_FUNCTIONS:
             return "clip"
-        return "call"
+        if resolved in ITERATING_BUILTINS:
+            return "call"
     return None
 
 
