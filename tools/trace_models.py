@@ -383,6 +383,7 @@ class Trace(_Model):
     probes: dict[str, ForwardProbe] = Field(default_factory=dict)
     init_stats: list[dict[str, Any]] = Field(default_factory=list)
     probe_result: dict[str, Any] | None = None
+    train_mode_counts: dict[str, Any] = Field(default_factory=dict)
     seen_functions: list[str] = Field(default_factory=list)
     warnings: list[dict[str, Any]] = Field(default_factory=list)
 

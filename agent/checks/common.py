@@ -207,3 +207,17 @@ def chance_level(fn: str, input_shape: list[int]) -> float | None:
     if fn in ("cross_entropy", "nll_loss") and len(input_shape) >= 2 and input_shape[1] > 1:
         return math.log(input_shape[1])
     return None
+
+
+def swapped(c) -> bool:
+    """A loss call whose first argument is data and whose second comes from the model."""
+    return (not c.input.requires_grad) and c.target.requires_grad
+
+
+def target_of(c):
+    """The operand that holds the targets, whichever slot it was passed in."""
+    return c.input if swapped(c) else c.target
+
+
+def prediction_of(c):
+    return c.target if swapped(c) else c.input

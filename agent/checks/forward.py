@@ -19,17 +19,13 @@ ITEMS = ("shapes", "broadcasting", "batch_dimension", "sample_independence", "in
 
 def model_location(session: Session, t: Trace) -> Location | None:
     """The model's forward method, from the index (the class the trace saw)."""
-    if t.models:
-        name = t.models[0].class_
-        sym = session.index.symbol(f"{name}.forward")
-        if sym is None:
-            hits = session.index.find_symbols("forward")
-            sym = next((s for s in hits if s.name.split(".")[0] == name), None)
-        if sym is not None:
-            return Location(file=sym.file, line=sym.start_line, symbol=sym.name)
-        if t.models[0].frame:
-            return where(session, t.models[0].frame)
-    return None
+    if not t.models:
+        return None
+    name = t.models[0].class_
+    sym = next((s for s in session.index.find_symbols("forward") if s.qualname == f"{name}.forward"), None)
+    if sym is not None:
+        return Location(file=sym.file, line=sym.def_line, symbol=sym.qualname)
+    return where(session, t.models[0].frame)
 
 
 @check(Stage.FORWARD)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
-from agent.checks.common import compare, first_static_location, fmt, runtime, where
+from agent.checks.common import compare, first_static_location, fmt, runtime, swapped, where
 from agent.checks.data import usable
 from tools.records import Stage
 from tools.trace_models import LossCall, Trace
@@ -62,6 +62,9 @@ def output_semantics(session: Session, ev: Evidence) -> None:
 
 def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> None:
     c = calls[0]
+    if swapped(c):
+        ev.item("output_semantics", "passed", f"{c.fn} receives its arguments swapped; see argument_order")
+        return
     prov = c.input.provenance
     fn = c.fn
     found = None
@@ -131,6 +134,9 @@ def _describe(c: LossCall) -> str:
 
 def _targets(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> None:
     c = calls[0]
+    if swapped(c):
+        ev.item("target_semantics", "passed", f"{c.fn}: the target is the first argument ({c.input.shape} {c.input.dtype}); see argument_order")
+        return
     y = c.target
     vals = sorted(float(k) for k in (y.values or {}))
     integral = bool(vals) and all(v.is_integer() for v in vals)

@@ -10,6 +10,7 @@ from agent.checks.base import Evidence, check
 from agent.checks.common import compare, first_static_location, fmt, runtime, where
 from agent.checks.data import _eval_missing, usable
 from tools.records import Stage
+from tools.trace_models import Frame
 
 if TYPE_CHECKING:
     from agent.session import Session
@@ -41,27 +42,30 @@ def training_mode(session: Session, ev: Evidence) -> None:
         )
         return
     in_eval = [f for f in fws if not f.training]
-    if in_eval:
+    counts = t.train_mode_counts or {}
+    n_eval, n_all = len(in_eval), len(fws)
+    first_step = in_eval[0].step if in_eval else None
+    first_frame = in_eval[0].frame if in_eval else None
+    if counts.get("eval"):  # the whole run, beyond the detailed steps
+        n_eval, n_all = counts["eval"], counts["eval"] + counts.get("train", 0)
+        first = counts.get("first_eval") or {}
+        first_step = first.get("step", first_step)
+        if first.get("frame"):
+            first_frame = Frame.model_validate(first["frame"])
+    if n_eval:
         layers = " and ".join(x for x, on in (("dropout", dropout), ("BatchNorm", bn)) if on)
-        text = f"{len(in_eval)} of {len(fws)} training forwards ran with model.training == False (first at step {in_eval[0].step}, {in_eval[0].frame}): {layers} behave as in evaluation"
+        text = f"{n_eval} of {n_all} training forwards ran with model.training == False (first at step {first_step}, {first_frame}): {layers} behave as in evaluation"
         iv = session.runner.get({"force_train_mode": True})
         eff = compare(session.baseline(), iv, "with train mode forced for every training forward")
         ev.find(
             "eval_mode_in_training",
             status="confirmed",
-            confidence="high" if (eff.improved or len(in_eval) > len(fws) // 2) else "medium",
+            confidence="high" if (eff.improved or n_eval > n_all // 2) else "medium",
             evidence=[
-                runtime(
-                    text,
-                    in_eval[0].frame,
-                    session,
-                    eval_forwards=len(in_eval),
-                    train_forwards=len(fws),
-                ),
+                runtime(text, first_frame, session, eval_forwards=n_eval, train_forwards=n_all),
                 eff.observation(),
             ],
-            where=first_static_location(session, "eval_mode_in_training")
-            or where(session, in_eval[0].frame),
+            where=where(session, first_frame) or first_static_location(session, "eval_mode_in_training"),
             why="in eval mode dropout is off and BatchNorm uses running statistics, so training no longer regularizes or normalizes as designed",
             confirm="assert model.training at the top of each training step; call model.train() after every evaluation",
         )
@@ -70,7 +74,7 @@ def training_mode(session: Session, ev: Evidence) -> None:
     ev.item(
         "training_mode",
         "passed",
-        f"model.training is True in all {len(fws)} recorded training forwards",
+        f"model.training is True in all {n_all} training forwards",
     )
 
 

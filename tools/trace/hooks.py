@@ -141,6 +141,7 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     rec.between_forward_and_backward = grad
     frame = repo_frame()
     rec.event("forward", frame)
+    rec.last_grad_forward = (bool(module.training), rec.n_steps, frame) if grad else None
     record = None
     if rec.detailed or (not grad and len(rec.forwards) < MAX_EVENTS):
         with rec.quiet():
@@ -620,6 +621,13 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
     rec.last_backward_value = value
     rec.event("backward", frame)
     rec.backward_since_step += 1
+    if rec.last_grad_forward is not None:
+        training, step, fframe = rec.last_grad_forward
+        counts = rec.train_mode_counts
+        counts["train" if training else "eval"] += 1
+        if not training and counts["first_eval"] is None:
+            counts["first_eval"] = {"step": step, "frame": frame_dict(fframe)}
+        rec.last_grad_forward = None
     rec.between_forward_and_backward = False
     if rec.iv.zero_grad_before_backward:
         for r in rec.params.values():
@@ -659,12 +667,12 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
                     info = rec.loaders.get(record["loader"])
                     if info is not None:
                         info["role"] = "train"
+            elif loss.grad_fn is None or record.get("training"):
+                # a rebuilt/detached loss reaches nothing, and a train-mode forward whose
+                # output the loss does not reach is a cut graph: both are training
+                rec._resolve(record, "train")
             else:
-                record["_unreached"] = record.get("_unreached", 0) + 1
-                if record["_unreached"] >= 2:
-                    rec._resolve(record, "eval")
-                else:
-                    still.append((record, gfn))
+                rec._resolve(record, "eval")  # e.g. a validation pass without no_grad
         rec.pending = still
         if len(rec.backwards) < MAX_EVENTS:
             rec.backwards.append(

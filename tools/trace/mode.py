@@ -466,7 +466,9 @@ class TraceMode(TorchFunctionMode):
                     if isinstance(out, torch.Tensor) and out.grad_fn is not None
                     else None
                 )
-                record["_target"] = (tgt.detach(), rec.last_input)
+                # targets are what the batch supplies: a swapped call passes them first
+                swapped = tgt.requires_grad and not inp.requires_grad
+                record["_target"] = ((inp if swapped else tgt).detach(), rec.last_input)
                 if grad and isinstance(out, torch.Tensor) and out.grad_fn is not None:
                     rec.pending.append((record, out.grad_fn))
                 else:

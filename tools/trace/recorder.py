@@ -144,6 +144,10 @@ class Recorder:
         self.fingerprints: dict[str, list[str]] = {"train": [], "eval": []}
         self.eval_batches: list[tuple[str, list[str]]] = []  # (call site, row fingerprints)
         self.fw_by_index: dict[int, dict] = {}
+        # module.training of every forward a backward directly follows, for the whole run
+        # (the detailed records cover only the first steps)
+        self.last_grad_forward: tuple[bool, int, tuple | None] | None = None
+        self.train_mode_counts: dict = {"train": 0, "eval": 0, "first_eval": None}
         self.pending_nograd: list[dict] = []  # no-grad forwards whose phase a consumer decides
         self.moments: dict[str, list] = {}
         self.target_hist_per_batch: list[dict] = []
@@ -539,6 +543,7 @@ class Recorder:
                     str(j): r["min_abs_corr"] for j, r in self.column_target.items() if r["n"] >= 2
                 },
             },
+            "train_mode_counts": self.train_mode_counts,
             "probes": self.probes,
             "probe_result": self.probe_result,
             "init_stats": self.init_stats,
