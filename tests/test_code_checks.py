@@ -84,7 +84,7 @@ def test_findings_are_plausible_with_static_evidence_and_locations() -> None:
     for case in _cases("fire"):
         for f in run_static_checks(CodeIndex.from_sources(_sources(case)), strict=True):
             assert f.status == "plausible" and f.id == ""
-            assert f.detector.startswith("static.")
+            assert f.detector == f"static.{f.category}"
             assert f.file and f.line and f.symbol
             assert f.evidence and all(o.source == "static" and o.where for o in f.evidence)
             assert f"{f.file}:{f.line}" in " ".join(o.text for o in f.evidence)

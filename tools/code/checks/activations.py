@@ -88,7 +88,6 @@ def _finding(hit: _Hit) -> Finding:
             f"instead of softmax at {where} and compare the loss curve over a few hundred steps."
         )
         return finding(
-            NAME,
             hit.category,
             hit.at,
             confidence="high",
@@ -110,7 +109,6 @@ def _finding(hit: _Hit) -> Finding:
             "over a few hundred steps."
         )
         return finding(
-            NAME,
             hit.category,
             hit.at,
             confidence="high",
@@ -128,7 +126,6 @@ def _finding(hit: _Hit) -> Finding:
             "(or switch to BCELoss) and compare the loss curves."
         )
         return finding(
-            NAME,
             hit.category,
             hit.at,
             confidence="high",
@@ -145,7 +142,6 @@ def _finding(hit: _Hit) -> Finding:
         "and compare the loss curves."
     )
     return finding(
-        NAME,
         hit.category,
         hit.at,
         confidence="medium",

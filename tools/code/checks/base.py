@@ -125,7 +125,6 @@ def observe(s: Spot, note: str, **values: object) -> Observation:
 
 
 def finding(
-    name: str,
     category: str,
     at: Spot,
     *,
@@ -147,5 +146,5 @@ def finding(
         evidence=evidence,
         why=why,
         confirm=confirm,
-        detector=f"static.{name}",
+        detector=f"static.{category}",
     )

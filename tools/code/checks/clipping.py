@@ -41,7 +41,6 @@ def tiny_grad_clip(ctx: CheckContext) -> Iterator[Finding]:
             if arg is not None and sx.number(arg) is None:
                 evidence.append(observe(at, f"`{sx.flat(arg)}` resolves to {value:g}"))
             yield finding(
-                NAME,
                 "tiny_grad_clip",
                 at,
                 confidence="medium",

@@ -67,7 +67,6 @@ def _unshuffled(ctx: CheckContext, site: LoaderSite) -> Finding | None:
     said = "shuffle=False" if shuffle is not None else "no shuffle (the default is False)"
     return finding(
         "unshuffled_data",
-        "unshuffled_data",
         at,
         confidence="medium",
         evidence=[observe(at, f"a training DataLoader with {said} and no sampler")],
@@ -96,7 +95,6 @@ def _tiny_batches(ctx: CheckContext, site: LoaderSite) -> Finding | None:
     at = spot(ctx, site.ctor)
     said = "batch_size=1" if size_arg is not None else "no batch_size (the default is 1)"
     return finding(
-        "unshuffled_data",
         "batchnorm_small_batch",
         at,
         confidence="medium",
@@ -148,7 +146,6 @@ def _manual_batches(ctx: CheckContext) -> Iterator[Finding]:
             continue
         at = spot(ctx, Value(sliced, loop.loop.value.frame))
         yield finding(
-            "unshuffled_data",
             "unshuffled_data",
             at,
             confidence="low",

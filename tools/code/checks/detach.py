@@ -121,7 +121,6 @@ def _harmless_context(cut: Cut, fn: Node, unit) -> bool:
 def _forward_finding(ctx: CheckContext, at: Spot, cut: Cut, source: Value, model: str) -> Finding:
     src = spot(ctx, source)
     return finding(
-        NAME,
         "detached_graph",
         at,
         confidence="high" if cut.how in (".detach()", ".data", ".numpy()") else "medium",
@@ -304,7 +303,6 @@ def _loss_finding(ctx: CheckContext, issue: _Issue, backward: Value) -> Finding:
     if issue.category == "loss_detached_scale":
         return finding(
             "loss_detached_scale",
-            "loss_detached_scale",
             at,
             confidence="high",
             evidence=[
@@ -323,7 +321,6 @@ def _loss_finding(ctx: CheckContext, issue: _Issue, backward: Value) -> Finding:
             ),
         )
     return finding(
-        NAME,
         "detached_graph",
         at,
         confidence="medium" if issue.cut.how in (".item()", ".tolist()") else "high",
@@ -389,7 +386,6 @@ def _between_models(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             at = spot(ctx, Value(node, frame))
             yield finding(
-                NAME,
                 "detached_graph",
                 at,
                 confidence="medium",

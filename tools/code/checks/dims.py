@@ -71,7 +71,6 @@ def _softmax(ctx: CheckContext, unit: FileUnit, call: Node) -> Finding | None:
             return None  # torch.softmax(x) without dim raises: not silent
         return finding(
             "wrong_dimension",
-            "wrong_dimension",
             at,
             confidence="medium",
             evidence=[observe(at, f"{what} without dim")],
@@ -88,7 +87,6 @@ def _softmax(ctx: CheckContext, unit: FileUnit, call: Node) -> Finding | None:
     if sx.number(dim) != 0.0 or not _batched(ctx, unit, call, v):
         return None
     return finding(
-        "wrong_dimension",
         "wrong_dimension",
         at,
         confidence="medium",
@@ -243,7 +241,6 @@ def _bound_names(node: Node) -> set[str]:
 
 def _metric_finding(at: Spot, problem: str, other: Node, ctx: CheckContext) -> Finding:
     return finding(
-        "wrong_dimension",
         "metric_bug",
         at,
         confidence="medium",

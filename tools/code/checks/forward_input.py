@@ -28,7 +28,6 @@ def output_ignores_input(ctx: CheckContext) -> Iterator[Finding]:
             continue
         at = spot(ctx, Value(fm.node, fm.frame))
         yield finding(
-            NAME,
             "output_ignores_input",
             at,
             confidence="medium",

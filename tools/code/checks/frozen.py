@@ -66,7 +66,6 @@ def _requires_grad_finding(
     everything = fr.whole and any(covers(a, fr.ref, s.module) for _, s in covering)
     what = "all the parameters it optimizes" if everything else f"parameters of `{fr.ref.text}`"
     return finding(
-        NAME,
         "frozen_parameters",
         at,
         confidence="medium" if everything else "low",
@@ -95,7 +94,6 @@ def _eval_finding(
 ) -> Finding:
     at = spot(ctx, fr.at)
     return finding(
-        NAME,
         "frozen_parameters",
         at,
         confidence="medium",

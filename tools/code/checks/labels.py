@@ -203,7 +203,6 @@ def _zipped_with_labels(calls: list[Node], name: str) -> Node | None:
 
 def _finding(at, evidence, fix: str, confidence) -> Finding:
     return finding(
-        NAME,
         "label_misaligned",
         at,
         confidence=confidence,

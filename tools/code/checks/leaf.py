@@ -159,7 +159,6 @@ def _finding(at, op: str, confidence: Confidence, created) -> Finding:
             observe(at, f"requires_grad=True is set on the inner tensor, then {op} makes a new one")
         )
     return finding(
-        NAME,
         "non_leaf_parameters",
         at,
         confidence=confidence,

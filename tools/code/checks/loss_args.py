@@ -75,7 +75,6 @@ def _swapped(ctx: CheckContext, lc: LossCall) -> Finding | None:
     at = spot(ctx, lc.value)
     return finding(
         "loss_args_swapped",
-        "loss_args_swapped",
         at,
         confidence="high",
         evidence=[
@@ -105,7 +104,6 @@ def _class_targets_in_regression(ctx: CheckContext, lc: LossCall) -> Finding | N
         return None
     at = spot(ctx, lc.value)
     return finding(
-        "loss_args_swapped",
         "wrong_loss_for_task",
         at,
         confidence="medium",
@@ -177,7 +175,6 @@ def _broadcast(ctx: CheckContext, lc: LossCall) -> Finding | None:
         return None
     at = spot(ctx, lc.value)
     return finding(
-        "loss_args_swapped",
         "broadcast_mismatch",
         at,
         confidence="medium",

@@ -156,7 +156,6 @@ def _training_in_eval_mode(
     forward_at = spot(ctx, forward.event.value)
     return finding(
         "eval_mode_in_training",
-        "eval_mode_in_training",
         at,
         confidence="high" if not mode.occurrence.conditional else "medium",
         evidence=[
@@ -208,7 +207,6 @@ def _evaluation_in_train_mode(
     names = ", ".join(sorted({c.name for c in classes}))
     return finding(
         "train_mode_in_eval",
-        "train_mode_in_eval",
         at,
         confidence="medium",
         evidence=evidence,
@@ -254,7 +252,6 @@ def _mode_blind_dropout(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             at = spot(ctx, Value(call, fm.frame))
             yield finding(
-                "train_mode_in_eval",
                 "train_mode_in_eval",
                 at,
                 confidence="medium" if name in DROPOUT_FUNCTIONS else "low",

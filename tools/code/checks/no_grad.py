@@ -132,7 +132,6 @@ def _finding(ctx: CheckContext, origin: Origin, cause: Spot, back: Occurrence) -
     at = spot(ctx, origin.value)
     back_at = spot(ctx, back.event.value)
     return finding(
-        NAME,
         "no_grad_training",
         at,
         confidence="high",
@@ -163,7 +162,6 @@ def _in_forward(ctx: CheckContext) -> Iterator[Finding]:
         if decorated_no_grad(fm.node, fm.unit):
             at = spot(ctx, Value(fm.node, fm.frame))
             yield finding(
-                NAME,
                 "no_grad_training",
                 at,
                 confidence="high",
@@ -196,7 +194,6 @@ def _in_forward(ctx: CheckContext) -> Iterator[Finding]:
                 if origins and all(_optimized(ctx, o) for o in origins):
                     at = spot(ctx, Value(inner, fm.frame))
                     yield finding(
-                        NAME,
                         "no_grad_training",
                         at,
                         confidence="medium",

@@ -16,7 +16,7 @@ from tools.code import syntax as sx
 from tools.code.checks.base import CheckContext, Spot, check, finding, observe, spot
 from tools.code.flow import Frame, Obj, Value
 from tools.code.models import forward_reads, parameterized_submodules
-from tools.code.names import CLIPPING_FUNCTIONS, is_optimizer, last, torch_layer
+from tools.code.names import CLIPPING_FUNCTIONS, is_optimizer, last, looks_like_model, torch_layer
 from tools.code.params import (
     PARAMETER_METHODS,
     ModuleRef,
@@ -188,7 +188,6 @@ def _replaced_finding(
     at = spot(ctx, where)
     ctor = spot(ctx, opt.ctor)
     return finding(
-        NAME,
         "optimizer_missing_params",
         at,
         confidence="high",
@@ -286,7 +285,6 @@ def _subset_finding(
     at = spot(ctx, opt.ctor)
     names = ", ".join(f"`{m}`" for m in missing)
     return finding(
-        NAME,
         "optimizer_missing_params",
         at,
         confidence="medium",
@@ -323,9 +321,28 @@ def _exhausted_generators(ctx: CheckContext) -> Iterator[Finding]:
             if raw.value.parent is None or raw.value.parent.type != "assignment":
                 continue
             frame = ctx.flow.frame_at(unit, raw.value)
+            if not _module_receiver(ctx, Value(raw.value, frame)):
+                continue  # `bucket.parameters()` of a DDP bucket returns a list
             uses = _consumers(ctx, unit, raw.target, frame)
             if len(uses) >= 2:
                 yield _exhausted_finding(ctx, Value(raw.value, frame), sx.text(raw.target), uses)
+
+
+def _module_receiver(ctx: CheckContext, call: Value) -> bool:
+    """`.parameters()` called on an nn.Module (resolved, or named like a model)."""
+    recv = sx.receiver(call.node)
+    if recv is None:
+        return False
+    for obj in ctx.flow.objects(Value(recv, call.frame), budget=60):
+        if obj.kind == "instance" and obj.symbol is not None and obj.symbol.is_nn_module:
+            return True
+        if (
+            obj.kind == "external"
+            and obj.ctor is not None
+            and torch_layer(obj.resolved) is not None
+        ):
+            return True
+    return looks_like_model(sx.flat(recv)) or sx.flat(recv) == "self"
 
 
 def _consumers(ctx: CheckContext, unit, target: Node, frame: Frame) -> list[tuple[Value, str]]:
@@ -349,19 +366,20 @@ def _consumers(ctx: CheckContext, unit, target: Node, frame: Frame) -> list[tupl
             continue
         v = Value(node, frame)
         uses.append((v, kind))
-        loop = next(
-            (
-                anc
-                for anc in sx.ancestors(node)
-                if anc.type in sx.LOOP_TYPES and anc.start_byte > target.end_byte
-            ),
-            None,
-        )
-        if loop is not None and not (
-            loop.type == "for_statement" and loop.child_by_field_name("right") == node
-        ):
+        if _repeated(node, target):  # a loop body runs the consumer again
             uses.append((v, kind))
     return uses
+
+
+def _repeated(node: Node, after: Node) -> bool:
+    """node sits in the body (not the header) of a loop that starts after `after`."""
+    for anc in sx.ancestors(node):
+        if anc.type not in sx.LOOP_TYPES or anc.start_byte <= after.end_byte:
+            continue
+        header = [anc.child_by_field_name("right"), anc.child_by_field_name("condition")]
+        if not any(part is not None and sx.contains(part, node) for part in header):
+            return True
+    return False
 
 
 def _consumer_kind(ctx: CheckContext, unit, node: Node) -> str | None:
@@ -409,7 +427,6 @@ def _exhausted_finding(
     fix = f"make it a list at {made_at.file}:{made_at.line}: `{name} = list(...)`"
     if victim_kind == "optimizer":
         return finding(
-            NAME,
             "optimizer_missing_params",
             victim_at,
             confidence="high",
@@ -418,7 +435,6 @@ def _exhausted_finding(
             confirm=f"Print len(optimizer.param_groups[0]['params']) (0); then {fix}.",
         )
     return finding(
-        NAME,
         "tiny_grad_clip",
         victim_at,
         confidence="high" if victim_kind == "clip" else "medium",

@@ -178,7 +178,6 @@ def _compare(ctx: CheckContext, unit: FileUnit, train: _Prep, evaluation: _Prep)
     if evaluation.scaled_only:
         e_desc = "only a division by 255"
     return finding(
-        NAME,
         "preprocessing_mismatch",
         e_at,
         confidence="medium",

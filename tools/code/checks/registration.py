@@ -168,7 +168,6 @@ def _unregistered_finding(
     at = spot(ctx, (unit.file, node))
     return finding(
         "unregistered_parameters",
-        "unregistered_parameters",
         at,
         confidence="high" if "layers" in what else "medium",
         evidence=[
@@ -199,7 +198,6 @@ def params_created_in_forward(ctx: CheckContext) -> Iterator[Finding]:
                     continue
                 at = spot(ctx, Value(call, fm.frame))
                 yield finding(
-                    "params_created_in_forward",
                     "params_created_in_forward",
                     at,
                     confidence="high",

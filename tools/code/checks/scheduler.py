@@ -60,7 +60,6 @@ def _stepped_before_optimizer(ctx: CheckContext) -> Iterator[Finding]:
         at = spot(ctx, sched.event.value)
         step_at = spot(ctx, step.event.value)
         yield finding(
-            NAME,
             "scheduler_misuse",
             at,
             confidence="medium",
@@ -96,7 +95,6 @@ def _per_epoch_in_batch_loop(ctx: CheckContext) -> Iterator[Finding]:
                 at = spot(ctx, o.event.value)
                 assert sched.ctor is not None
                 yield finding(
-                    NAME,
                     "scheduler_misuse",
                     at,
                     confidence="medium",

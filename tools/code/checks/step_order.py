@@ -97,7 +97,6 @@ def _order_finding(
         observe(step_at, "before this step reads them"),
     ]
     return finding(
-        NAME,
         "step_order",
         at,
         confidence="high",
@@ -133,7 +132,6 @@ def _epoch_reset_discards_accumulation(ctx: CheckContext, loop: LoopContext) -> 
     reset_at = spot(ctx, before[-1].event.value)
     step_at = spot(ctx, steps[0].event.value)
     return finding(
-        NAME,
         "step_order",
         reset_at,
         confidence="low",
@@ -181,7 +179,6 @@ def _step_outside_loop(ctx: CheckContext) -> Iterator[Finding]:
             backward = next(o for o in inner if o.kind == "backward")
             step_at = spot(ctx, step.event.value)
             yield finding(
-                NAME,
                 "step_not_called",
                 step_at,
                 confidence="medium",

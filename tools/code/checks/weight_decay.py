@@ -31,7 +31,6 @@ def excessive_weight_decay(ctx: CheckContext) -> Iterator[Finding]:
             continue
         at = spot(ctx, opt.ctor)
         yield finding(
-            NAME,
             "excessive_weight_decay",
             at,
             confidence="low",

@@ -44,7 +44,6 @@ def _finding(ctx: CheckContext, loop: LoopContext) -> Finding:
     else:
         note = "nothing in the loop, or in the helpers it calls, resets them"
     return finding(
-        NAME,
         "missing_zero_grad",
         at,
         confidence="medium" if outside else "high",
