@@ -45,7 +45,7 @@ EXPECT = {
     "detached_graph": r"\.detach\(\)|\.data\b",
     "no_grad_training": r"no_grad\(\)|set_grad_enabled\(False\)",
     "frozen_parameters": r"requires_grad",
-    "non_leaf_parameters": r"Parameter\(.*\) / ",
+    "non_leaf_parameters": r"\.clone\(\)",
     "unregistered_parameters": r"= list\(|= dict\(|requires_grad_\(\)",
     "params_created_in_forward": r"Linear\(",
     "missing_zero_grad": r"zero_grad|grad = None",
@@ -148,7 +148,7 @@ def test_variants_are_stable_across_runs():
          "self.scheduler.step()"),
         ("flat_script", "split_leakage", "moons.py", 36, "<module>", "X[perm[:]]"),
         ("tied_autoencoder", "non_leaf_parameters", "autoencoder.py", 29,
-         "TiedAutoencoder.__init__", "nn.Parameter(torch.randn(code, dim)) / math.sqrt(dim)"),
+         "TiedAutoencoder.__init__", "nn.Parameter(torch.randn(code, dim) / math.sqrt(dim)).clone()"),
         ("miniloop", "step_not_called", "train.py", 28, "main", "optimizer.step()"),
     ],
 )  # fmt: skip

@@ -41,6 +41,8 @@ CACHE = Path.home() / ".cache" / "torch-investigate" / "seeding"
 NOT_IN_CASE = frozenset({"template.json"})  # the case is a user's repo: no answer key
 MAX_TRIES = 4
 PER_CATEGORY = 3
+# Categories whose symptom is a run that looks too good: an improvement is the change.
+TOO_GOOD = frozenset({"split_leakage"})
 
 # Categories no operator seeds, and why.
 NOT_SEEDABLE = {
@@ -107,9 +109,13 @@ class Generator:
         path = self.cache / f"{key}.json" if self.cache else None
         if path is not None and path.is_file():
             try:
-                return MetricRun.model_validate_json(path.read_text())
+                cached = MetricRun.model_validate_json(path.read_text())
             except ValueError:
-                pass  # a half-written entry: measure again
+                cached = None  # a half-written entry: measure again
+            # a clean exit without a value is an entry from before non-finite values
+            # were written as strings: measure again
+            if cached is not None and not (cached.value is None and cached.returncode == 0):
+                return cached
         run = run_metric(folder, template)
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -150,7 +156,7 @@ class Generator:
                 self.log(
                     f"{category:28s} {name:17s} {m.variant:60s} {tried.effect} {tried.run.value}"
                 )
-                if tried.effect in ("degraded", "changed") or (loud and tried.effect == "crash"):
+                if _keeps(category, loud, tried.effect):
                     kept.append(tried)
                     break
                 why = tried.effect + (f": {tried.run.error}" if tried.run.error else "")
@@ -243,6 +249,15 @@ class Generator:
         manifest.write(suite)
         write_ci(suite, manifest)
         return manifest
+
+
+def _keeps(category: str, loud: bool, effect: str) -> bool:
+    """A seeding is kept when it changed the run the way its category does."""
+    if effect in ("degraded", "changed"):
+        return True
+    if effect == "improved":
+        return category in TOO_GOOD
+    return effect == "crash" and loud
 
 
 def _strip(out: Path) -> None:

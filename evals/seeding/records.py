@@ -11,16 +11,20 @@ import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 MANIFEST = "manifest.json"
 MANIFEST_VERSION = "1.0"
 
 Direction = Literal["higher", "lower"]
 # crash: the seeded copy raised (kept only for loud categories); degraded: the metric is
-# worse than the template's healthy threshold; changed: it moved by more than the noise
-# margin but stayed on the healthy side (leakage, mode bugs); unchanged: dropped.
-Effect = Literal["crash", "degraded", "changed", "unchanged", "not_run"]
+# worse than the template's healthy threshold; changed: it got worse by more than the
+# margin but stayed on the healthy side; improved: it got better by more than the margin
+# (kept only where that is the symptom: leakage); unchanged: dropped.
+Effect = Literal["crash", "degraded", "changed", "improved", "unchanged"]
+# A diverged run prints `METRIC weight_error=nan`: non-finite metrics are written as the
+# strings "NaN"/"Infinity" so the JSON stays standard and reads back as floats.
+NONFINITE_AS_STRINGS = ConfigDict(ser_json_inf_nan="strings")
 
 
 class Template(BaseModel):
@@ -51,6 +55,8 @@ class GroundTruth(BaseModel):
 class MetricRun(BaseModel):
     """One plain run of a template's command in a temporary copy."""
 
+    model_config = NONFINITE_AS_STRINGS
+
     value: float | None = None  # None when no METRIC line of the template's name came out
     returncode: int | None = None
     seconds: float = 0.0
@@ -58,6 +64,8 @@ class MetricRun(BaseModel):
 
 
 class Case(BaseModel):
+    model_config = NONFINITE_AS_STRINGS
+
     id: str  # `rings-missing_zero_grad`, `bars-metric_bug-2`
     path: str  # the seeded copy, relative to the suite folder
     template: str
@@ -75,6 +83,8 @@ class Case(BaseModel):
 
 
 class CleanControl(BaseModel):
+    model_config = NONFINITE_AS_STRINGS
+
     id: str  # `clean-rings`
     path: str
     template: str

@@ -78,12 +78,16 @@ def effect(template: Template, healthy: float | None, run: MetricRun) -> Effect:
     """How the seeded run differs from the healthy one."""
     if run.returncode != 0 or run.value is None:
         return "crash"
-    if math.isnan(run.value):
+    if not math.isfinite(run.value):
         return "degraded"
     margin = MARGIN * abs(template.healthy - template.chance)
     if healthy is not None and abs(run.value - healthy) <= margin:
         return "unchanged"
-    return "changed" if _meets(run.value, template.healthy, template.direction) else "degraded"
+    if not _meets(run.value, template.healthy, template.direction):
+        return "degraded"
+    if healthy is not None and _meets(run.value, healthy, template.direction):
+        return "improved"
+    return "changed"
 
 
 def _meets(value: float, threshold: float, direction: str) -> bool:

@@ -212,21 +212,24 @@ def _parameter_calls(src: Source) -> Iterator[tuple[str, Node]]:
 
 @operator(
     "non_leaf_parameters",
-    "move the scaling of a hand-made weight outside nn.Parameter: nn.Parameter(w) / c",
+    "a hand-made nn.Parameter stored through a copy (`nn.Parameter(w).clone()`): the "
+    "module keeps a non-leaf tensor, the optimizer never sees it",
 )
 def non_leaf_parameters(src: Source) -> Iterator[Mutation]:
+    # A copy op with no saved tensors (clone, a device/dtype copy): the graph it adds can
+    # be walked by every backward. `nn.Parameter(w) / c` would fail the second backward.
     for file, node in _parameter_calls(src):
-        args = sx.call_args(node)[0]
-        if len(args) != 1 or args[0].type != "binary_operator":
+        stmt = src.statement(node)
+        inner = stmt.named_children[0] if stmt.named_children else None
+        if (
+            inner is None
+            or inner.type != "assignment"
+            or inner.child_by_field_name("right") != node
+        ):
             continue
-        left, right = args[0].child_by_field_name("left"), args[0].child_by_field_name("right")
-        op = args[0].child_by_field_name("operator")
-        if left is None or right is None or op is None:
-            continue
-        callee = sx.text(sx.call_function(node))  # type: ignore[arg-type]
-        code = f"{callee}({sx.text(left)}) {sx.text(op)} {sx.text(right)}"
+        code = f"{sx.text(node)}.clone()"
         yield Mutation(
-            "scaled_after_wrap",
+            "cloned",
             site(file, sx.line(node)),
             f"`{sx.flat(node)}` -> `{code}` ({file}:{sx.line(node)}): a non-leaf copy",
             (src.replace(file, node, code, anchor=True),),

@@ -10,7 +10,13 @@ from evals.seeding import sites
 from evals.seeding.operators.base import Mutation, operator, site
 from evals.seeding.source import Source
 from tools.code import syntax as sx
-from tools.code.names import BATCHNORM_LAYERS, is_data_loader, last, torch_layer
+from tools.code.names import (
+    BATCHNORM_LAYERS,
+    MODE_DEPENDENT_LAYERS,
+    is_data_loader,
+    last,
+    torch_layer,
+)
 
 SMALL_BATCH = "2"
 
@@ -25,11 +31,22 @@ def _mode_calls(src: Source, mode: str) -> Iterator[tuple[str, Node, Node]]:
             yield call.file, node, stmt
 
 
+def _modes_matter(src: Source) -> bool:
+    """The repo has a layer that behaves differently in train and eval mode."""
+    return any(
+        torch_layer(c.resolved) in MODE_DEPENDENT_LAYERS
+        or c.resolved in ("torch.nn.functional.dropout", "torch.nn.functional.batch_norm")
+        for c, _ in src.calls()
+    )
+
+
 @operator(
     "eval_mode_in_training",
     "drop the train() call the training path relies on after an evaluation, or make it eval()",
 )
 def eval_mode_in_training(src: Source) -> Iterator[Mutation]:
+    if not _modes_matter(src):
+        return
     for file, node, stmt in _mode_calls(src, "train"):
         line = sx.line(node)
         loop = next(
@@ -66,6 +83,8 @@ def eval_mode_in_training(src: Source) -> Iterator[Mutation]:
     "drop the eval() call of an evaluation, or make it train()",
 )
 def train_mode_in_eval(src: Source) -> Iterator[Mutation]:
+    if not _modes_matter(src):
+        return
     for file, node, stmt in _mode_calls(src, "eval"):
         line = sx.line(node)
         if any(src.in_loop(lp, file, line) for lp in src.loops()):
