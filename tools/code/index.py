@@ -284,6 +284,10 @@ class CodeIndex:
         top_level = [c for c in candidates if c.qualname == simple]
         return top_level[0] if top_level else candidates[0]
 
+    def class_names(self) -> set[str]:
+        """Simple names of every class defined in the repo."""
+        return set(self._classes_by_name)
+
     def module_for(self, dotted: str, from_unit: FileUnit | None = None) -> FileUnit | None:
         """The repo file a dotted module name (absolute or relative) refers to."""
         if dotted.startswith(".") and from_unit is not None:

@@ -170,32 +170,43 @@ def inside(a: Analysis, inner: Obj, outer: Obj, depth: int = 0) -> bool:
 
 
 def _class_inside(a: Analysis, holder: Obj, outer: Obj, depth: int) -> bool:
-    """Some instance of holder's class is built inside outer's class."""
+    """Some instance of holder's class is built inside outer's class (transitively)."""
     if holder.node is None or outer.node is None:
         return False
-    if holder.node.id == outer.node.id:
-        return True
-    if depth > 4 or outer.symbol is None:
-        return False
+    target = holder.node.id
+    graph = a.memo("builds", lambda: _class_builds(a))
+    todo, seen = [outer.node.id], set()
+    while todo:
+        current = todo.pop()
+        if current == target:
+            return True
+        if current in seen:
+            continue
+        seen.add(current)
+        todo.extend(graph.get(current, ()))
+    return False
+
+
+def _class_builds(a: Analysis) -> dict[int, set[int]]:
+    """class node id -> ids of the repo classes its methods instantiate (one pass)."""
+    graph: dict[int, set[int]] = {}
+    class_names = a.index.class_names()
     for unit in a.index.units.values():
         for call in unit.call_nodes:
-            scope = sx.enclosing_function(call)
-            if scope is None:
-                continue
-            owner = a.flow.class_of_method(scope)
-            if owner is None or owner[2].id != outer.node.id:
-                continue
             fn = sx.call_function(call)
             if fn is None:
                 continue
+            name_node = fn.child_by_field_name("attribute") if fn.type == "attribute" else fn
+            if name_node is None or sx.text(name_node) not in class_names:
+                continue
+            scope = sx.enclosing_function(call)
+            owner = a.flow.class_of_method(scope) if scope is not None else None
+            if owner is None:
+                continue
             for obj in a.flow.objects(a.flow.value(unit, fn), budget=40):
-                if obj.kind == "class" and obj.node is not None and obj.node.id == holder.node.id:
-                    return True
-                if obj.kind == "class" and obj.symbol is not None:
-                    sub = Obj("instance", obj.unit, obj.node, obj.symbol)
-                    if _class_inside(a, holder, sub, depth + 1):
-                        return True
-    return False
+                if obj.kind == "class" and obj.node is not None:
+                    graph.setdefault(owner[2].id, set()).add(obj.node.id)
+    return graph
 
 
 def covers(a: Analysis, source: ModuleRef, target: ModuleRef) -> bool:
