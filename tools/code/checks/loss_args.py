@@ -22,7 +22,8 @@ from tools.code.shapes import loader_tensor, rank
 from tools.records import Finding
 
 TARGET_NAME = re.compile(
-    r"(^|_)(y|t|target|targets|label|labels|gt|truth|ground_truth|answer)s?($|_|\d)", re.IGNORECASE
+    r"(^|_)(y|yb|y_batch|y_true|t|target|targets|label|labels|gt|truth|ground_truth|answer)s?($|_|\d)",
+    re.IGNORECASE,
 )
 CLASS_DATASETS = frozenset(
     {
@@ -70,13 +71,11 @@ def _swapped(ctx: CheckContext, lc: LossCall) -> Finding | None:
     assert lc.input is not None and lc.target is not None
     if model_origins(ctx.flow, lc.input) or not model_origins(ctx.flow, lc.target):
         return None
-    if not _data_like(ctx, lc.input):
-        return None
     at = spot(ctx, lc.value)
     return finding(
         "loss_args_swapped",
         at,
-        confidence="high",
+        confidence="high" if _data_like(ctx, lc.input) else "medium",
         evidence=[
             observe(at, f"{lc.name}(input=`{lc.input.text}`, target=`{lc.target.text}`)"),
             observe(
