@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from tree_sitter import Node
 
@@ -57,7 +57,7 @@ class Analysis:
         """A value derived from the whole analysis, built once (loss calls, optimizers...)."""
         if key not in self._memo:
             self._memo[key] = build()
-        return self._memo[key]  # type: ignore[no-any-return]
+        return cast(T, self._memo[key])
 
     def regions(self) -> Iterator[Region]:
         for file in self.index.files:
@@ -81,7 +81,8 @@ class Analysis:
             if not self.is_called(region):
                 yield region
 
-    def _loop_qualifies(self, loop: Loop) -> bool:
+    def loop_trains(self, loop: Loop) -> bool:
+        """The loop reaches a backward and an optimizer step (through helpers too)."""
         key = loop.value.node.id
         if key not in self._qualifies:
             self._qualifies[key] = False  # guard against recursion through helpers
@@ -96,12 +97,12 @@ class Analysis:
             program = self.program(region)
             has_loop = False
             for loop, outer in self.programs.iter_loops(program):
-                if not self._loop_qualifies(loop):
+                if not self.loop_trains(loop):
                     continue
                 has_loop = True
                 occurrences = self.programs.flatten(loop.items)
                 inner = {id(lp): lp for o in occurrences for lp in o.loops}
-                if any(self._loop_qualifies(lp) for lp in inner.values()):
+                if any(self.loop_trains(lp) for lp in inner.values()):
                     continue
                 found.append(LoopContext(region, loop, outer, occurrences))
             if has_loop or region.node is None or self.is_called(region):
@@ -115,8 +116,4 @@ class Analysis:
 
 def analysis(index: CodeIndex) -> Analysis:
     """The index's shared analysis, built on first use."""
-    cached = getattr(index, "_analysis", None)
-    if cached is None:
-        cached = Analysis(index)
-        index._analysis = cached  # type: ignore[attr-defined]
-    return cached
+    return index.derived("analysis", lambda: Analysis(index))

@@ -84,6 +84,10 @@ class Flow:
         unit, symbol = self._classes[cls.id]
         return unit, symbol, cls
 
+    def class_by_id(self, node_id: int) -> tuple[FileUnit, Symbol] | None:
+        """The repo class whose definition node has this id."""
+        return self._classes.get(node_id)
+
     def class_node(self, symbol: Symbol) -> tuple[FileUnit, Node] | None:
         unit = self.index.units.get(symbol.file)
         node = unit.definitions.get(symbol.qualname) if unit is not None else None

@@ -10,12 +10,13 @@ from __future__ import annotations
 import difflib
 import gc
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import TypeVar, cast
 
-from tree_sitter import Node
+from tree_sitter import Node, Parser
 
 from tools.code import syntax as sx
 from tools.code.discover import check_source, iter_python_files, read_source, relative_name
@@ -44,7 +45,8 @@ from tools.code.records import (
 )
 from tools.code.sites import Site
 
-UNKNOWN_SYMBOL = "<unknown>"  # enclosing_symbol of a file outside the index
+UNKNOWN_SYMBOL = "<unknown>"
+T = TypeVar("T")  # enclosing_symbol of a file outside the index
 
 
 class CodeIndex:
@@ -54,6 +56,7 @@ class CodeIndex:
         self.skipped: list[SkippedFile] = []
         self.parse_issues: list[ParseIssue] = []
         self.build_seconds = 0.0
+        self._derived: dict[str, object] = {}  # analyses built on the index, by name
 
     # ---- building -------------------------------------------------------------
 
@@ -84,12 +87,12 @@ class CodeIndex:
         index.build_seconds = time.perf_counter() - started
         return index
 
-    def _add(self, rel: str, data: bytes | SkippedFile, parser: object) -> None:
+    def _add(self, rel: str, data: bytes | SkippedFile, parser: Parser) -> None:
         if isinstance(data, SkippedFile):
             self.skipped.append(data)
             return
         try:
-            tree = parser.parse(data)  # type: ignore[attr-defined]
+            tree = parser.parse(data)
         except Exception as e:  # noqa: BLE001 - a parser failure skips the file, never the index
             self.skipped.append(SkippedFile(file=rel, reason=f"unparseable: {e}"))
             return
@@ -370,14 +373,17 @@ class CodeIndex:
     def model_sites(self) -> list[Site]:
         return [Site.from_assignment(a) for a in self.assignments if a.kind == "model"]
 
+    def derived(self, key: str, build: Callable[[], T]) -> T:
+        """Something computed from the whole index once (the shared analysis)."""
+        if key not in self._derived:
+            self._derived[key] = build()
+        return cast(T, self._derived[key])
+
     def training_loops(self) -> list[TrainingLoop]:
-        from tools.code.loops import find_training_loops
+        """Loops (or functions) that reach `.backward(` and an optimizer step."""
+        from tools.code.loops import find_training_loops  # the analysis imports this module
 
-        if self._training_loops is None:
-            self._training_loops = find_training_loops(self)
-        return self._training_loops
-
-    _training_loops: list[TrainingLoop] | None = None
+        return self.derived("training_loops", lambda: find_training_loops(self))
 
 
 @contextmanager

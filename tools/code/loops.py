@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from tools.code import syntax as sx
 from tools.code.analysis import LoopContext, analysis
 from tools.code.index import CodeIndex
 from tools.code.records import LoopEvent, TrainingLoop
 
-_RECORDED = ("backward", "step", "zero_grad", "scheduler_step")
+LoopEventKind = Literal["backward", "step", "zero_grad", "scheduler_step"]
+_RECORDED: dict[str, LoopEventKind] = {k: k for k in get_args(LoopEventKind)}
 
 
 def find_training_loops(index: CodeIndex) -> list[TrainingLoop]:
@@ -17,13 +20,14 @@ def find_training_loops(index: CodeIndex) -> list[TrainingLoop]:
 def to_record(index: CodeIndex, ctx: LoopContext) -> TrainingLoop:
     events = []
     for o in ctx.occurrences:
-        if o.kind not in _RECORDED:
+        kind = _RECORDED.get(o.kind)
+        if kind is None:
             continue
         unit = o.event.value.frame.unit
         line = o.event.line
         events.append(
             LoopEvent(
-                kind=o.kind,  # type: ignore[arg-type]
+                kind=kind,
                 file=unit.file,
                 line=line,
                 symbol=index.enclosing_symbol(unit.file, line),

@@ -162,11 +162,12 @@ def inside(a: Analysis, inner: Obj, outer: Obj, depth: int = 0) -> bool:
     if owner == outer.node.id:
         return True
     # inner lives in a class that is itself a submodule of outer
-    for cls_id, (unit, symbol) in a.flow._classes.items():  # noqa: SLF001 - same package
-        if cls_id == owner:
-            holder = Obj("instance", unit, unit.definitions.get(symbol.qualname), symbol)
-            return _class_inside(a, holder, outer, depth + 1)
-    return False
+    located = a.flow.class_by_id(owner)
+    if located is None:
+        return False
+    unit, symbol = located
+    holder = Obj("instance", unit, unit.definitions.get(symbol.qualname), symbol)
+    return _class_inside(a, holder, outer, depth + 1)
 
 
 def _class_inside(a: Analysis, holder: Obj, outer: Obj, depth: int) -> bool:

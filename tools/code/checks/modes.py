@@ -76,7 +76,7 @@ class _Models:
 
 def _in_training_loop(a: Analysis, o: Occurrence) -> bool:
     """The innermost loop around the event computes gradients and steps."""
-    return bool(o.loops) and a._loop_qualifies(o.loops[-1])  # noqa: SLF001 - shared cache
+    return bool(o.loops) and a.loop_trains(o.loops[-1])
 
 
 @check("eval_mode_in_training", "eval_mode_in_training", "train_mode_in_eval")

@@ -16,7 +16,7 @@ from tools.code import syntax as sx
 from tools.code.checks.base import CheckContext, check, finding, observe, spot
 from tools.code.consts import number_value
 from tools.code.events import Occurrence
-from tools.code.flow import Obj, Value
+from tools.code.flow import Frame, Obj, Value
 from tools.code.names import PER_EPOCH_SCHEDULERS, is_scheduler, last
 from tools.records import Finding
 
@@ -143,13 +143,13 @@ def _epoch_scale(ctx: CheckContext, sched: Obj) -> str | None:
     return None
 
 
-def _small(ctx: CheckContext, arg: Node | None, frame: object, label: str) -> str | None:
+def _small(ctx: CheckContext, arg: Node | None, frame: Frame, label: str) -> str | None:
     if arg is None:
         return None
     text = sx.flat(arg)
     if ITERATION_WORDS.search(text):
         return None
-    value = number_value(ctx.analysis, Value(arg, frame))  # type: ignore[arg-type]
+    value = number_value(ctx.analysis, Value(arg, frame))
     if value is not None and value < EPOCH_SCALE:
         return f"has {label}={value:g}"
     if EPOCH_WORDS.search(text):

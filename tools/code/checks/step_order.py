@@ -161,7 +161,7 @@ def _step_outside_loop(ctx: CheckContext) -> Iterator[Finding]:
         program = a.program(region)
         occurrences = a.programs.flatten(program)
         for loop, outer in a.programs.iter_loops(program):
-            if a._loop_qualifies(loop):  # noqa: SLF001 - shared cache of the analysis
+            if a.loop_trains(loop):
                 continue
             inner = [o for o in occurrences if loop in o.loops]
             if not any(o.kind == "backward" for o in inner):
