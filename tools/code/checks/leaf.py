@@ -8,6 +8,7 @@ optimizer given the result never moves it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from tree_sitter import Node
@@ -16,9 +17,14 @@ from tools.code import syntax as sx
 from tools.code.checks.base import CheckContext, check, finding, observe, spot
 from tools.code.extract import FileUnit
 from tools.code.names import is_parameter_ctor
+from tools.code.params import optimizers
 from tools.records import Confidence, Finding
 
 NAME = "non_leaf_parameters"
+WEIGHT_NAME = re.compile(
+    r"(^|_)(w|b|weight|weights|bias|param|params|theta|coef|scale|emb|embedding)s?($|_|\d)",
+    re.IGNORECASE,
+)
 # Always a new tensor computed from the original.
 ALWAYS_NEW = frozenset(
     {
@@ -56,18 +62,43 @@ def non_leaf_parameters(ctx: CheckContext) -> Iterator[Finding]:
             found = _chained_op(call, unit)
             if found is not None:
                 op, confidence = found
+                if not _used_as_weight(ctx, unit, call):
+                    continue
                 at = spot(ctx, ctx.flow.value(unit, call))
                 if (at.file, at.line) not in seen:
                     seen.add((at.file, at.line))
                     yield _finding(at, op, confidence, None)
                 continue
             rebinding = _later_rebinding(ctx, unit, call)
-            if rebinding is not None:
+            if rebinding is not None and _used_as_weight(ctx, unit, call):
                 node, op, confidence = rebinding
                 at = spot(ctx, ctx.flow.value(unit, node))
                 if (at.file, at.line) not in seen:
                     seen.add((at.file, at.line))
                     yield _finding(at, op, confidence, spot(ctx, ctx.flow.value(unit, call)))
+
+
+def _used_as_weight(ctx: CheckContext, unit: FileUnit, call: Node) -> bool:
+    """The tensor is meant to be trained: an optimizer is given its name, or it is kept
+    as an attribute / named like a weight. (A requires_grad input for a gradient probe
+    is not a parameter.)"""
+    statement = sx.statement_of(call)
+    node = (
+        statement.named_children[0]
+        if statement.type == "expression_statement" and statement.named_children
+        else statement
+    )
+    target = node.child_by_field_name("left") if node.type == "assignment" else None
+    if target is None:
+        return False
+    name = sx.flat(target)
+    for opt in optimizers(ctx.analysis):
+        if opt.params_arg is not None and opt.params_arg.frame.unit is unit:
+            if name in {
+                sx.flat(n) for n in [opt.params_arg.node, *sx.descendants(opt.params_arg.node)]
+            }:
+                return True
+    return target.type == "attribute" or bool(WEIGHT_NAME.search(name))
 
 
 def _creates_trainable(call: Node) -> bool:
