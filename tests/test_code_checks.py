@@ -96,3 +96,9 @@ def test_a_healthy_multi_file_repo_has_no_findings() -> None:
     assert len(index.files) >= 5
     assert index.training_loops()
     assert run_static_checks(index, strict=True) == []
+
+
+def test_findings_in_the_repos_unit_tests_are_left_out() -> None:
+    source = (CHECKS_DIR / "missing_zero_grad" / "fire_flat_script.py").read_text()
+    index = CodeIndex.from_sources({"tests/test_train.py": source, "test.py": source})
+    assert {f.file for f in run_static_checks(index, strict=True)} == {"test.py"}

@@ -56,11 +56,26 @@ def run_static_checks(
             log.warning("static check %s failed; skipped", c.name, exc_info=True)
             continue
         for f in produced:
+            if f.file is not None and is_test_file(f.file):
+                continue  # the repo's own unit tests are not its training path
             key = (f.category, f.file, f.line)
             if key not in best or _RANK[f.confidence] < _RANK[best[key].confidence]:
                 best[key] = f
     return sorted(
         best.values(), key=lambda f: (int(f.stage), f.file or "", f.line or 0, f.category)
+    )
+
+
+def is_test_file(file: str) -> bool:
+    """`tests/...`, `test_x.py`, `x_test.py`, `conftest.py` (a `test.py` evaluation
+    script is not a unit test and still counts)."""
+    parts = file.split("/")
+    name = parts[-1]
+    return (
+        any(p in ("tests", "test") for p in parts[:-1])
+        or name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
     )
 
 
