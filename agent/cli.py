@@ -214,6 +214,10 @@ def run(
         if recorder is not None and llm is not None:  # e.g. 401: keep what the run did
             _save_trajectory(recorder, policy, None, trajectory, error=e.message)
         fail(e.message, e.exit_code)
+    except KeyboardInterrupt:
+        if recorder is not None and llm is not None:
+            _save_trajectory(recorder, policy, None, trajectory, error="interrupted")
+        raise
     if recorder is not None:
         _save_trajectory(recorder, policy, report, trajectory)
     text = render(report, fmt.value)

@@ -5,6 +5,7 @@ project talks to the network.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +17,8 @@ from agent.llm import retry
 from agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable, one_line, redact
 from agent.llm.messages import ChatMessage, ToolCallRecord
 from agent.llm.settings import LLMSettings
+
+_CALL_IDS = itertools.count(1)
 
 
 class Completion(BaseModel):
@@ -112,7 +115,7 @@ class ChatClient:
             fn = getattr(c, "function", None)
             calls.append(
                 ToolCallRecord(
-                    id=c.id or f"call_{i}",
+                    id=c.id or f"call_{next(_CALL_IDS)}_{i}",  # some local servers send none
                     name=(fn.name if fn else getattr(c, "type", "")) or "",
                     arguments=(fn.arguments if fn else "") or "",
                 )
