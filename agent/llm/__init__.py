@@ -7,7 +7,8 @@
 Layout: `settings` (endpoint and bounds), `client` + `retry` (the network seam),
 `prices` + `budget` (tokens and cost), `messages` (the typed conversation), `quoting`
 (repo text as data), `briefing` (prompts rendered from `prompts/`), `execute` (one tool
-call), `policy` (the loop), `trajectory` (save and replay).
+call), `policy` (the loop), `trajectory` (save and replay), `options` + `progress`
+(the command line's view).
 """
 
 from agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable
