@@ -18,7 +18,7 @@ from tools.code import CodeIndex
 from tools.code.checks import run_static_checks
 from tools.entry import EntryError, find_command
 from tools.gitfacts import git_facts
-from tools.records import CommandInfo, Finding, GitFacts, Report
+from tools.records import CommandInfo, Finding, GitFacts, LayerStat, Report
 from tools.sandbox import Limits, Sandbox, SandboxError
 from tools.workspace import Workspace, WorkspaceError
 
@@ -141,10 +141,23 @@ class Session:
         return run.trace.seen_functions if run is not None and run.trace is not None else []
 
     def git(self) -> GitFacts:
-        files = sorted({f.file for f in self.static_findings if f.file})
+        """Git facts, with the recent commits that touched files on the training path."""
+        files = {fn.split(":", 1)[0] for fn in self.baseline_trace_functions()}
+        files |= {f.file for f in self.static_findings if f.file}
         if self.command and self.command.argv and self.command.argv[0].endswith(".py"):
-            files.append(self.command.argv[0])
-        return git_facts(self.repo, files)
+            files.add(self.command.argv[0])
+        return git_facts(self.repo, sorted(files))
+
+    def gradient_flow(self) -> list[LayerStat]:
+        """Per-parameter gradient norm, weight norm and update ratio from the baseline run."""
+        run = self.runner.runs.get("baseline") if self.runner else None
+        if run is None or run.trace is None:
+            return []
+        return [
+            LayerStat(name=p.name, grad_norm=p.grad.mean_norm, weight_norm=p.weight_norm_start, update_ratio=p.update.mean_ratio)
+            for p in run.trace.parameters
+            if p.registered and p.grad.observed
+        ][:200]
 
     # ---- the report ----------------------------------------------------------------
 
@@ -171,6 +184,7 @@ class Session:
             not_yet=self.protocol.not_yet,
             isolation=self.sandbox.isolation if self.sandbox else "none",
             runs=self.runner.summaries() if self.runner else [],
+            gradient_flow=self.gradient_flow(),
             timings={k: round(v, 3) for k, v in self.timings.items()},
             notes=self.notes + (self.sandbox.notes if self.sandbox else []),
             **extra,

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 from agent.checks.merge import stage_evidence
 from agent.guardrails import Refused
 from tools.code import read_target, search_code
-from tools.records import Experiment, ExperimentKind, Finding, Observation, Stage, Verdict
+from tools.records import Experiment, ExperimentKind, Finding, Location, Observation, Stage, Verdict
 
 if TYPE_CHECKING:
     from agent.session import Session
@@ -72,6 +72,8 @@ class ProbeArgs(BaseModel):
 class ObservationArgs(BaseModel):
     source: Literal["static", "runtime", "intervention"]
     text: str
+    values: dict[str, Any] = Field(default_factory=dict, description="the observation's numbers, if any")
+    where: Location | None = None
 
 
 class RecordFindingArgs(BaseModel):
@@ -181,7 +183,7 @@ def _record_finding(session: Session, a: RecordFindingArgs) -> ToolResult:
             file=a.file,
             symbol=a.symbol,
             line=a.line,
-            evidence=[Observation(source=e.source, text=e.text) for e in a.evidence],
+            evidence=[Observation(source=e.source, text=e.text, values=e.values, where=e.where) for e in a.evidence],
             why=a.why,
             confirm=a.confirm,
             detector=a.detector or "policy",
