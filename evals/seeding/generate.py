@@ -41,8 +41,6 @@ CACHE = Path.home() / ".cache" / "torch-investigate" / "seeding"
 NOT_IN_CASE = frozenset({"template.json"})  # the case is a user's repo: no answer key
 MAX_TRIES = 4
 PER_CATEGORY = 3
-# Categories whose symptom is a run that looks too good: an improvement is the change.
-TOO_GOOD = frozenset({"split_leakage"})
 
 # Categories no operator seeds, and why.
 NOT_SEEDABLE = {
@@ -53,12 +51,11 @@ NOT_SEEDABLE = {
 }
 # The CI subset: the first three of these that the suite holds, and one clean control.
 CI_PREFERENCE = (
-    "miniloop-missing_zero_grad",
-    "rings-sigmoid_before_bce_logits",
-    "flat_script-step_order",
-    "rings-missing_zero_grad",
     "miniloop-step_order",
-    "attn_pool-missing_zero_grad",
+    "rings-loss_args_swapped",
+    "miniloop-broadcast_mismatch",
+    "flat_script-missing_zero_grad",
+    "miniloop-optimizer_missing_params",
 )
 CI_CONTROL = "clean-miniloop"
 
@@ -156,7 +153,7 @@ class Generator:
                 self.log(
                     f"{category:28s} {name:17s} {m.variant:60s} {tried.effect} {tried.run.value}"
                 )
-                if _keeps(category, loud, tried.effect):
+                if _keeps(loud, tried.effect):
                     kept.append(tried)
                     break
                 why = tried.effect + (f": {tried.run.error}" if tried.run.error else "")
@@ -251,13 +248,11 @@ class Generator:
         return manifest
 
 
-def _keeps(category: str, loud: bool, effect: str) -> bool:
-    """A seeding is kept when it changed the run the way its category does."""
-    if effect in ("degraded", "changed"):
-        return True
-    if effect == "improved":
-        return category in TOO_GOOD
-    return effect == "crash" and loud
+def _keeps(loud: bool, effect: str) -> bool:
+    """A seeding is kept when it changed the run: its metric moved beyond the margin
+    (either way: leakage, or sigmoid-squashed logits on an easy task, score higher), or,
+    for a loud category, it crashed."""
+    return effect in ("degraded", "changed", "improved") or (loud and effect == "crash")
 
 
 def _strip(out: Path) -> None:
