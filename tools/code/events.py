@@ -25,6 +25,8 @@ from tools.code import syntax as sx
 from tools.code.extract import FileUnit
 from tools.code.flow import Flow, Frame, Obj, Value
 from tools.code.names import (
+    BUILTIN_CALLS,
+    COMMON_METHODS,
     MODEL_NAME,
     is_grad_scaler,
     is_optimizer,
@@ -151,6 +153,9 @@ class Programs:
     def __init__(self, flow: Flow) -> None:
         self.flow = flow
         self._programs: dict[int, list[Item]] = {}
+        self._repo_names = {
+            q.rsplit(".", 1)[-1] for unit in flow.index.units.values() for q in unit.definitions
+        }
 
     # ---- building ------------------------------------------------------------------
 
@@ -275,7 +280,7 @@ class Programs:
             objs = self.flow.objects(Value(recv, frame), budget=80)
             if _is_model(objs, recv):
                 return [Event(_mode_kind(call, method), v, recv, objs)]
-        if fn is None:
+        if fn is None or self._never_a_helper(fn, method):
             return []
         callees = self.flow.objects(Value(fn, frame), budget=80)
         helpers: dict[int, HelperCall] = {}
@@ -308,6 +313,14 @@ class Programs:
         if not any(o.kind != "unknown" for o in callees) and MODEL_NAME.search(sx.flat(fn)):
             return [Event("forward", v, fn, callees)]
         return []
+
+    def _never_a_helper(self, fn: Node, method: str | None) -> bool:
+        """Builtins and common tensor/container methods, unless the repo defines a
+        function of that name (`self.update(loss)` may be the training step)."""
+        name = method if method is not None else (sx.text(fn) if fn.type == "identifier" else None)
+        if name is None or name in self._repo_names:
+            return False
+        return name in (COMMON_METHODS if method is not None else BUILTIN_CALLS)
 
     def _step_kind(self, recv: Node, frame: Frame) -> EventKind | None:
         objs = self.flow.objects(Value(recv, frame), budget=80)

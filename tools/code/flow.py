@@ -33,6 +33,7 @@ from tools.code.values import (
     MAX_IMPORT_HOPS,
     MAX_NESTING,
     SAME_OBJECT_METHODS,
+    SHARED_BUDGET,
     STEP_BUDGET,
     Frame,
     Obj,
@@ -50,6 +51,7 @@ class Flow:
         self._active: set[tuple[object, ...]] = set()  # objects() questions in progress
         self._memo: dict[tuple[object, ...], list[Obj]] = {}
         self._memo_enabled = True
+        self._shared_budget = SHARED_BUDGET
         self._returns: dict[int, list[Node]] = {}  # function node id -> returned expressions
         self._tracer = Tracer(self)
         self._classes: dict[int, tuple[FileUnit, Symbol]] = {}
@@ -239,6 +241,7 @@ class Flow:
                 self._callers = self._build_callers()
             finally:
                 self._memo_enabled = True
+        self._shared_budget = SHARED_BUDGET
         key = definition.id
         if sx.function_name(definition) == "__init__":
             owner = self.class_of_method(definition)
@@ -275,14 +278,17 @@ class Flow:
         # deep a nesting, is a cycle and answers `unknown`.
         if key in self._active or len(self._active) >= MAX_NESTING:
             return [Obj("unknown", expr=start)]
-        if not self._active and self._memo_enabled and key in self._memo:
+        top = not self._active
+        if top and self._memo_enabled and key in self._memo:
             return self._memo[key]
+        if top:  # nested questions share one budget, so nesting cannot multiply the work
+            self._shared_budget = SHARED_BUDGET
         self._active.add(key)
         try:
             out: list[Obj] = []
             seen: set[tuple[object, ...]] = set()
             work: list[Value | Obj] = [start]
-            while work and budget > 0:
+            while work and budget > 0 and self._shared_budget > 0:
                 item = work.pop()
                 if isinstance(item, Obj):
                     out.append(item)
@@ -291,11 +297,12 @@ class Flow:
                     continue
                 seen.add(item.key)
                 budget -= 1
+                self._shared_budget -= 1
                 work.extend(reversed(self._object_step(item)))
             result = _unique_objs(out)
         finally:
             self._active.discard(key)
-        if not self._active and self._memo_enabled:
+        if top and self._memo_enabled and self._shared_budget > 0:  # complete answers only
             self._memo[key] = result
         return result
 

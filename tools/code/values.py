@@ -67,6 +67,7 @@ SAME_OBJECT_METHODS = frozenset(
     }
 )
 STEP_BUDGET = 400
+SHARED_BUDGET = 1500  # steps of one top-level objects() question, nested ones included
 MAX_CALL_DEPTH = 6
 MAX_IMPORT_HOPS = 6
 MAX_NESTING = 24  # objects() questions asked while answering another
