@@ -13,6 +13,7 @@ from typing import TypeVar, cast
 
 from tree_sitter import Node
 
+from tools.code import syntax as sx
 from tools.code.events import Loop, Occurrence, Programs
 from tools.code.extract import FileUnit
 from tools.code.flow import Flow
@@ -67,6 +68,38 @@ class Analysis:
                 if node.type == "function_definition":
                     yield Region(unit, node, qualname)
 
+    def training_regions(self) -> Iterator[Region]:
+        """Regions that may reach a `.backward(` call: the ones calling backward, and
+        (transitively, by name) those calling them. Everything loop- and order-shaped
+        only needs these, and most of a large library never gets near them."""
+        reaching = self.memo("reaching_backward", self._reaching_backward)
+        for region in self.regions():
+            if (region.unit.file, region.qualname) in reaching:
+                yield region
+
+    def _reaching_backward(self) -> set[tuple[str, str]]:
+        calls: dict[tuple[str, str], set[str]] = {}
+        direct: set[tuple[str, str]] = set()
+        for unit in self.index.units.values():
+            for call, scope in zip(unit.call_nodes, unit.call_scopes, strict=True):
+                fn = sx.call_function(call)
+                if fn is None:
+                    continue
+                name_node = fn.child_by_field_name("attribute") if fn.type == "attribute" else fn
+                name = sx.text(name_node) if name_node is not None else ""
+                key = (unit.file, scope)
+                calls.setdefault(key, set()).add(name)
+                if name == "backward":
+                    direct.add(key)
+        reaching = set(direct)
+        for _ in range(6):  # helpers are inlined this deep at most
+            names = {qualname.rsplit(".", 1)[-1] for _, qualname in reaching} | {"forward"}
+            grown = {key for key, called in calls.items() if called & names} | reaching
+            if grown == reaching:
+                break
+            reaching = grown
+        return reaching
+
     def program(self, region: Region) -> list:
         if region.node is None:
             return self.programs.of_module(region.unit)
@@ -75,9 +108,10 @@ class Analysis:
     def is_called(self, region: Region) -> bool:
         return region.node is not None and bool(self.flow.callers(region.node))
 
-    def root_regions(self) -> Iterator[Region]:
-        """Module top levels and functions no repo code calls: where execution starts."""
-        for region in self.regions():
+    def root_regions(self, *, training_only: bool = False) -> Iterator[Region]:
+        """Module top levels and functions no repo code calls: where execution starts
+        (only those that may reach a backward, with training_only)."""
+        for region in self.training_regions() if training_only else self.regions():
             if not self.is_called(region):
                 yield region
 
@@ -86,14 +120,14 @@ class Analysis:
         key = loop.value.node.id
         if key not in self._qualifies:
             self._qualifies[key] = False  # guard against recursion through helpers
-            kinds = {o.kind for o in self.programs.flatten(loop.items)}
+            kinds = self.programs.kinds(loop.items)
             self._qualifies[key] = "backward" in kinds and "step" in kinds
         return self._qualifies[key]
 
     @cached_property
     def training_loops(self) -> list[LoopContext]:
         found: list[LoopContext] = []
-        for region in self.regions():
+        for region in self.training_regions():
             program = self.program(region)
             has_loop = False
             for loop, outer in self.programs.iter_loops(program):
@@ -106,6 +140,8 @@ class Analysis:
                     continue
                 found.append(LoopContext(region, loop, outer, occurrences))
             if has_loop or region.node is None or self.is_called(region):
+                continue
+            if not {"backward", "step"} <= self.programs.kinds(program):
                 continue
             top = self.programs.flatten(program)
             kinds = {o.kind for o in top if not o.loops}

@@ -153,6 +153,7 @@ class Programs:
     def __init__(self, flow: Flow) -> None:
         self.flow = flow
         self._programs: dict[int, list[Item]] = {}
+        self._kinds: dict[int, frozenset[str]] = {}  # function id -> reachable event kinds
         self._repo_names = {
             q.rsplit(".", 1)[-1] for unit in flow.index.units.values() for q in unit.definitions
         }
@@ -242,7 +243,7 @@ class Programs:
         """Events of the calls (and grad resets / manual updates) inside one statement,
         inner calls first."""
         items: list[Item] = []
-        manual = _manual_update_or_reset(node)
+        manual = _manual_update_or_reset(node) if b"grad" in (node.text or b"") else None
         calls = sorted(sx.calls_in(node), key=lambda c: (c.end_byte, -c.start_byte))
         for call in calls:
             items += self._call_events(call, frame)
@@ -342,6 +343,30 @@ class Programs:
         if OPTIMIZER_NAME.search(text) or SCALER_NAME.search(text):
             return "step"
         return None
+
+    # ---- summaries -------------------------------------------------------------------
+
+    def kinds(self, items: list[Item], depth: int = 0) -> frozenset[str]:
+        """Event kinds the items can reach, helpers included (what `flatten` would
+        yield, without laying out every occurrence)."""
+        found: set[str] = set()
+        for item in items:
+            if isinstance(item, Event):
+                found.add(item.kind)
+            elif isinstance(item, (Loop, Guarded, NoGradBlock)):
+                found |= self.kinds(item.items, depth)
+            elif isinstance(item, HelperCall) and depth < MAX_INLINE_DEPTH:
+                found |= self._function_kinds(item, depth + 1)
+        return frozenset(found)
+
+    def _function_kinds(self, helper: HelperCall, depth: int) -> frozenset[str]:
+        key = helper.function.id
+        cached = self._kinds.get(key)
+        if cached is None:
+            self._kinds[key] = frozenset()  # recursion guard
+            cached = self.kinds(self.of_function(helper.unit, helper.function), depth)
+            self._kinds[key] = cached
+        return cached
 
     # ---- flattening ------------------------------------------------------------------
 

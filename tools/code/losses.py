@@ -36,7 +36,14 @@ def loss_calls(a: Analysis) -> list[LossCall]:
 
 
 def _find(a: Analysis) -> list[LossCall]:
-    holders = _loss_holder_names(a)
+    # Module-form calls need a loss object built somewhere in the repo; without one,
+    # resolving every call would only cost time.
+    builds_losses = any(
+        loss_class_kind(unit.resolve_callee(sx.call_function(call))[1]) is not None
+        for unit in a.index.units.values()
+        for call in unit.call_nodes
+    )
+    holders = _loss_holder_names(a) if builds_losses else set()
     found: list[LossCall] = []
     for unit in a.index.units.values():
         for call in unit.call_nodes:

@@ -156,7 +156,7 @@ class _Issue:
 def _in_loss(ctx: CheckContext) -> Iterator[Finding]:
     losses = {lc.value.node.id: lc for lc in loss_calls(ctx.analysis)}
     done: set[int] = set()
-    for region in ctx.analysis.regions():
+    for region in ctx.analysis.training_regions():
         for o in ctx.analysis.programs.flatten(ctx.analysis.program(region)):
             if o.kind != "backward" or o.event.value.node.id in done:
                 continue

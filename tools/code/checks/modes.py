@@ -93,7 +93,7 @@ def train_eval_modes(ctx: CheckContext) -> Iterator[Finding]:
 def _walk_entry_points(ctx: CheckContext) -> Iterator[Finding]:
     a = ctx.analysis
     models = _Models(ctx.flow)
-    for region in a.root_regions():
+    for region in a.root_regions(training_only=True):
         occurrences = a.programs.flatten(a.program(region), repeat_loops=2)
         modes: list[_Mode] = []
         forwards: list[Occurrence] = []

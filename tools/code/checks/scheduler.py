@@ -49,7 +49,7 @@ def _scheduler_ctors(ctx: CheckContext, o: Occurrence) -> list[Obj]:
 
 def _stepped_before_optimizer(ctx: CheckContext) -> Iterator[Finding]:
     a = ctx.analysis
-    for region in a.regions():
+    for region in a.training_regions():
         occurrences = a.programs.flatten(a.program(region))
         sched = next((o for o in occurrences if o.kind == "scheduler_step"), None)
         step = next((o for o in occurrences if o.kind == "step"), None)

@@ -157,7 +157,7 @@ def _step_outside_loop(ctx: CheckContext) -> Iterator[Finding]:
     """A loop computes gradients (backward) but the optimizer steps only after it ends."""
     a = ctx.analysis
     reported: set[int] = set()
-    for region in a.regions():
+    for region in a.training_regions():
         program = a.program(region)
         occurrences = a.programs.flatten(program)
         for loop, outer in a.programs.iter_loops(program):
