@@ -14,7 +14,7 @@ from functools import cached_property
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from tools.code import syntax as sx
-from tools.code.names import resolve
+from tools.code.names import CONVENTIONAL_ALIASES, resolve
 from tools.code.records import MODULE_SYMBOL, CallSite, ImportBinding, Symbol
 from tools.code.scopes import FileScopes, build_file_scopes
 
@@ -94,6 +94,17 @@ class FileUnit:
             attr = fn.child_by_field_name("attribute") if fn.type == "attribute" else None
             return written, f"<expr>.{sx.text(attr)}" if attr is not None else "<expr>"
         return dotted, resolve(dotted, self.imports)
+
+    def is_module_function(self, fn: Node | None) -> bool:
+        """`torch.flatten`, `F.relu`, `np.sort`: a function reached through an imported
+        module, not a method of a value (`x.flatten`)."""
+        if fn is None or fn.type != "attribute":
+            return False
+        dotted = sx.dotted(fn)
+        if dotted is None:
+            return False
+        head = dotted.split(".", 1)[0]
+        return head in self.imports or head in CONVENTIONAL_ALIASES
 
     @cached_property
     def calls(self) -> list[CallSite]:

@@ -160,11 +160,12 @@ class Tracer:
 
     def _trace_call(self, v: Value, *, dataflow: bool, enter_models: bool) -> Origin | list[Value]:
         n = v.node
-        method = sx.method_name(n)
-        recv = sx.receiver(n)
+        fn = sx.call_function(n)
+        module_function = v.frame.unit.is_module_function(fn)
+        method = None if module_function else sx.method_name(n)
+        recv = None if module_function else sx.receiver(n)
         if method in KEEP_VALUE_METHODS and recv is not None:
             return [Value(recv, v.frame, v.index)]
-        fn = sx.call_function(n)
         if fn is None:
             return Origin("call", v, [])
         resolved = v.frame.unit.resolve_callee(fn)[1]
