@@ -23,7 +23,7 @@ SINGLE_TEMPLATE = {"non_leaf_parameters"}
 
 # What the diff of every mutation of a category shows (added or removed lines).
 EXPECT = {
-    "label_misaligned": r"randperm",
+    "label_misaligned": r"\.roll\(1, 0\)",
     "split_leakage": r"\[:\]|DataLoader\(",
     "preprocessing_mismatch": r"abs\(\)\.max\(\)|- mean\) / std",
     "unnormalized_inputs": r"\* 1000\.0",

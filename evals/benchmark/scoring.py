@@ -58,8 +58,14 @@ def _alarming(run: Run, f: ToolFinding) -> bool:
 
 
 def _line(f: ToolFinding) -> str:
-    where = f"{f.file}:{f.line}" if f.line is not None else (f.file or "?")
-    return f"{f.status} {f.category} at {where} ({f.symbol or '-'})"
+    return f"{f.status} {f.category} at {_where(f.file, f.line, f.symbol)}"
+
+
+def _where(file: str | None, line: int | None, symbol: str | None) -> str:
+    if file is None:
+        return "no location"
+    where = f"{file}:{line}" if line is not None else file
+    return f"{where} ({symbol})" if symbol else where
 
 
 def violations(report: Report | None, *, buggy: bool) -> list[str]:

@@ -66,13 +66,27 @@ def render(result: BenchResult, console: Console | None = None) -> None:
     if missed:
         console.print(f"\nmissed or mislocated ({len(missed)}):", highlight=False)
         for c in missed:
-            what = (
-                "not detected" if not c.detected
-                else "wrong symbol" if not c.symbol_hit
-                else "not the root cause"
-            )  # fmt: skip
-            said = c.root_cause or c.conclusion or c.error or "-"
-            console.print(f"  {c.id}: {what}; truth {c.truth}; root cause: {said}", highlight=False)
+            console.print(f"  {c.id}: {what_went_wrong(c)}", highlight=False, soft_wrap=True)
     flagged = [c for c in result.cases if c.kind == "clean" and c.false_alarms]
     for c in flagged:
         console.print(f"  clean {c.id}: {'; '.join(c.false_alarms)}", highlight=False)
+
+
+def what_went_wrong(c: CaseScore) -> str:
+    """One line: the miss, the truth, and what the report said instead."""
+    if not c.detected:
+        what = "not detected"
+    elif not c.symbol_hit:
+        what = "wrong symbol"
+    else:
+        what = "not the root cause"
+    mine = [line for line in c.said if f" {c.category} at " in line]
+    if c.error:
+        said = f"no report ({c.error})"
+    elif c.detected and not c.symbol_hit:
+        said = "; ".join(mine[:2]) + (f"; root cause {c.root_cause}" if c.root_cause else "")
+    elif c.root_cause:
+        said = f"root cause {c.root_cause}"
+    else:
+        said = f"conclusion {c.conclusion}" + (f"; {'; '.join(c.said[:3])}" if c.said else "")
+    return f"{what}; seeded at {c.truth}; report: {said}"

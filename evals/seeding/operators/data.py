@@ -95,17 +95,19 @@ def model_inputs(src: Source, *, training: bool | None = None) -> list[tuple[str
 
 @operator(
     "label_misaligned",
-    "targets permuted independently of their inputs right where they are bound",
+    "targets shifted by one row against their inputs (off by one) right where they are bound",
 )
 def label_misaligned(src: Source) -> Iterator[Mutation]:
+    # A fixed misalignment, as a real one is: one batch replayed keeps its (wrong) pairs,
+    # so it can still be memorized, while nothing transfers to held-out data. A fresh
+    # permutation per step would instead be label noise that no batch can fit.
     for t in training_targets(src):
-        torch, imports = src.torch_expr(t.file)
-        code = f"{t.name} = {t.name}[{torch}.randperm(len({t.name}))]"
+        code = f"{t.name} = {t.name}.roll(1, 0)"
         yield Mutation(
-            "permuted_targets",
+            "shifted_targets",
             site(t.file, t.line),
             f"added `{code}` after `{t.name}` is bound ({t.file}:{t.line})",
-            (*imports, t.insert(src, code)),
+            (t.insert(src, code),),
         )
 
 
@@ -327,27 +329,29 @@ def _assigned_to(node: Node) -> bool:
     "the data is not already ordered)",
 )
 def unshuffled_data(src: Source) -> Iterator[Mutation]:
+    # `shuffle=False` is the defect only over ordered data. Over a TensorDataset the data
+    # is put in label order too (where it already is, that sort changes nothing); over
+    # any other dataset, the verification run decides whether the order mattered.
     for call, node in src.calls():
         shuffle = sx.argument(node, None, "shuffle")
         if not is_data_loader(call.resolved) or shuffle is None or sx.text(shuffle) != "True":
             continue
-        yield Mutation(
-            "no_shuffle",
-            site(call.file, call.line),
-            f"shuffle=False on the training DataLoader at {call.file}:{call.line}",
-            (src.replace(call.file, shuffle, "False", anchor=True),),
-        )
         ds = sx.argument(node, 0, "dataset")
-        if (
-            ds is None
-            or ds.type != "call"
-            or last(sx.dotted(sx.call_function(ds)) or "") != "TensorDataset"
-        ):
+        tensors = sx.call_args(ds)[0] if ds is not None and ds.type == "call" else []
+        is_tensor_dataset = (
+            ds is not None
+            and ds.type == "call"
+            and (last(sx.dotted(sx.call_function(ds)) or "") == "TensorDataset")
+        )
+        if not (is_tensor_dataset and len(tensors) == 2):
+            yield Mutation(
+                "no_shuffle",
+                site(call.file, call.line),
+                f"shuffle=False on the training DataLoader at {call.file}:{call.line}",
+                (src.replace(call.file, shuffle, "False", anchor=True),),
+            )
             continue
-        tensors = sx.call_args(ds)[0]
-        if len(tensors) != 2:
-            continue
-        order = f"{src.operand(tensors[1])}.flatten().argsort()"
+        order = f"{src.operand(tensors[1])}.flatten().argsort(stable=True)"
         edits = (
             src.replace(call.file, shuffle, "False", anchor=True),
             src.replace(call.file, tensors[0], f"{src.operand(tensors[0])}[{order}]"),

@@ -86,7 +86,7 @@ for it in range(max_iters):
         print(f"step {it}: train loss {est['train'][0]:.4f}, val loss {est['val'][0]:.4f}")
 
     xb, yb = get_batch('train')
-    yb = yb[torch.randperm(len(yb))]
+    yb = yb.roll(1, 0)
     logp = model(xb)
     loss = F.nll_loss(logp, yb)
 

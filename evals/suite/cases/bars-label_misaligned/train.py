@@ -64,7 +64,7 @@ def main():
         net.train()
         total_loss = 0.0
         for imgs, labels in train_dl:
-            labels = labels[torch.randperm(len(labels))]
+            labels = labels.roll(1, 0)
             opt.zero_grad(set_to_none=True)
             out = net(imgs)
             loss = loss_fn(out, labels)

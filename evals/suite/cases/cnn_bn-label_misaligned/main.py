@@ -59,7 +59,7 @@ def train_one_epoch(model, device, loader, optimizer, epoch, log_interval=10):
     model.train()
     for batch_idx, (data, target) in enumerate(loader):
         data, target = data.to(device), target.to(device)
-        target = target[torch.randperm(len(target))]
+        target = target.roll(1, 0)
         model.zero_grad()
         output = model(data)
         loss = F.cross_entropy(output, target)

@@ -103,7 +103,7 @@ def main():
 
     x_train, y_train = make_patterns(300, seed=args.seed)
     x_val, y_val = make_patterns(100, seed=args.seed + 100)
-    train_loader = DataLoader(TensorDataset(x_train[y_train.flatten().argsort()], y_train[y_train.flatten().argsort()]), batch_size=args.batch_size, shuffle=False)
+    train_loader = DataLoader(TensorDataset(x_train[y_train.flatten().argsort(stable=True)], y_train[y_train.flatten().argsort(stable=True)]), batch_size=args.batch_size, shuffle=False)
     val_loader = DataLoader(TensorDataset(x_val, y_val), batch_size=100, shuffle=False)
 
     model = Net().to(device)
