@@ -40,8 +40,30 @@ def number_value(a: Analysis, v: Value, depth: int = 0) -> float | None:
     if node.type == "attribute":
         obj = node.child_by_field_name("object")
         attr = node.child_by_field_name("attribute")
-        if obj is not None and attr is not None and sx.text(obj).rsplit(".", 1)[-1] in ARGS_NAMES:
+        if obj is None or attr is None:
+            return None
+        found = _config_attribute(a, Value(obj, v.frame), sx.text(attr), depth)
+        if found is not None:
+            return found
+        if sx.text(obj).rsplit(".", 1)[-1] in ARGS_NAMES:
             return argparse_default(a, sx.text(attr))
+    return None
+
+
+def _config_attribute(a: Analysis, obj: Value, attr: str, depth: int) -> float | None:
+    """`cfg.step_size` where cfg is an instance of a repo (data)class: the keyword the
+    constructor passes, else the class default."""
+    for o in a.flow.objects(obj, budget=60):
+        if o.kind != "instance" or o.symbol is None:
+            continue
+        if o.ctor is not None:
+            given = sx.argument(o.ctor.node, None, attr)
+            if given is not None:
+                return number_value(a, Value(given, o.ctor.frame), depth + 1)
+        for unit, binding in a.flow.attribute_bindings(o.symbol, attr):
+            if binding.value is not None and binding.kind == "assign":
+                frame = Frame(unit, binding.scope)
+                return number_value(a, Value(binding.value, frame), depth + 1)
     return None
 
 

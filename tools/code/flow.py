@@ -191,13 +191,14 @@ class Flow:
         default = sx.parameter_default(scope, name)
         if default is not None:
             out.append(Value(default, Frame(frame.unit, sx.enclosing_function(scope))))
-        if not out:  # no caller in the repo: trust an annotation naming a repo class
-            annotation = sx.parameter_annotation(scope, name)
-            dotted = sx.dotted(annotation)
-            found = self.index.find_class(dotted, frame.unit.file) if dotted else None
-            located = self.class_node(found) if found is not None else None
-            if found is not None and located is not None:
-                out.append(Obj("instance", located[0], located[1], found))
+        # An annotation naming a repo class is the declared type: an instance of it (with
+        # no constructor, so it matches any instance) whatever the callers pass.
+        annotation = sx.parameter_annotation(scope, name)
+        dotted = sx.dotted(annotation)
+        found = self.index.find_class(dotted, frame.unit.file) if dotted else None
+        located = self.class_node(found) if found is not None else None
+        if found is not None and located is not None:
+            out.append(Obj("instance", located[0], located[1], found))
         return out
 
     def argument_for(self, fn: Node, call: Value, name: str) -> Value | None:
@@ -591,9 +592,21 @@ def _is_static(fn: Node) -> bool:
 
 
 def _unique_objs(objs: list[Obj]) -> list[Obj]:
+    """One of each object; an instance known only by its class (an annotation, `self`)
+    is dropped when a constructed instance of that class is there too."""
+    constructed = {
+        o.node.id for o in objs if o.kind == "instance" and o.ctor is not None and o.node
+    }
     seen: set[tuple[object, ...]] = set()
     out = []
     for o in objs:
+        if (
+            o.kind == "instance"
+            and o.ctor is None
+            and o.node is not None
+            and o.node.id in constructed
+        ):
+            continue
         k = o.key if o.kind != "unknown" else ("unknown", o.expr.key if o.expr else None)
         if k not in seen:
             seen.add(k)

@@ -66,7 +66,12 @@ class Tracer:
                 continue
             for nxt in reversed(result):
                 stack.append((nxt, [*path, nxt]))
-        return out
+        # The same expression reached in two frames (another `self`, another caller) is
+        # one origin for the checks.
+        unique: dict[tuple[int, str], Origin] = {}
+        for origin in out:
+            unique.setdefault((origin.node.id, origin.kind), origin)
+        return list(unique.values())
 
     def _trace_step(self, v: Value, *, dataflow: bool, enter_models: bool) -> Origin | list[Value]:
         n = v.node

@@ -23,7 +23,11 @@ from tools.records import Finding
 NAME = "scheduler_misuse"
 # An epoch count is rarely above this; an iteration count rarely below.
 EPOCH_SCALE = 1000
-ITERATION_WORDS = re.compile(r"len\(|iter|step|batch|total", re.IGNORECASE)
+# Expressions sized in iterations (the scheduler belongs in the batch loop then).
+ITERATION_WORDS = re.compile(
+    r"len\(|iters?\b|iterations|total_steps|num_steps|n_steps|max_steps|steps_per|batches|num_training_steps",
+    re.IGNORECASE,
+)
 EPOCH_WORDS = re.compile(r"epoch", re.IGNORECASE)
 
 
