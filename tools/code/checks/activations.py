@@ -34,8 +34,8 @@ def _category(loss_kind: str, activation: str) -> str | None:
         return "softmax_before_ce"
     if loss_kind == "bce_logits" and activation in ("sigmoid", "expit"):
         return "sigmoid_before_bce_logits"
-    if loss_kind in ("cross_entropy", "bce_logits") and activation in ("relu", "relu6"):
-        return "activation_misuse"
+    if loss_kind in ("cross_entropy", "bce_logits", "nll") and activation in ("relu", "relu6"):
+        return "activation_misuse"  # logits (or log-probabilities) forced >= 0
     return None
 
 

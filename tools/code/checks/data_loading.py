@@ -20,6 +20,7 @@ from tools.code.models import has_batchnorm
 from tools.code.names import last
 from tools.records import Finding
 
+TINY_BATCH = 2  # BatchNorm statistics of one or two samples are noise
 PERMUTATIONS = frozenset({"randperm", "permutation", "shuffle", "sample", "choice"})
 
 
@@ -85,7 +86,11 @@ def _unshuffled(ctx: CheckContext, site: LoaderSite) -> Finding | None:
 def _tiny_batches(ctx: CheckContext, site: LoaderSite) -> Finding | None:
     size_arg = sx.argument(site.ctor.node, 1, "batch_size")
     size = 1.0 if size_arg is None else number_value(ctx.analysis, Value(size_arg, site.ctor.frame))
-    if size != 1.0 or sx.argument(site.ctor.node, None, "batch_sampler") is not None:
+    if (
+        size is None
+        or size > TINY_BATCH
+        or sx.argument(site.ctor.node, None, "batch_sampler") is not None
+    ):
         return None
     with_bn = [c for c in ctx.index.module_classes() if has_batchnorm(ctx.analysis, c)]
     trained = _trained_classes(ctx)
@@ -93,7 +98,7 @@ def _tiny_batches(ctx: CheckContext, site: LoaderSite) -> Finding | None:
     if not with_bn:
         return None
     at = spot(ctx, site.ctor)
-    said = "batch_size=1" if size_arg is not None else "no batch_size (the default is 1)"
+    said = f"batch_size={size:g}" if size_arg is not None else "no batch_size (the default is 1)"
     return finding(
         "batchnorm_small_batch",
         at,
@@ -103,12 +108,13 @@ def _tiny_batches(ctx: CheckContext, site: LoaderSite) -> Finding | None:
             observe(symbol_spot(ctx, with_bn[0]), f"{with_bn[0].name} uses BatchNorm"),
         ],
         why=(
-            "BatchNorm in train mode normalizes each batch by its own statistics: with one "
-            "sample per batch they are degenerate (zero variance), the layer outputs are "
+            "BatchNorm in train mode normalizes each batch by its own statistics: with one or two "
+            "samples per batch they are degenerate (zero or noise-dominated variance), the "
+            "layer outputs are "
             "meaningless and the running statistics used at evaluation are garbage."
         ),
         confirm=(
-            "Print the batch size seen by the BatchNorm layers during training (1); then use "
+            "Print the batch size seen by the BatchNorm layers during training; then use "
             f"a batch size of 16 or more at {at.file}:{at.line} (or GroupNorm/LayerNorm)."
         ),
     )

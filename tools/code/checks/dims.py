@@ -54,6 +54,9 @@ def _softmax(ctx: CheckContext, unit: FileUnit, call: Node) -> Finding | None:
     elif resolved.startswith("torch.nn.functional.") and last(resolved) in SOFTMAXES:
         dim, implicit_ok = sx.argument(call, 1, "dim"), True
         what = f"F.{last(resolved)}"
+    elif resolved == "torch.nn.functional.normalize":
+        dim, implicit_ok = sx.argument(call, 2, "dim"), False  # default dim=1 is fine
+        what = "F.normalize"
     elif resolved in ("torch.softmax", "torch.log_softmax"):
         dim, implicit_ok = sx.argument(call, 1, "dim"), False
         what = resolved
@@ -92,13 +95,14 @@ def _softmax(ctx: CheckContext, unit: FileUnit, call: Node) -> Finding | None:
         confidence="medium",
         evidence=[observe(at, f"{what} over dim=0, the batch axis of batched model tensors")],
         why=(
-            "Normalizing over dim 0 makes each class column sum to 1 across the batch: every "
-            "sample's output depends on the other samples, and the per-sample distribution "
-            "the loss expects is lost (right for one unbatched sample, wrong once batched)."
+            "Normalizing over dim 0 normalizes across the batch, not within each sample: "
+            "every sample's output depends on the other samples in the batch and the "
+            "per-sample values the next layer or the loss expects are lost (right for one "
+            "unbatched sample, wrong once batched)."
         ),
         confirm=(
-            f"On a batch, check which axis sums to 1 at {at.file}:{at.line}; then use dim=1 "
-            "(or -1) and compare."
+            f"On a batch, check along which axis the output of {at.file}:{at.line} is "
+            "normalized (sums to 1 / has unit norm); then use dim=1 (or -1) and compare."
         ),
     )
 

@@ -9,13 +9,15 @@ gradients: `zero_grad` between backward and step, or step before backward.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
+from tools.code import syntax as sx
 from tools.code.analysis import LoopContext
 from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.events import Occurrence
+from tools.code.events import Loop, Occurrence
 from tools.code.flow import Value
-from tools.code.names import is_optimizer
+from tools.code.names import is_data_loader, is_optimizer
 from tools.records import Finding
 
 NAME = "step_order"
@@ -153,6 +155,30 @@ def _epoch_reset_discards_accumulation(ctx: CheckContext, loop: LoopContext) -> 
     )
 
 
+BATCH_SOURCE = re.compile(r"loader|(^|_)dl($|_)|batches|dataset|(^|_)data($|_)", re.IGNORECASE)
+WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "zip", "trange"})
+
+
+def _draws_batches(ctx: CheckContext, loop: Loop) -> bool:
+    """The loop iterates a DataLoader / loader-like source, or slices data by
+    `range(start, stop, batch_size)`; not `x.chunk(k)` or `range(accum_steps)`."""
+    iterable = loop.value.node.child_by_field_name("right")
+    while iterable is not None and iterable.type == "call":
+        fn = sx.call_function(iterable)
+        name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+        if name == "range":
+            return len(sx.call_args(iterable)[0]) == 3
+        if name not in WRAPPERS:
+            break
+        iterable = sx.argument(iterable, 0)
+    if iterable is None:
+        return False
+    if BATCH_SOURCE.search(sx.flat(iterable).rsplit(".", 1)[-1]):
+        return True
+    objs = ctx.flow.objects(Value(iterable, loop.value.frame), budget=60)
+    return any(o.kind == "external" and is_data_loader(o.resolved) for o in objs)
+
+
 def _step_outside_loop(ctx: CheckContext) -> Iterator[Finding]:
     """A loop computes gradients (backward) but the optimizer steps only after it ends."""
     a = ctx.analysis
@@ -167,10 +193,13 @@ def _step_outside_loop(ctx: CheckContext) -> Iterator[Finding]:
             if not any(o.kind == "backward" for o in inner):
                 continue
             last = occurrences.index(inner[-1])
+            # A step still inside a loop around this one is gradient accumulation over
+            # micro-batches, unless this loop is the one that draws the batches.
+            per_batch = _draws_batches(ctx, loop) or any(o.kind == "zero_grad" for o in inner)
             after = [
                 o
                 for o in occurrences[last + 1 :]
-                if o.kind == "step" and not any(lp in outer for lp in o.loops)
+                if o.kind == "step" and (per_batch or not any(lp in outer for lp in o.loops))
             ]
             if not after or after[0].event.value.node.id in reported:
                 continue
