@@ -15,15 +15,19 @@ from tree_sitter import Node
 from tools.code import syntax as sx
 from tools.code.checks.base import CheckContext, check, finding, observe, spot
 from tools.code.extract import FileUnit
+from tools.code.losses import loss_calls
 from tools.code.names import last
 from tools.records import Finding
 
 NAME = "label_misaligned"
 FEATURES = re.compile(
-    r"^(x|xs|data|inputs?|features?|feats|images?|imgs|samples|examples|texts?|sentences|files|paths|filenames)(_.*)?$",
+    r"^(x|xs|xb|data|inputs?|features?|feats|images?|imgs|samples|examples|texts?|sentences|tokens|seqs"
+    r"|files|paths|filenames)(_.*)?$",
     re.IGNORECASE,
 )
-LABELS = re.compile(r"^(y|ys|labels?|targets?|classes|annotations|gts?)(_.*)?$", re.IGNORECASE)
+LABELS = re.compile(
+    r"^(y|ys|yb|labels?|targets?|classes|tags|clusters?|annotations|gts?)(_.*)?$", re.IGNORECASE
+)
 RESEEDING = frozenset({"seed", "set_state", "manual_seed", "default_rng"})
 PERMUTATION_CALLS = frozenset({"randperm", "permutation"})
 LISTINGS = frozenset({"listdir", "glob", "iglob", "scandir", "iterdir", "rglob"})
@@ -106,37 +110,69 @@ def _separate_shuffles(ctx: CheckContext, unit: FileUnit, calls: list[Node]) -> 
 
 
 def _different_permutations(ctx: CheckContext, unit: FileUnit, scope: Node) -> Iterator[Finding]:
-    """`X[p1]` and `y[p2]` with p1, p2 two different random permutations."""
-    indexed: dict[tuple[str, str], tuple[Node, int, str]] = {}
+    """`X[p1]` and `y[p2]` with two different random permutations, or the labels (or
+    the features) reordered by a permutation their partner never sees."""
     own = scope if scope.type == "function_definition" else None
+    by_perm: dict[int, list[tuple[Node, str, str, str]]] = {}  # perm id -> (node, kind, stem, text)
+    bound_kinds: set[tuple[str, str]] = set()
     for node in sx.descendants(scope):
+        if node.type == "identifier" and sx.enclosing_function(node) == own:
+            named = _kind_and_stem(sx.text(node))
+            if named is not None:
+                bound_kinds.add(named)
         if node.type != "subscript" or sx.enclosing_function(node) != own:
             continue
         value = node.child_by_field_name("value")
         index = node.named_children[1] if len(node.named_children) > 1 else None
-        if value is None or index is None:
+        named = _kind_and_stem(sx.flat(value)) if value is not None else None
+        perm = (
+            _permutation_origin(ctx, unit, index)
+            if named is not None and index is not None
+            else None
+        )
+        if named is None or perm is None or value is None:
             continue
-        named = _kind_and_stem(sx.flat(value))
-        perm = _permutation_origin(ctx, unit, index) if named is not None else None
-        if named is None or perm is None:
-            continue
-        kind, stem = named
-        partner_kind = "labels" if kind == "features" else "features"
-        other = indexed.get((partner_kind, stem))
-        if other is not None and other[1] != perm.id:
+        by_perm.setdefault(perm.id, []).append((node, named[0], named[1], sx.flat(value)))
+    # The latest reordering is the one that breaks the pairs: report there.
+    ordered = sorted(
+        ((entries, entry) for entries in by_perm.values() for entry in entries),
+        key=lambda pair: -pair[1][0].start_byte,
+    )
+    for entries, (node, kind, stem, text) in ordered:
+        partner = "labels" if kind == "features" else "features"
+        if any(k == partner and s == stem for _, k, s, _ in entries):
+            continue  # both sides see this permutation
+        other = _partner_elsewhere(by_perm, entries, partner, stem)
+        at = spot(ctx, ctx.flow.value(unit, node))
+        if other is not None:
             first = spot(ctx, ctx.flow.value(unit, other[0]))
-            at = spot(ctx, ctx.flow.value(unit, node))
-            yield _finding(
-                at,
-                [
-                    observe(first, f"`{other[2]}` is reordered by one random permutation"),
-                    observe(at, f"`{sx.flat(value)}` by another"),
-                ],
-                f"index both with the same permutation at {at.file}:{at.line}",
-                "high",
-            )
-            return
-        indexed.setdefault((kind, stem), (node, perm.id, sx.flat(value)))
+            evidence = [
+                observe(first, f"`{other[3]}` is reordered by one random permutation"),
+                observe(at, f"`{text}` by another"),
+            ]
+        elif kind == "labels" or (partner, stem) in bound_kinds:
+            note = f"`{text}` is reordered by a random permutation its partner never sees"
+            evidence = [observe(at, note)]
+        else:
+            continue
+        fix = f"index both with the same permutation at {at.file}:{at.line}"
+        yield _finding(at, evidence, fix, "high")
+        return
+
+
+def _partner_elsewhere(
+    by_perm: dict[int, list[tuple[Node, str, str, str]]],
+    entries: list[tuple[Node, str, str, str]],
+    partner: str,
+    stem: str,
+) -> tuple[Node, str, str, str] | None:
+    for others in by_perm.values():
+        if others is entries:
+            continue
+        for entry in others:
+            if entry[1] == partner and entry[2] == stem:
+                return entry
+    return None
 
 
 def _permutation_origin(ctx: CheckContext, unit: FileUnit, index: Node) -> Node | None:
@@ -214,3 +250,96 @@ def _finding(at, evidence, fix: str, confidence) -> Finding:
         ),
         confirm=f"Check a few (input, label) pairs by hand after this line; then {fix} and compare.",
     )
+
+
+CONSTANT_MAKERS = frozenset(
+    {"zeros_like", "ones_like", "full_like", "empty_like", "zeros", "ones", "full", "empty"}
+)
+PROBABILITY_LOSSES = frozenset({"bce", "bce_logits", "cross_entropy", "nll"})
+
+
+@check("bad_labels", "bad_labels")
+def bad_labels(ctx: CheckContext) -> Iterator[Finding]:
+    """Targets overwritten with a constant, or mapped to {-1, 1} for a BCE/CE loss."""
+    targets_of_losses: dict[int, set[str]] = {}
+    for lc in loss_calls(ctx.analysis):
+        if lc.target is not None and lc.kind in PROBABILITY_LOSSES:
+            scope = sx.enclosing_function(lc.value.node) or lc.value.frame.unit.tree.root_node
+            targets_of_losses.setdefault(scope.id, set()).update(sx.identifiers_in(lc.target.node))
+    for unit in ctx.index.units.values():
+        for table_owner, table in _scope_tables(unit):
+            for name, bindings in table.items():
+                if _kind(name) != "labels":
+                    continue
+                for i, b in enumerate(bindings):
+                    if b.kind != "assign" or b.value is None or i == 0:
+                        continue  # a first binding (a GAN's `label = torch.full(...)`) is a choice
+                    problem = _label_problem(
+                        unit, b, name, targets_of_losses.get(table_owner, set())
+                    )
+                    if problem is None or _filled_later(
+                        bindings[i + 1 :], b, table_owner, unit, name
+                    ):
+                        continue
+                    at = spot(ctx, ctx.flow.value(unit, b.target))
+                    yield finding(
+                        "bad_labels",
+                        at,
+                        confidence="high" if problem.startswith("every") else "medium",
+                        evidence=[observe(at, problem)],
+                        why=(
+                            "The loss is computed against targets that no longer carry the "
+                            "labels: the model learns the constant (or the loss cannot reach "
+                            "its minimum), whatever the inputs."
+                        ),
+                        confirm=(
+                            f"Print the value set of `{name}` on one batch after {at.file}:{at.line}; "
+                            "then remove the line and compare."
+                        ),
+                    )
+
+
+def _scope_tables(unit: FileUnit) -> Iterator[tuple[int, dict]]:
+    scopes = unit.scopes
+    yield unit.tree.root_node.id, scopes.module
+    yield from scopes.functions.items()
+
+
+def _label_problem(unit: FileUnit, b, name: str, loss_targets: set[str]) -> str | None:
+    value = b.value
+    if value.type == "call":
+        fn = sx.call_function(value)
+        resolved = unit.resolve_callee(fn)[1] if fn is not None else ""
+        if resolved.startswith("torch.") and last(resolved) in CONSTANT_MAKERS:
+            return f"every target in `{name}` is overwritten with a constant"
+    text = sx.flat(value).replace(" ", "")
+    if name in loss_targets and text in (f"{name}*2-1", f"2*{name}-1", f"({name}*2-1)"):
+        return f"`{name}` is mapped to {{-1, 1}} but feeds a loss that expects targets in {{0, 1}} / class ids"
+    return None
+
+
+def _filled_later(later, b, owner_id: int, unit: FileUnit, name: str) -> bool:
+    """`labels = torch.zeros(n)` followed by `labels[mask] = 1`: built, not destroyed."""
+    statement = sx.statement_of(b.target)
+    scope = next((n for n in unit.definitions.values() if n.id == owner_id), unit.tree.root_node)
+    for node in sx.descendants(scope):
+        if node.start_byte <= statement.end_byte:
+            continue
+        if node.type in ("assignment", "augmented_assignment"):
+            left = node.child_by_field_name("left")
+            if (
+                left is not None
+                and left.type == "subscript"
+                and sx.flat(left).startswith(name + "[")
+            ):
+                return True
+        if node.type == "call" and sx.method_name(node) in (
+            "fill_",
+            "scatter_",
+            "index_fill_",
+            "masked_fill_",
+        ):
+            recv = sx.receiver(node)
+            if recv is not None and sx.flat(recv) == name:
+                return True
+    return False
