@@ -40,7 +40,7 @@ CI_SUITE = "ci"
 CACHE = Path.home() / ".cache" / "torch-investigate" / "seeding"
 NOT_IN_CASE = frozenset({"template.json"})  # the case is a user's repo: no answer key
 MAX_TRIES = 4
-PER_CATEGORY = 3
+PER_CATEGORY = 4
 
 # Categories no operator seeds, and why.
 NOT_SEEDABLE = {

@@ -187,8 +187,8 @@ def activation_misuse(src: Source) -> Iterator[Mutation]:
     kinds = {lc.kind for lc in sites.training_losses(src)}
     if kinds & REGRESSION_LOSSES:
         fn_name, module = "sigmoid", "Sigmoid"
-    elif kinds & {"cross_entropy", "nll", "bce_logits"}:
-        fn_name, module = "relu", "ReLU"
+    elif kinds & {"cross_entropy", "bce_logits"}:  # raw logits; a ReLU on NLL's log-probs
+        fn_name, module = "relu", "ReLU"  # would zero them all: a constant output instead
     else:
         return
     for cls in sites.trained_classes(src):
