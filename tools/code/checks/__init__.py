@@ -21,6 +21,7 @@ from tools.code.checks import (  # noqa: F401 - importing registers the checks
     frozen,
     labels,
     leaf,
+    leakage,
     loss_args,
     modes,
     no_grad,

@@ -33,7 +33,16 @@ PERMUTATION_CALLS = frozenset({"randperm", "permutation"})
 LISTINGS = frozenset({"listdir", "glob", "iglob", "scandir", "iterdir", "rglob"})
 
 
-MENTIONS = (b"shuffle", b"randperm", b"permutation", b"listdir", b"glob", b"scandir", b"iterdir")
+MENTIONS = (
+    b"shuffle",
+    b"randperm",
+    b"permutation",
+    b"listdir",
+    b"glob",
+    b"scandir",
+    b"iterdir",
+    b"roll(",
+)
 
 
 def _kind(text: str) -> str | None:
@@ -113,26 +122,24 @@ def _different_permutations(ctx: CheckContext, unit: FileUnit, scope: Node) -> I
     """`X[p1]` and `y[p2]` with two different random permutations, or the labels (or
     the features) reordered by a permutation their partner never sees."""
     own = scope if scope.type == "function_definition" else None
-    by_perm: dict[int, list[tuple[Node, str, str, str]]] = {}  # perm id -> (node, kind, stem, text)
+    # reordering key (a permutation's node id, or `roll:<args>`) -> (node, kind, stem, text)
+    by_perm: dict[object, list[tuple[Node, str, str, str]]] = {}
     bound_kinds: set[tuple[str, str]] = set()
     for node in sx.descendants(scope):
-        if node.type == "identifier" and sx.enclosing_function(node) == own:
+        if sx.enclosing_function(node) != own and node.type in ("identifier", "subscript", "call"):
+            continue
+        if node.type == "identifier":
             named = _kind_and_stem(sx.text(node))
             if named is not None:
                 bound_kinds.add(named)
-        if node.type != "subscript" or sx.enclosing_function(node) != own:
             continue
-        value = node.child_by_field_name("value")
-        index = node.named_children[1] if len(node.named_children) > 1 else None
-        named = _kind_and_stem(sx.flat(value)) if value is not None else None
-        perm = (
-            _permutation_origin(ctx, unit, index)
-            if named is not None and index is not None
-            else None
-        )
-        if named is None or perm is None or value is None:
+        reordered = _reordering(ctx, unit, node)
+        if reordered is None:
             continue
-        by_perm.setdefault(perm.id, []).append((node, named[0], named[1], sx.flat(value)))
+        key, value = reordered
+        named = _kind_and_stem(sx.flat(value))
+        if named is not None:
+            by_perm.setdefault(key, []).append((node, named[0], named[1], sx.flat(value)))
     # The latest reordering is the one that breaks the pairs: report there.
     ordered = sorted(
         ((entries, entry) for entries in by_perm.values() for entry in entries),
@@ -160,8 +167,31 @@ def _different_permutations(ctx: CheckContext, unit: FileUnit, scope: Node) -> I
         return
 
 
+def _reordering(ctx: CheckContext, unit: FileUnit, node: Node) -> tuple[object, Node] | None:
+    """(what reorders, what is reordered) for `v[perm]` with a random permutation and
+    for `v.roll(k, 0)` / `torch.roll(v, k, 0)`."""
+    if node.type == "subscript":
+        value = node.child_by_field_name("value")
+        index = node.named_children[1] if len(node.named_children) > 1 else None
+        if value is None or index is None:
+            return None
+        perm = _permutation_origin(ctx, unit, index)
+        return (perm.id, value) if perm is not None else None
+    if node.type == "call":
+        fn = sx.call_function(node)
+        if fn is None:
+            return None
+        args, _ = sx.call_args(node)
+        if unit.is_module_function(fn) and last(unit.resolve_callee(fn)[1]) == "roll" and args:
+            return "roll:" + ",".join(sx.flat(a) for a in args[1:]), args[0]
+        recv = sx.receiver(node)
+        if sx.method_name(node) == "roll" and recv is not None:
+            return "roll:" + ",".join(sx.flat(a) for a in args), recv
+    return None
+
+
 def _partner_elsewhere(
-    by_perm: dict[int, list[tuple[Node, str, str, str]]],
+    by_perm: dict[object, list[tuple[Node, str, str, str]]],
     entries: list[tuple[Node, str, str, str]],
     partner: str,
     stem: str,
