@@ -243,7 +243,7 @@ class Programs:
         """Events of the calls (and grad resets / manual updates) inside one statement,
         inner calls first."""
         items: list[Item] = []
-        manual = _manual_update_or_reset(node) if b"grad" in (node.text or b"") else None
+        manual = manual_update_or_reset(node) if b"grad" in (node.text or b"") else None
         calls = sorted(sx.calls_in(node), key=lambda c: (c.end_byte, -c.start_byte))
         for call in calls:
             items += self._call_events(call, frame)
@@ -517,7 +517,7 @@ def _zero_arg(call: Node) -> bool:
     return arg is not None and sx.number(arg) == 0.0
 
 
-def _manual_update_or_reset(stmt: Node) -> EventKind | None:
+def manual_update_or_reset(stmt: Node) -> EventKind | None:
     """`p.grad = None` resets gradients; `p -= lr * p.grad`, `p.data.add_(-lr * p.grad)`
     and `p.data = p.data - lr * p.grad` are hand-written optimizer steps."""
     node = (

@@ -14,6 +14,7 @@ from tree_sitter import Node
 
 from tools.code import syntax as sx
 from tools.code.analysis import Analysis
+from tools.code.events import manual_update_or_reset
 from tools.code.flow import Obj, Value
 from tools.code.names import is_optimizer, last
 
@@ -59,7 +60,40 @@ def module_ref(a: Analysis, v: Value) -> ModuleRef:
 
 
 def optimizers(a: Analysis) -> list[OptimizerSite]:
-    return a.memo("optimizers", lambda: [_site(a, v) for v in _optimizer_ctors(a)])
+    """torch.optim constructions, and hand-written updates over `m.parameters()`."""
+    return a.memo(
+        "optimizers", lambda: [*(_site(a, v) for v in _optimizer_ctors(a)), *_manual_updates(a)]
+    )
+
+
+def _manual_updates(a: Analysis) -> list[OptimizerSite]:
+    """`for p in model.parameters(): p.data -= lr * p.grad`: an optimizer written out."""
+    sites = []
+    for unit in a.index.units.values():
+        if b".grad" not in unit.source:
+            continue
+        for fn_or_root in [unit.tree.root_node, *unit.definitions.values()]:
+            for node in sx.descendants(fn_or_root):
+                if node.type != "for_statement":
+                    continue
+                iterable = node.child_by_field_name("right")
+                body = node.child_by_field_name("body")
+                if iterable is None or body is None or iterable.type != "call":
+                    continue
+                if sx.method_name(iterable) not in PARAMETER_METHODS:
+                    continue
+                if not any(manual_update_or_reset(s) == "step" for s in body.named_children):
+                    continue
+                recv = sx.receiver(iterable)
+                frame = a.flow.frame_at(unit, node)
+                if recv is None:
+                    continue
+                source = ParamSource(
+                    module_ref(a, Value(recv, frame)), Value(iterable, frame), False
+                )
+                sites.append(OptimizerSite(Value(node, frame), "manual update", [source], False))
+    unique: dict[int, OptimizerSite] = {s.ctor.node.id: s for s in sites}
+    return list(unique.values())
 
 
 def _optimizer_ctors(a: Analysis) -> list[Value]:

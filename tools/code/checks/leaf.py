@@ -57,7 +57,7 @@ def non_leaf_parameters(ctx: CheckContext) -> Iterator[Finding]:
     seen: set[tuple[str, int]] = set()
     for unit in ctx.index.units.values():
         for call in unit.call_nodes:
-            if not _creates_trainable(call):
+            if not _creates_trainable(call, unit):
                 continue
             found = _chained_op(call, unit)
             if found is not None:
@@ -101,7 +101,12 @@ def _used_as_weight(ctx: CheckContext, unit: FileUnit, call: Node) -> bool:
     return target.type == "attribute" or bool(WEIGHT_NAME.search(name))
 
 
-def _creates_trainable(call: Node) -> bool:
+def _creates_trainable(call: Node, unit: FileUnit) -> bool:
+    """`torch.randn(..., requires_grad=True)` or `nn.Parameter(...)`: a leaf to train."""
+    fn = sx.call_function(call)
+    if fn is not None and is_parameter_ctor(unit.resolve_callee(fn)[1]):
+        flag = sx.argument(call, 1, "requires_grad")
+        return flag is None or sx.flat(flag) != "False"
     flag = sx.argument(call, None, "requires_grad")
     return flag is not None and sx.flat(flag) == "True"
 

@@ -92,13 +92,23 @@ def _is_module_ctor(unit: FileUnit, node: Node, ctx: CheckContext) -> bool:
 
 
 def _trainable_tensor(node: Node) -> bool:
-    flag = sx.argument(node, None, "requires_grad") if node.type == "call" else None
+    """`torch.randn(..., requires_grad=True)` or `....requires_grad_()` (a plain tensor)."""
+    if node.type != "call":
+        return False
+    if sx.method_name(node) == "requires_grad_":
+        arg = sx.argument(node, 0, "requires_grad")
+        return arg is None or sx.flat(arg) == "True"
+    flag = sx.argument(node, None, "requires_grad")
     return flag is not None and sx.flat(flag) == "True"
 
 
 def _unregistered(
     ctx: CheckContext, unit: FileUnit, value: Node, class_node: Node, attr: str
 ) -> tuple[Node, str] | None:
+    if value.type == "call" and sx.text(sx.call_function(value) or value) in ("list", "tuple"):
+        inner = sx.argument(value, 0)  # `list(nn.Linear(a, b) for ...)`
+        if inner is not None:
+            value = inner
     if value.type in ("list", "tuple", "set"):
         elements = [c for c in value.named_children if c.type != "comment"]
         if any(_is_module_ctor(unit, e, ctx) for e in elements):
