@@ -68,6 +68,29 @@ def has_mode_dependent_layers(a: Analysis, symbol: Symbol) -> bool:
     return _uses_layers(a, symbol, MODE_DEPENDENT_LAYERS, MODE_DEPENDENT_FUNCTIONS, set())
 
 
+def mode_dependent(a: Analysis, obj: Obj) -> bool:
+    """The module behaves differently in train() and eval(): a repo class with dropout or
+    BatchNorm, or a torch container (`nn.Sequential(...)`) built with one."""
+    if obj.kind == "instance" and obj.symbol is not None:
+        return has_mode_dependent_layers(a, obj.symbol)
+    if obj.kind != "external" or obj.ctor is None:
+        return False
+    if torch_layer(obj.resolved) in MODE_DEPENDENT_LAYERS:
+        return True
+    unit = obj.ctor.frame.unit
+    for call in sx.calls_in(obj.ctor.node):
+        fn = sx.call_function(call)
+        resolved = unit.resolve_callee(fn)[1] if fn is not None else ""
+        if torch_layer(resolved) in MODE_DEPENDENT_LAYERS:
+            return True
+        repo = (
+            a.index.find_class(last(resolved), unit.file) if last(resolved)[:1].isupper() else None
+        )
+        if repo is not None and repo.is_nn_module and has_mode_dependent_layers(a, repo):
+            return True
+    return False
+
+
 def has_batchnorm(a: Analysis, symbol: Symbol) -> bool:
     return _uses_layers(a, symbol, BATCHNORM_LAYERS, frozenset({"batch_norm"}), set())
 

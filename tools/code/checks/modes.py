@@ -20,7 +20,7 @@ from tools.code.checks.base import CheckContext, check, finding, observe, spot
 from tools.code.checks.common import forward_methods
 from tools.code.events import Occurrence, contextual_objects
 from tools.code.flow import Flow, Obj, Value
-from tools.code.models import has_mode_dependent_layers
+from tools.code.models import mode_dependent
 from tools.code.names import last
 from tools.code.params import is_trained, module_ref, normalized_text, same_object
 from tools.records import Finding
@@ -184,8 +184,8 @@ def _evaluation_in_train_mode(
     evaluating = EVALUATION.search(symbol) or o.grad_disabled
     if not evaluating or _in_training_loop(a, o) or AUXILIARY.search(_text(o)):
         return None
-    classes = [x.symbol for x in models.objects(o) if x.kind == "instance" and x.symbol is not None]
-    if not classes or not any(has_mode_dependent_layers(a, c) for c in classes):
+    behaving = [x for x in models.objects(o) if mode_dependent(a, x)]
+    if not behaving:
         return None
     mode = models.last_mode(modes, o)
     if mode is not None and not mode.training:
@@ -204,7 +204,7 @@ def _evaluation_in_train_mode(
         evidence.append(
             observe(at, "after training, with no eval() before it (modules start in train mode)")
         )
-    names = ", ".join(sorted({c.name for c in classes}))
+    names = ", ".join(sorted({x.name for x in behaving}))
     return finding(
         "train_mode_in_eval",
         at,
