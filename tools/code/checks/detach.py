@@ -166,6 +166,66 @@ def _in_loss(ctx: CheckContext) -> Iterator[Finding]:
                 continue
             for issue in _walk(ctx, root, losses, 0, set()):
                 yield _loss_finding(ctx, issue, o.event.value)
+            scaled = _tiny_scale(ctx, root, 0)
+            if scaled is not None:
+                yield _scale_finding(ctx, scaled[0], scaled[1], o.event.value)
+
+
+TINY_FACTOR = 1e-3  # a whole-loss factor below this leaves steps 1000x too small
+
+
+def _tiny_scale(ctx: CheckContext, v: Value, depth: int) -> tuple[Value, float] | None:
+    """The whole loss multiplied by a tiny constant (or divided by a huge one) before
+    backward; summands and accumulation divisors (`/ accum_steps`) are not."""
+    node = _unwrap(v.node)
+    if depth > 6:
+        return None
+    if node.type == "identifier":
+        found = ctx.flow.lookup(sx.text(node), v.frame, node)
+        if len(found) != 1 or found[0][0].kind != "assign" or found[0][0].value is None:
+            return None
+        binding, frame = found[0]
+        return _tiny_scale(ctx, Value(binding.value, frame), depth + 1)
+    if node.type == "call" and sx.method_name(node) in ("mean", "sum"):
+        recv = sx.receiver(node)
+        return _tiny_scale(ctx, Value(recv, v.frame), depth + 1) if recv is not None else None
+    if node.type != "binary_operator":
+        return None
+    op = node.child_by_field_name("operator")
+    left = node.child_by_field_name("left")
+    right = node.child_by_field_name("right")
+    if op is None or left is None or right is None:
+        return None
+    values = [number_value(ctx.analysis, Value(s, v.frame)) for s in (left, right)]
+    if sx.text(op) == "/" and values[1] is not None and abs(values[1]) >= 1 / TINY_FACTOR:
+        return Value(node, v.frame), 1 / values[1]
+    if sx.text(op) == "*":
+        for value in values:
+            if value is not None and 0 < abs(value) <= TINY_FACTOR:
+                return Value(node, v.frame), value
+    return None
+
+
+def _scale_finding(ctx: CheckContext, at_value: Value, factor: float, backward: Value) -> Finding:
+    at = spot(ctx, at_value)
+    return finding(
+        "loss_detached_scale",
+        at,
+        confidence="medium",
+        evidence=[
+            observe(at, f"the whole loss is scaled by {factor:g} before backward", factor=factor),
+            observe(spot(ctx, backward), "this backward starts from the scaled loss"),
+        ],
+        why=(
+            f"Every gradient is scaled by {factor:g}: with a learning rate tuned for the "
+            "unscaled loss the updates are negligible (Adam partly compensates, SGD does "
+            "not), so the loss barely moves."
+        ),
+        confirm=(
+            "Print the gradient norm after backward (tiny); then remove the scaling at "
+            f"{at.file}:{at.line} and compare the loss curves."
+        ),
+    )
 
 
 def _walk(ctx: CheckContext, v: Value, losses: dict, depth: int, seen: set) -> Iterator[_Issue]:
