@@ -13,9 +13,11 @@ from tree_sitter import Node
 
 from tools.code import syntax as sx
 from tools.code.checks.base import CheckContext, check, finding, observe, spot
+from tools.code.events import Occurrence
 from tools.code.extract import FileUnit
 from tools.code.flow import Flow
 from tools.code.names import last
+from tools.code.params import same_object
 from tools.records import Finding
 
 NAME = "preprocessing_mismatch"
@@ -37,6 +39,7 @@ class _Prep:
 @check(NAME, "preprocessing_mismatch")
 def preprocessing_mismatch(ctx: CheckContext) -> Iterator[Finding]:
     """Normalization present (or different) on one side only."""
+    yield from _model_inputs(ctx)
     for unit in ctx.index.units.values():
         if b"train" not in unit.source.lower():
             continue
@@ -195,3 +198,94 @@ def _compare(ctx: CheckContext, unit: FileUnit, train: _Prep, evaluation: _Prep)
             f"differ far more than noise); then apply the training preprocessing at {e_at.file}:{e_at.line}."
         ),
     )
+
+
+EVALUATION = re.compile(
+    r"(^|[._])(eval|evaluate|valid|validate|validation|test|predict|infer|inference)", re.IGNORECASE
+)
+
+
+def _transform(node: Node) -> str | None:
+    """The arithmetic applied to a model input at the call (`x / x.abs().max()`), None
+    for the batch as it comes (`x`, `x.to(device)`, `x[idx]`)."""
+    while node.type == "call" and sx.method_name(node) in (
+        "to",
+        "cuda",
+        "float",
+        "cpu",
+        "unsqueeze",
+        "view",
+    ):
+        recv = sx.receiver(node)
+        if recv is None:
+            break
+        node = recv
+    if node.type == "parenthesized_expression" and node.named_children:
+        return _transform(node.named_children[0])
+    if node.type == "binary_operator":
+        return sx.flat(node)
+    return None
+
+
+def _same_model(a: Occurrence, b: Occurrence) -> bool:
+    mine = [x for x in a.event.objects if x.kind in ("instance", "external")]
+    theirs = [x for x in b.event.objects if x.kind in ("instance", "external")]
+    if mine and theirs:
+        return any(same_object(x, y) for x in mine for y in theirs)
+    text = (sx.flat(a.event.receiver) if a.event.receiver is not None else "").removeprefix("self.")
+    other = (sx.flat(b.event.receiver) if b.event.receiver is not None else "").removeprefix(
+        "self."
+    )
+    return bool(text) and text == other
+
+
+def _model_inputs(ctx: CheckContext) -> Iterator[Finding]:
+    """A model fed the raw batch in training but a rescaled input in evaluation (or the
+    reverse), at the call sites themselves."""
+    a = ctx.analysis
+    train_calls: list[tuple[Occurrence, str | None]] = []
+    for loop in a.training_loops:
+        for o in loop.occurrences:
+            if o.kind == "forward" and not o.grad_disabled and o.event.receiver is not None:
+                first = sx.argument(o.event.value.node, 0)
+                if first is not None:
+                    train_calls.append((o, _transform(first)))
+    reported: set[int] = set()
+    for region in a.regions():
+        named = EVALUATION.search(region.qualname.rsplit(".", 1)[-1])
+        text = region.node.text if region.node is not None else b""
+        if region.node is None or not (named or b"no_grad" in text or b"inference_mode" in text):
+            continue
+        for o in a.programs.flatten(a.program(region)):
+            if o.kind != "forward" or o.event.receiver is None or o.event.value.node.id in reported:
+                continue
+            if not (named or o.grad_disabled) or (o.loops and a.loop_trains(o.loops[-1])):
+                continue  # not evaluation: a training step's own forward
+            first = sx.argument(o.event.value.node, 0)
+            trained = [(t.event.value, tf) for t, tf in train_calls if _same_model(t, o)]
+            if first is None or not trained:
+                continue
+            here = _transform(first)
+            if here is None or any(t is not None for _, t in trained):
+                continue  # same treatment, or training rescales too
+            reported.add(o.event.value.node.id)
+            at = spot(ctx, o.event.value)
+            train_at = spot(ctx, trained[0][0])
+            yield finding(
+                NAME,
+                at,
+                confidence="medium",
+                evidence=[
+                    observe(train_at, "in training the model gets the batch as it comes"),
+                    observe(at, f"in evaluation it gets `{here}`"),
+                ],
+                why=(
+                    "Evaluation inputs are rescaled in a way training inputs never were: the "
+                    "model sees a different input distribution at evaluation, so the metric "
+                    "says little about what it learned."
+                ),
+                confirm=(
+                    "Compare mean/std of the model input in a training step and at "
+                    f"{at.file}:{at.line}; then feed evaluation the same preprocessing as training."
+                ),
+            )
