@@ -331,7 +331,8 @@ class Flow:
         if t == "subscript":
             container = n.child_by_field_name("value")
             if container is not None:
-                return self._element_objects(Value(container, v.frame))
+                index = n.named_children[1] if len(n.named_children) > 1 else None
+                return self._element_objects(Value(container, v.frame), index)
         if t in ("tuple", "expression_list", "list", "pattern_list") and v.index:
             items = [c for c in n.named_children if c.type != "comment"]
             if v.index[0] < len(items):
@@ -472,19 +473,24 @@ class Flow:
                 out.append(Obj("unknown", expr=v))
         return out or [Obj("unknown", expr=v)]
 
-    def _element_objects(self, container: Value) -> list[Value | Obj]:
-        """Objects held by a list / ModuleList / Sequential (for `for block in self.blocks`)."""
+    def _element_objects(self, container: Value, index: Node | None = None) -> list[Value | Obj]:
+        """Objects held by a list / ModuleList / Sequential (`for block in self.blocks`,
+        `model[0]`); an integer index picks one element, anything else all of them."""
         out: list[Value | Obj] = []
         for obj in self.objects(container, budget=60):
             if obj.kind == "external" and obj.ctor is not None:
-                first = sx.argument(obj.ctor.node, 0)
-                if first is not None:
-                    out += self._literal_elements(Value(first, obj.ctor.frame))
-                elif last(obj.resolved) == "Sequential":
+                if last(obj.resolved) == "Sequential":
                     args, _ = sx.call_args(obj.ctor.node)
                     out += [Value(a, obj.ctor.frame) for a in args]
+                else:
+                    first = sx.argument(obj.ctor.node, 0)
+                    if first is not None:
+                        out += self._literal_elements(Value(first, obj.ctor.frame))
             elif obj.kind == "unknown" and obj.expr is not None:
                 out += self._literal_elements(obj.expr)
+        position = sx.number(index) if index is not None else None
+        if position is not None and out and -len(out) <= int(position) < len(out):
+            return [out[int(position)]]
         return out
 
     def _literal_elements(self, v: Value) -> list[Value | Obj]:

@@ -178,6 +178,8 @@ def inside(a: Analysis, inner: Obj, outer: Obj, depth: int = 0) -> bool:
     """inner is outer, or a submodule built inside outer's class (transitively)."""
     if same_object(inner, outer):
         return True
+    if outer.kind == "external" and outer.ctor is not None and depth <= 4:
+        return _in_container(a, inner, outer, depth)
     if outer.kind != "instance" or outer.node is None or depth > 4:
         return False
     # `model.features` of one Backbone() is not inside another Backbone(): when both
@@ -202,6 +204,26 @@ def inside(a: Analysis, inner: Obj, outer: Obj, depth: int = 0) -> bool:
     unit, symbol = located
     holder = Obj("instance", unit, unit.definitions.get(symbol.qualname), symbol)
     return _class_inside(a, holder, outer, depth + 1)
+
+
+def _in_container(a: Analysis, inner: Obj, outer: Obj, depth: int) -> bool:
+    """inner is one of the modules a torch container was built from:
+    `nn.Sequential(nn.Linear(...), head)` holds that Linear and whatever `head` is."""
+    assert outer.ctor is not None
+    ctor = outer.ctor.node
+    if inner.ctor is not None and inner.ctor.frame.unit is outer.ctor.frame.unit:
+        if (
+            ctor.start_byte < inner.ctor.node.start_byte
+            and inner.ctor.node.end_byte <= ctor.end_byte
+        ):
+            return True
+    args, _ = sx.call_args(ctor)
+    for arg in args:
+        if arg.type in ("identifier", "attribute"):
+            for held in a.flow.objects(Value(arg, outer.ctor.frame), budget=40):
+                if held.kind != "unknown" and inside(a, inner, held, depth + 1):
+                    return True
+    return False
 
 
 def _class_inside(a: Analysis, holder: Obj, outer: Obj, depth: int) -> bool:

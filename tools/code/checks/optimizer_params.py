@@ -16,7 +16,15 @@ from tools.code import syntax as sx
 from tools.code.checks.base import CheckContext, Spot, check, finding, observe, spot
 from tools.code.flow import Frame, Obj, Value
 from tools.code.models import forward_reads, parameterized_submodules
-from tools.code.names import CLIPPING_FUNCTIONS, is_optimizer, last, looks_like_model, torch_layer
+from tools.code.names import (
+    CLIPPING_FUNCTIONS,
+    CONTAINER_LAYERS,
+    PARAMETERIZED_LAYERS,
+    is_optimizer,
+    last,
+    looks_like_model,
+    torch_layer,
+)
 from tools.code.params import (
     PARAMETER_METHODS,
     ModuleRef,
@@ -117,13 +125,12 @@ def _replacement(
         return None
     left = node.child_by_field_name("left")
     right = node.child_by_field_name("right")
-    if left is None or right is None or left.type not in ("attribute", "identifier"):
+    if left is None or right is None or left.type not in ("attribute", "identifier", "subscript"):
         return None
     target = normalized_text(left)
     for root, source in roots.items():
-        if (target == root or target.startswith(root + ".")) and _is_module_ctor(
-            ctx, Value(right, frame)
-        ):
+        part_of_root = target == root or target.startswith((root + ".", root + "["))
+        if part_of_root and _is_module_ctor(ctx, Value(right, frame)):
             return target, Value(node, frame), source
     return None
 
@@ -213,34 +220,34 @@ def _replaced_finding(
 def _subset(ctx: CheckContext) -> Iterator[Finding]:
     a = ctx.analysis
     opts = optimizers(a)
-    if not opts or any(o.explicit and not o.sources for o in opts):
-        return
+    sources = [s for o in opts for s in o.sources]
+    frozen_refs = [f.ref for f in freezes(a) if f.kind == "requires_grad"]
     for model in _trained_models(ctx):
-        assert model.symbol is not None
-        if model.node is None or model.unit is None:
+        parts, used = _parts_of(ctx, model)
+        if not parts or not sources:
             continue
-        whole = ModuleRef(Value(model.node, Frame(model.unit, None)), [model])
-        sources = [s for o in opts for s in o.sources]
+        whole = ModuleRef(_model_value(model), [model])
         if any(covers(a, s.module, whole) for s in sources):
             continue
-        parts = _parts(ctx, model)
-        used = forward_reads(a, model.symbol)
-        covered = {
-            name for name, ref in parts.items() if any(covers(a, s.module, ref) for s in sources)
-        }
+        covered = {n for n, ref in parts.items() if any(covers(a, s.module, ref) for s in sources)}
         if not covered:
             continue  # another model's optimizer, or none of ours: not a subset question
-        frozen = {
-            name
-            for name, ref in parts.items()
-            if any(covers(a, f.ref, ref) for f in freezes(a) if f.kind == "requires_grad")
-        }
+        frozen = {n for n, ref in parts.items() if any(covers(a, f, ref) for f in frozen_refs)}
         missing = sorted(n for n in parts if n in used and n not in covered and n not in frozen)
         if missing:
             yield _subset_finding(ctx, opts, model, missing, sorted(covered))
+    yield from _explicit_subset(ctx, opts)
+
+
+def _model_value(model: Obj) -> Value:
+    if model.ctor is not None:
+        return model.ctor
+    assert model.node is not None and model.unit is not None
+    return Value(model.node, Frame(model.unit, None))
 
 
 def _trained_models(ctx: CheckContext) -> list[Obj]:
+    """Repo module instances and torch containers called in training loops."""
     seen: dict[int, Obj] = {}
     for loop in ctx.analysis.training_loops:
         for o in loop.occurrences:
@@ -249,7 +256,28 @@ def _trained_models(ctx: CheckContext) -> list[Obj]:
             for obj in o.event.objects:
                 if obj.kind == "instance" and obj.symbol is not None and obj.node is not None:
                     seen.setdefault(obj.node.id, obj)
+                elif (
+                    obj.kind == "external"
+                    and obj.ctor is not None
+                    and torch_layer(obj.resolved) == "Sequential"
+                ):
+                    seen.setdefault(obj.ctor.node.id, obj)
     return list(seen.values())
+
+
+def _parts_of(ctx: CheckContext, model: Obj) -> tuple[dict[str, ModuleRef], set[str]]:
+    """(name -> submodule that owns parameters, names the forward uses)."""
+    if model.kind == "instance" and model.symbol is not None:
+        return _parts(ctx, model), forward_reads(ctx.analysis, model.symbol)
+    assert model.ctor is not None
+    parts: dict[str, ModuleRef] = {}
+    args, _ = sx.call_args(model.ctor.node)
+    for i, arg in enumerate(args):
+        v = Value(arg, model.ctor.frame)
+        objs = [o for o in ctx.flow.objects(v, budget=60) if o.kind != "unknown"]
+        if any(_owns_parameters(o) for o in objs):
+            parts[f"[{i}]"] = ModuleRef(v, objs)
+    return parts, set(parts)
 
 
 def _parts(ctx: CheckContext, model: Obj) -> dict[str, ModuleRef]:
@@ -270,8 +298,81 @@ def _parts(ctx: CheckContext, model: Obj) -> dict[str, ModuleRef]:
     return out
 
 
+def _owns_parameters(obj: Obj) -> bool:
+    if obj.kind == "instance":
+        return obj.symbol is not None and obj.symbol.is_nn_module
+    layer = torch_layer(obj.resolved) if obj.kind == "external" else None
+    return layer in PARAMETERIZED_LAYERS or layer in CONTAINER_LAYERS
+
+
+def _explicit_subset(ctx: CheckContext, opts: list[OptimizerSite]) -> Iterator[Finding]:
+    """`SGD([model.weight])` for a layer whose bias trains too."""
+    for opt in opts:
+        if opt.params_arg is None or opt.params_arg.node.type not in ("list", "tuple"):
+            continue
+        given: dict[str, set[str]] = {}
+        for item in opt.params_arg.node.named_children:
+            if item.type != "attribute":
+                continue
+            owner = item.child_by_field_name("object")
+            attr = item.child_by_field_name("attribute")
+            if owner is not None and attr is not None and sx.text(attr) in ("weight", "bias"):
+                given.setdefault(sx.flat(owner), set()).add(sx.text(attr))
+        for owner_text, attrs in given.items():
+            missing = {"weight", "bias"} - attrs
+            if not missing or not _layer_with_bias(ctx, opt, owner_text):
+                continue
+            at = spot(ctx, opt.ctor)
+            names = ", ".join(f"`{owner_text}.{m}`" for m in sorted(missing))
+            yield finding(
+                "optimizer_missing_params",
+                at,
+                confidence="medium",
+                evidence=[
+                    observe(
+                        at,
+                        f"{opt.name} is given only `{owner_text}.{', '.join(sorted(attrs))}`; {names} is left out",
+                    )
+                ],
+                why=(
+                    f"{names} gets gradients but no optimizer applies them: it stays at its "
+                    "initial value and the layer can only fit through the other tensor."
+                ),
+                confirm=(
+                    "Compare the layer's parameters with optimizer.param_groups; then pass "
+                    f"`{owner_text}.parameters()` at {at.file}:{at.line} and compare."
+                ),
+            )
+
+
+def _layer_with_bias(ctx: CheckContext, opt: OptimizerSite, owner_text: str) -> bool:
+    """The expression denotes a torch layer built with a bias (the default)."""
+    assert opt.params_arg is not None
+    node = next(
+        (
+            n
+            for n in sx.descendants(opt.params_arg.node)
+            if n.type in ("identifier", "attribute") and sx.flat(n) == owner_text
+        ),
+        None,
+    )
+    if node is None:
+        return False
+    for obj in ctx.flow.objects(Value(node, opt.params_arg.frame), budget=60):
+        if (
+            obj.kind == "external"
+            and obj.ctor is not None
+            and torch_layer(obj.resolved) in PARAMETERIZED_LAYERS
+        ):
+            bias = sx.argument(obj.ctor.node, None, "bias")
+            return bias is None or sx.flat(bias) != "False"
+    return False
+
+
 def _forward_spot(ctx: CheckContext, model: Obj) -> Spot:
-    assert model.symbol is not None
+    """Where the model's parts are used: its forward, or the container's construction."""
+    if model.symbol is None:
+        return spot(ctx, _model_value(model))
     located = ctx.flow.method(model.symbol, "forward") or ctx.flow.class_node(model.symbol)
     assert located is not None
     return spot(ctx, (located[0].file, located[1]))
@@ -280,19 +381,20 @@ def _forward_spot(ctx: CheckContext, model: Obj) -> Spot:
 def _subset_finding(
     ctx: CheckContext, opts: list[OptimizerSite], model: Obj, missing: list[str], covered: list[str]
 ) -> Finding:
-    assert model.symbol is not None
     opt = next(o for o in opts if o.sources)
     at = spot(ctx, opt.ctor)
     names = ", ".join(f"`{m}`" for m in missing)
+    label = model.symbol.name if model.symbol is not None else "the nn.Sequential"
+    used = f"{label}.forward" if model.symbol is not None else label
     return finding(
         "optimizer_missing_params",
         at,
         confidence="medium",
         evidence=[
-            observe(at, f"{opt.name} receives only {', '.join(covered)} of {model.symbol.name}"),
+            observe(at, f"{opt.name} receives only {', '.join(covered)} of {label}"),
             observe(
                 _forward_spot(ctx, model),
-                f"{model.symbol.name}.forward also uses {names}, which no optimizer receives and nothing freezes",
+                f"{used} also uses {names}, which no optimizer receives and nothing freezes",
             ),
         ],
         why=(
