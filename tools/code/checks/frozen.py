@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from tools.code import syntax as sx
 from tools.code.checks.base import CheckContext, check, finding, observe, spot
+from tools.code.flow import Value
 from tools.code.params import (
     Freeze,
     OptimizerSite,
@@ -40,7 +42,7 @@ def frozen_parameters(ctx: CheckContext) -> Iterator[Finding]:
             (opt, s)
             for opt in optimizers(a)
             for s in opt.sources
-            if not s.filtered and covers(a, s.module, fr.ref)
+            if not s.filtered and covers(a, s.module, fr.ref) and _applies(ctx, fr, opt)
         ]
         if not covering or any(covers(a, u.ref, fr.ref) for u in thawed):
             continue
@@ -55,6 +57,27 @@ def frozen_parameters(ctx: CheckContext) -> Iterator[Finding]:
             yield _eval_finding(ctx, fr, *covering[0])
         else:
             yield _requires_grad_finding(ctx, fr, covering)
+
+
+def _applies(ctx: CheckContext, fr: Freeze, opt: OptimizerSite) -> bool:
+    """The freeze is in force while this optimizer trains: both in one function (or a
+    script's top level), the freeze in a model's constructor, or the freezing function
+    runs the loop that steps this optimizer. (Freezing the encoder after pretraining,
+    for a probe with its own optimizer, is a new phase, not a contradiction.)"""
+    where = sx.enclosing_function(fr.at.node)
+    if where is None or where == sx.enclosing_function(opt.ctor.node):
+        return True
+    if sx.function_name(where) == "__init__":
+        return True
+    for loop in ctx.analysis.training_loops:
+        if loop.region.node is None or loop.region.node.id != where.id:
+            continue
+        for o in loop.occurrences:
+            if o.kind == "step" and o.event.receiver is not None:
+                objs = ctx.flow.objects(Value(o.event.receiver, o.event.value.frame), budget=60)
+                if any(x.ctor is not None and x.ctor.node.id == opt.ctor.node.id for x in objs):
+                    return True
+    return False
 
 
 def _requires_grad_finding(
