@@ -52,7 +52,12 @@ def loss_arguments(ctx: CheckContext) -> Iterator[Finding]:
     for lc in loss_calls(ctx.analysis):
         if lc.input is None or lc.target is None:
             continue
-        found = _swapped(ctx, lc) or _class_targets_in_regression(ctx, lc) or _broadcast(ctx, lc)
+        found = (
+            _swapped(ctx, lc)
+            or _class_targets_in_regression(ctx, lc)
+            or _continuous_targets_in_classification(ctx, lc)
+            or _broadcast(ctx, lc)
+        )
         if found is not None:
             yield found
 
@@ -94,6 +99,64 @@ def _swapped(ctx: CheckContext, lc: LossCall) -> Finding | None:
     )
 
 
+CONTINUOUS_FACTORIES = frozenset({"randn", "rand", "linspace", "normal", "randn_like", "rand_like"})
+INTEGER_MARKERS = frozenset({"long", "int", "randint", "argmax", "one_hot"})
+PROBABILITY_MAKERS = frozenset({"softmax", "log_softmax", "sigmoid", "Softmax"})
+
+
+def _continuous_targets_in_classification(ctx: CheckContext, lc: LossCall) -> Finding | None:
+    """CrossEntropy/NLL against real-valued targets: a regression target, or the model's
+    own input (a reconstruction)."""
+    if lc.kind not in ("cross_entropy", "nll") or lc.input is None or lc.target is None:
+        return None
+    reason = None
+    inputs = {
+        sx.flat(a) for o in model_origins(ctx.flow, lc.input) for a in sx.call_args(o.node)[0]
+    }
+    if sx.flat(lc.target.node) in inputs:
+        reason = "the model's own input (a reconstruction target)"
+    else:
+        continuous = integer = False
+        for o in ctx.flow.trace(lc.target, dataflow=True, enter_models=False, budget=150):
+            for step in [*o.path, o.value]:
+                node = step.node
+                if node.type == "call":
+                    fn = sx.call_function(node)
+                    name = sx.method_name(node) or last(
+                        step.frame.unit.resolve_callee(fn)[1] if fn else ""
+                    )
+                    # class ids, or per-row class probabilities (soft targets): both fine
+                    integer |= name in INTEGER_MARKERS or name in PROBABILITY_MAKERS
+                    integer |= "long" in sx.flat(node)
+                    continuous |= name in CONTINUOUS_FACTORIES
+            if o.kind == "element" and _classification_loader(ctx, o) is not None:
+                integer = True
+        if continuous and not integer:
+            reason = "real-valued targets"
+    if reason is None:
+        return None
+    call = spot(ctx, lc.value)
+    at = spot(ctx, lc.ctor) if lc.ctor is not None else call  # the loss to replace
+    evidence = [observe(call, f"{lc.name} compares the output with `{lc.target.text}`: {reason}")]
+    if lc.ctor is not None:
+        evidence.insert(0, observe(at, f"the loss is {lc.name}"))
+    return finding(
+        "wrong_loss_for_task",
+        at,
+        confidence="medium",
+        evidence=evidence,
+        why=(
+            f"{lc.name} expects class indices (or class probabilities per row); real-valued "
+            "targets make it a different objective, so the model cannot fit the values it "
+            "is meant to predict."
+        ),
+        confirm=(
+            f"Check the target dtype and values on one batch at {at.file}:{at.line} (floats); "
+            "then use a regression loss (MSELoss/L1Loss) and compare."
+        ),
+    )
+
+
 def _class_targets_in_regression(ctx: CheckContext, lc: LossCall) -> Finding | None:
     if lc.kind not in ELEMENTWISE:
         return None
@@ -101,15 +164,19 @@ def _class_targets_in_regression(ctx: CheckContext, lc: LossCall) -> Finding | N
     evidence = _class_index_evidence(ctx, lc.target)
     if evidence is None:
         return None
-    at = spot(ctx, lc.value)
+    call = spot(ctx, lc.value)
+    at = spot(ctx, lc.ctor) if lc.ctor is not None else call  # the loss to replace
+    observations = [
+        observe(call, f"{lc.name} compares the output with `{lc.target.text}`"),
+        observe(spot(ctx, evidence[0]), f"which holds class indices: {evidence[1]}"),
+    ]
+    if lc.ctor is not None:
+        observations.insert(0, observe(at, f"the loss is {lc.name}"))
     return finding(
         "wrong_loss_for_task",
         at,
         confidence="medium",
-        evidence=[
-            observe(at, f"{lc.name} compares the output with `{lc.target.text}`"),
-            observe(spot(ctx, evidence[0]), f"which holds class indices: {evidence[1]}"),
-        ],
+        evidence=observations,
         why=(
             f"{lc.name} treats class ids as numbers on a line: class 3 is 'closer' to 2 than "
             "to 9, the output is pushed toward the mean id, and the argmax of the outputs is "
