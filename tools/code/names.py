@@ -92,8 +92,6 @@ LOSS_FUNCTIONS = {
 
 # Losses whose two arguments play the same role: a swap changes nothing.
 SYMMETRIC_LOSSES = frozenset({"mse", "l1", "smooth_l1", "huber"})
-# Losses that read their input as class scores against class targets.
-CLASSIFICATION_LOSSES = frozenset({"cross_entropy", "nll", "bce_logits", "bce"})
 
 
 def loss_class_kind(resolved: str) -> str | None:
