@@ -106,13 +106,28 @@ def symbol_spot(ctx: CheckContext, symbol: Symbol) -> Spot:
 
 
 def quote(lines: list[str], node: Node) -> str:
+    """The statement holding node, on one line and without comments (the header line
+    for compound statements), cut to MAX_QUOTE characters."""
     statement = sx.statement_of(node)
     if statement.type in COMPOUND or node.type in COMPOUND:
         row = sx.line(node if node.type in COMPOUND else statement)
-        text = lines[row - 1].strip() if row <= len(lines) else sx.flat(node)
+        text = lines[row - 1].split("#", 1)[0].strip() if row <= len(lines) else sx.flat(node)
     else:
-        text = sx.flat(statement)
+        text = _without_comments(statement)
     return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 3] + "..."
+
+
+def _without_comments(node: Node) -> str:
+    raw = node.text or b""
+    cuts = [
+        (c.start_byte - node.start_byte, c.end_byte - node.start_byte)
+        for c in sx.descendants(node)
+        if c.type == "comment"
+    ]
+    for start, end in reversed(cuts):
+        raw = raw[:start] + raw[end:]
+    text = " ".join(raw.decode("utf-8", "replace").split())
+    return text.replace("( ", "(").replace("[ ", "[").replace(" )", ")").replace(" ]", "]")
 
 
 def observe(s: Spot, note: str, **values: object) -> Observation:

@@ -398,12 +398,13 @@ def _subset_finding(
             ),
         ],
         why=(
-            f"{names} take part in the forward pass and get gradients, but no optimizer "
-            "updates them: they stay at their initialization and cap what the model can learn."
+            f"These parts ({names}) are used in the forward pass and receive gradients, but "
+            "no optimizer updates them: they stay at their initialization and cap what the "
+            "model can learn."
         ),
         confirm=(
             "Compare {id(p) for p in model.parameters()} with the parameters in "
-            f"optimizer.param_groups ({names} are missing); then add them at {at.file}:{at.line} "
+            f"optimizer.param_groups ({names} missing); then add them at {at.file}:{at.line} "
             "and compare the loss curves."
         ),
     )
