@@ -12,9 +12,11 @@ parameters (through the repo's call sites) and return values:
   followed too, and every node passed is on the path (so a `.detach()` on the way is
   visible).
 
-Everything is bounded (a step budget per question, a depth for call chains) because
-static resolution of Python is a heuristic: an unresolved name is an `unknown` object or
-a `name` origin, never an error.
+Everything is bounded (a step budget per question, shared by the questions it nests, a
+depth for call chains) because static resolution of Python is a heuristic: an
+unresolved name is an `unknown` object or a `name` origin, never an error. This module
+answers `objects`; `tools.code.provenance` walks values for `trace`; the value types
+live in `tools.code.values`.
 """
 
 from __future__ import annotations
