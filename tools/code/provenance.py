@@ -205,7 +205,7 @@ class Tracer:
             return nexts
         if module is not None and not (dataflow and _stateless(module)):
             return Origin("module_call", v, [], module)
-        if dataflow and looks_like_model(sx.flat(fn)):
+        if dataflow and not module_function and looks_like_model(sx.flat(fn)):
             if not any(
                 o.kind != "unknown" for o in self.flow.objects(Value(fn, v.frame), budget=60)
             ):

@@ -89,7 +89,8 @@ def is_model_origin(o: Origin) -> bool:
         return layer is not None and (layer in PARAMETERIZED_LAYERS or layer in ("Sequential",))
     if o.kind == "call" and o.node.type == "call":
         fn = sx.call_function(o.node)
-        return fn is not None and looks_like_model(sx.flat(fn))
+        unit = o.value.frame.unit
+        return fn is not None and not unit.is_module_function(fn) and looks_like_model(sx.flat(fn))
     if o.kind == "element" and o.node.type == "call":  # `for p in model.parameters()`
         return sx.method_name(o.node) in ("parameters", "named_parameters")
     if o.kind == "attribute" and o.node.type == "attribute":  # `self.fc.weight`

@@ -39,6 +39,56 @@ def wrong_dimension(ctx: CheckContext) -> Iterator[Finding]:
             found = _softmax(ctx, unit, call) or _prediction(ctx, unit, call)
             if found is not None:
                 yield found
+        if b"0.5" in unit.source:
+            yield from _logits_at_half(ctx, unit)
+
+
+SQUASHING = frozenset(
+    {"sigmoid", "Sigmoid", "softmax", "Softmax", "expit", "log_softmax", "LogSoftmax"}
+)
+
+
+def _logits_at_half(ctx: CheckContext, unit: FileUnit) -> Iterator[Finding]:
+    """`logits > 0.5`: a probability threshold applied to raw logits (0.5 on the logit
+    scale is p = 0.62), so predictions are biased and accuracy is wrong."""
+    for node in sx.descendants(unit.tree.root_node, into_scopes=True):
+        if node.type != "comparison_operator" or not any(
+            c.type in (">", ">=", "<", "<=") for c in node.children
+        ):
+            continue
+        parts = [c for c in node.named_children]
+        if len(parts) != 2 or sx.number(parts[1]) != 0.5:
+            continue
+        v = ctx.flow.value(unit, parts[0])
+        origins = ctx.flow.trace(v)
+        if not origins or not model_origins(ctx.flow, v):
+            continue
+        if any(ctx.flow.describe_call(o) in SQUASHING for o in origins):
+            continue
+        if any(
+            sx.method_name(p.node) in SQUASHING or "sigmoid" in sx.flat(p.node)
+            for o in origins
+            for p in o.path
+            if p.node.type == "call"
+        ):
+            continue
+        at = spot(ctx, v)
+        yield finding(
+            "metric_bug",
+            at,
+            confidence="medium",
+            evidence=[
+                observe(at, f"`{sx.flat(node)}` thresholds raw model outputs (logits) at 0.5")
+            ],
+            why=(
+                "0.5 is a probability threshold; on logits it means p > 0.62, so borderline "
+                "positives count as negatives and the reported metric is biased."
+            ),
+            confirm=(
+                f"Compare the metric at {at.file}:{at.line} with the same predictions thresholded "
+                "at 0 (or sigmoid first, then 0.5)."
+            ),
+        )
 
 
 def _softmax(ctx: CheckContext, unit: FileUnit, call: Node) -> Finding | None:
