@@ -59,6 +59,8 @@ def _unshuffled(ctx: CheckContext, site: LoaderSite) -> Finding | None:
     call = site.ctor.node
     if any(sx.argument(call, None, k) is not None for k in ("sampler", "batch_sampler")):
         return None
+    if any(a.type == "dictionary_splat" for a in sx.call_args(call)[0]):
+        return None  # `**loader_kwargs` may carry shuffle=True: unknown, so silent
     shuffle = sx.argument(call, 2, "shuffle")
     if shuffle is not None and sx.flat(shuffle) != "False":
         return None
