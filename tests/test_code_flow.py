@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tree_sitter import Node
 
 from tools.code import CodeIndex
@@ -132,3 +134,12 @@ def test_rough_ranks() -> None:
     assert rank(a, _node(a, "train.py", "torch.randn(10, 3)[:, 0]")) == 1
     assert rank(a, _node(a, "train.py", "torch.randn(10, 3) @ torch.randn(3)")) == 1
     assert rank(a, _node(a, "train.py", "torch.arange(5).view(-1, 1)")) == 2
+
+
+def test_an_lbfgs_closure_is_part_of_the_training_loop() -> None:
+    source = (
+        Path(__file__).parent / "fixtures/code/checks/step_order/ok_lbfgs_closure.py"
+    ).read_text()
+    (loop,) = CodeIndex.from_sources({"fit.py": source}).training_loops()
+    assert loop.symbol == "fit"
+    assert [e.kind for e in loop.events] == ["zero_grad", "backward", "step"]

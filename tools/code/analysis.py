@@ -88,7 +88,10 @@ class Analysis:
                 name_node = fn.child_by_field_name("attribute") if fn.type == "attribute" else fn
                 name = sx.text(name_node) if name_node is not None else ""
                 key = (unit.file, scope)
-                calls.setdefault(key, set()).add(name)
+                called = calls.setdefault(key, set())
+                called.add(name)
+                # a function handed over to run later (`optimizer.step(closure)`)
+                called.update(sx.text(a) for a in sx.call_args(call)[0] if a.type == "identifier")
                 if name == "backward":
                     direct.add(key)
         reaching = set(direct)

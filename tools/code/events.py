@@ -276,7 +276,9 @@ class Programs:
         if method == "step" and recv is not None:
             kind = self._step_kind(recv, frame)
             if kind is not None:
-                return [Event(kind, v, recv)]  # else `trainer.step()`, `env.step()`: below
+                # `optimizer.step(closure)` (LBFGS) runs the closure's zero_grad/backward first
+                return [*self._closure(call, frame), Event(kind, v, recv)]
+            # else `trainer.step()`, `env.step()`: resolved below
         if method in ("train", "eval") and recv is not None:
             objs = self.flow.objects(Value(recv, frame), budget=80)
             if _is_model(objs, recv):
@@ -322,6 +324,15 @@ class Programs:
         if name is None or name in self._repo_names:
             return False
         return name in (COMMON_METHODS if method is not None else BUILTIN_CALLS)
+
+    def _closure(self, call: Node, frame: Frame) -> list[Item]:
+        arg = sx.argument(call, 0, "closure")
+        if arg is None or arg.type != "identifier":
+            return []
+        for obj in self.flow.objects(Value(arg, frame), budget=40):
+            if obj.kind == "function" and obj.node is not None and obj.unit is not None:
+                return [HelperCall(Value(call, frame), obj.node, obj.unit)]
+        return []
 
     def _step_kind(self, recv: Node, frame: Frame) -> EventKind | None:
         objs = self.flow.objects(Value(recv, frame), budget=80)
