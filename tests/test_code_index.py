@@ -159,3 +159,12 @@ def test_from_sources_indexes_in_memory_files() -> None:
     assert index.files == ["a/b.py"]
     assert index.enclosing_symbol("a/b.py", 2) == "f"
     assert index.skipped[0].file == "c.py"
+
+
+def test_relative_accepts_paths_relative_to_the_working_directory(
+    index: CodeIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(FIXTURE.parent)
+    assert index.relative("index_repo/model.py") == "model.py"
+    assert index.enclosing_symbol("index_repo/model.py", 21) == "Net.forward"
+    assert index.relative("elsewhere/model.py") is None

@@ -185,24 +185,28 @@ class CodeIndex:
         return self.units.get(rel) if rel is not None else None
 
     def relative(self, file: str | Path) -> str | None:
-        """The indexed relative name of file (given relative or absolute), else None."""
+        """The indexed relative name of file, else None. Accepts a name relative to the
+        root, an absolute path inside it, or a path relative to the working directory
+        that lands inside it."""
         raw = str(file).replace("\\", "/")
         if raw in self.units:
             return raw
         path = Path(raw)
-        if path.is_absolute():
-            try:
-                rel = path.resolve().relative_to(self.root).as_posix()
-            except ValueError:
-                try:
-                    rel = path.relative_to(self.root).as_posix()
-                except ValueError:
-                    return None
-        else:
+        if not path.is_absolute():
             rel = PurePosixPath(raw).as_posix()
             while rel.startswith("./"):
                 rel = rel[2:]
-        return rel if rel in self.units else None
+            if rel in self.units:
+                return rel
+            path = Path.cwd() / path
+        for candidate in (path, path.resolve()):
+            try:
+                rel = candidate.relative_to(self.root).as_posix()
+            except ValueError:
+                continue
+            if rel in self.units:
+                return rel
+        return None
 
     def lines(self, file: str) -> list[str]:
         unit = self.unit(file)
