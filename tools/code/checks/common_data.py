@@ -35,14 +35,25 @@ def _find(a: Analysis) -> list[LoaderSite]:
             if fn is None or not is_data_loader(unit.resolve_callee(fn)[1]):
                 continue
             v = a.flow.value(unit, call)
+            # Its own name: the target it is assigned to (when the call is the whole value)
+            # and its dataset argument, not the rest of the statement (`return
+            # DataLoader(train, ...), DataLoader(val, ...)` holds both words).
             statement = sx.statement_of(call)
+            target = _target(statement) if _whole_value(call, statement) else ""
             dataset = sx.argument(call, 0, "dataset")
-            names = (
-                sx.flat(statement)[:80] + " " + (sx.flat(dataset) if dataset is not None else "")
-            )
-            by_name = bool(TRAIN_NAME.search(names)) and not EVAL_NAME.search(_target(statement))
+            names = f"{target} {sx.flat(dataset) if dataset is not None else ''}".strip()
+            by_name = bool(TRAIN_NAME.search(names)) and not EVAL_NAME.search(names)
             out.append(LoaderSite(v, names, call.id in iterated or by_name))
     return out
+
+
+def _whole_value(call, statement) -> bool:
+    node = (
+        statement.named_children[0]
+        if statement.type == "expression_statement" and statement.named_children
+        else statement
+    )
+    return node.type == "assignment" and node.child_by_field_name("right") == call
 
 
 def _target(statement) -> str:
@@ -77,4 +88,7 @@ def _iterated_by_training(a: Analysis) -> set[int]:
 
 
 def is_eval_named(site: LoaderSite) -> bool:
-    return bool(EVAL_NAME.search(_target(sx.statement_of(site.ctor.node))))
+    """Its target or its dataset says validation/test."""
+    return bool(EVAL_NAME.search(site.names)) and not TRAIN_NAME.search(
+        site.names.split(" ")[0] if site.names else ""
+    )
