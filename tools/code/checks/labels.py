@@ -34,7 +34,7 @@ LISTINGS = frozenset({"listdir", "glob", "iglob", "scandir", "iterdir", "rglob"}
 
 
 MENTIONS = (
-    b"shuffle",
+    b"shuffle(",
     b"randperm",
     b"permutation",
     b"listdir",
@@ -133,6 +133,8 @@ def _different_permutations(ctx: CheckContext, unit: FileUnit, scope: Node) -> I
             if named is not None:
                 bound_kinds.add(named)
             continue
+        if not _names_data(node):
+            continue  # resolve permutations only for features/labels (tracing costs)
         reordered = _reordering(ctx, unit, node)
         if reordered is None:
             continue
@@ -165,6 +167,20 @@ def _different_permutations(ctx: CheckContext, unit: FileUnit, scope: Node) -> I
         fix = f"index both with the same permutation at {at.file}:{at.line}"
         yield _finding(at, evidence, fix, "high")
         return
+
+
+def _names_data(node: Node) -> bool:
+    """A subscript or roll whose base is named like features or labels."""
+    if node.type == "subscript":
+        value = node.child_by_field_name("value")
+        return value is not None and _kind_and_stem(sx.flat(value)) is not None
+    if node.type == "call" and (
+        sx.method_name(node) == "roll" or b"roll" in (node.text or b"")[:40]
+    ):
+        recv = sx.receiver(node)
+        first = sx.argument(node, 0)
+        return any(n is not None and _kind_and_stem(sx.flat(n)) is not None for n in (recv, first))
+    return False
 
 
 def _reordering(ctx: CheckContext, unit: FileUnit, node: Node) -> tuple[object, Node] | None:
