@@ -26,7 +26,7 @@ PERMUTATIONS = frozenset({"randperm", "permutation", "shuffle", "sample", "choic
 
 @check("unshuffled_data", "unshuffled_data", "batchnorm_small_batch")
 def training_batches(ctx: CheckContext) -> Iterator[Finding]:
-    """Unshuffled training data; BatchNorm with batch size 1."""
+    """Unshuffled training data; BatchNorm trained on batches of one or two."""
     for site in loaders(ctx.analysis):
         if not site.trains or is_eval_named(site):
             continue

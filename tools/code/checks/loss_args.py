@@ -48,7 +48,7 @@ FLATTENING = ("squeeze", "flatten", "ravel")
 
 @check("loss_args_swapped", "loss_args_swapped", "wrong_loss_for_task", "broadcast_mismatch")
 def loss_arguments(ctx: CheckContext) -> Iterator[Finding]:
-    """Swapped loss arguments; MSE on class indices; [N, 1] against [N]."""
+    """Swapped loss arguments; MSE on class ids or CE on real values; [N, 1] against [N]."""
     for lc in loss_calls(ctx.analysis):
         if lc.input is None or lc.target is None:
             continue
