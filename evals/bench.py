@@ -75,6 +75,7 @@ def run_bench(suite: Path | None, *, jobs: int = 2, json_out: Path | None = None
         cases=scores["investigator"],
         baseline_cases={m: scores[m] for m in modes if m != "investigator"},
         torchfix=f"TorchFix {tf_version}, default rules" if tf_version else "not installed",
+        investigator=investigator_version(),
     )
     render(result)
     print(f"wall time {wall:.0f} s with --jobs {jobs}", file=sys.stderr)
@@ -82,6 +83,24 @@ def run_bench(suite: Path | None, *, jobs: int = 2, json_out: Path | None = None
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
     return EXIT_OK
+
+
+def investigator_version() -> str:
+    """The source the investigations import (`agent` as this process resolves it, which
+    the subprocesses inherit), with its git commit and whether agent/ or tools/ differ."""
+    import agent
+
+    root = Path(agent.__file__).resolve().parent.parent
+    try:
+        import git
+
+        repo = git.Repo(root, search_parent_directories=False)
+        dirty = bool(repo.index.diff(None, paths=["agent", "tools"]))
+        return f"{root} at {repo.head.commit.hexsha[:7]}" + (
+            " (agent/tools modified)" if dirty else ""
+        )
+    except Exception:  # noqa: BLE001 - a snapshot without git metadata
+        return f"{root} (not a git work tree)"
 
 
 def _score(entry: Case | CleanControl, run: Run) -> CaseScore:

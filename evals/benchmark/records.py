@@ -104,3 +104,4 @@ class BenchResult(BaseModel):
     cases: list[CaseScore] = Field(default_factory=list)
     baseline_cases: dict[str, list[CaseScore]] = Field(default_factory=dict)
     torchfix: str = ""  # version, or why it did not run
+    investigator: str = ""  # where the investigator ran from, its commit and whether dirty

@@ -62,6 +62,8 @@ def render(result: BenchResult, console: Console | None = None) -> None:
         console.print(summary_line(name, s), highlight=False, soft_wrap=True)
     if result.torchfix:
         console.print(f"torchfix: {result.torchfix}", highlight=False)
+    if result.investigator:
+        console.print(f"investigator: {result.investigator}", highlight=False, soft_wrap=True)
     missed = misses(result.cases)
     if missed:
         console.print(f"\nmissed or mislocated ({len(missed)}):", highlight=False)
