@@ -96,7 +96,7 @@ def _base(run: Run, report: Report | None, *, kind: str, id: str, template: str)
         template=template,
         conclusion=report.conclusion if report else "",
         root_cause=(
-            f"{root.category} at {root.file}:{root.line} ({root.symbol})"
+            f"{root.status} {root.category} at {_where(root.file, root.line, root.symbol)}"
             if root is not None
             else ""
         ),
