@@ -19,6 +19,7 @@ from pathlib import Path
 
 from evals.benchmark.records import Mode, Run
 from evals.benchmark.torchfix import run_torchfix
+from evals.seeding.apply import repo_files
 
 # A whole investigation normally takes under a minute (each training run is bounded by
 # the investigator itself); a case that takes five is a hang, scored as an error.
@@ -27,12 +28,11 @@ REPORTING_EXITS = (0, 1, 3)  # the report is on stdout: finished, confirmed, inc
 
 
 def case_key(folder: Path) -> str:
+    """A hash of the files an investigation copies: what git would not ignore (a run
+    of the case in place leaves `data/` and caches behind; they change nothing)."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        if "__pycache__" in path.parts:
-            continue
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
+    for name in repo_files(folder):
+        digest.update(name.encode() + b"\0" + (folder / name).read_bytes() + b"\0")
     return digest.hexdigest()[:32]
 
 
