@@ -1,7 +1,7 @@
 """Generate the benchmark suite: seeded copies of the clean templates, verified to
 change behaviour, plus the clean templates as controls.
 
-    python -m evals.seeding.generate                  # writes evals/suite (about 15 min)
+    python -m evals.seeding.generate                  # writes evals/suite (an hour cold, a minute cached)
     python -m evals.seeding.generate --check          # the committed suite is reproduced
 
 For every category, templates are tried in a rotating order; in each template the
