@@ -34,7 +34,9 @@ class Planner:
                     finding["status"] = "plausible"
                     call("record_finding", finding)
             verdict, reason = self._verdict(session, stage)
-            call("advance_stage", {"verdict": verdict, "reason": reason})
+            closed = call("advance_stage", {"verdict": verdict, "reason": reason})
+            if not closed.ok:  # never loop on a refusal: the refusal itself is the reason
+                call("advance_stage", {"verdict": "inconclusive", "reason": closed.text})
 
     @staticmethod
     def _verdict(session: Session, stage: Stage) -> tuple[str, str]:

@@ -154,7 +154,12 @@ class Session:
         if run is None or run.trace is None:
             return []
         return [
-            LayerStat(name=p.name, grad_norm=p.grad.mean_norm, weight_norm=p.weight_norm_start, update_ratio=p.update.mean_ratio)
+            LayerStat(
+                name=p.name,
+                grad_norm=p.grad.mean_norm,
+                weight_norm=p.weight_norm_start,
+                update_ratio=p.update.mean_ratio,
+            )
             for p in run.trace.parameters
             if p.registered and p.grad.observed
         ][:200]

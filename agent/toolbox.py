@@ -72,7 +72,9 @@ class ProbeArgs(BaseModel):
 class ObservationArgs(BaseModel):
     source: Literal["static", "runtime", "intervention"]
     text: str
-    values: dict[str, Any] = Field(default_factory=dict, description="the observation's numbers, if any")
+    values: dict[str, Any] = Field(
+        default_factory=dict, description="the observation's numbers, if any"
+    )
     where: Location | None = None
 
 
@@ -183,7 +185,10 @@ def _record_finding(session: Session, a: RecordFindingArgs) -> ToolResult:
             file=a.file,
             symbol=a.symbol,
             line=a.line,
-            evidence=[Observation(source=e.source, text=e.text, values=e.values, where=e.where) for e in a.evidence],
+            evidence=[
+                Observation(source=e.source, text=e.text, values=e.values, where=e.where)
+                for e in a.evidence
+            ],
             why=a.why,
             confirm=a.confirm,
             detector=a.detector or "policy",

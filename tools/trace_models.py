@@ -72,6 +72,10 @@ class LossCall(_Model):
     contributing_elements: int = 0
     interventions: list[str] = Field(default_factory=list)
     step: int = 0
+    mask: dict[str, Any] | None = (
+        None  # a boolean-mask selection of the target: kept/total/source values
+    )
+    module_frame: Frame | None = None  # where the loss module was built, when one was called
     value: float | str | None = None
     output_grad_fn: str | None = None
 
@@ -277,6 +281,7 @@ class Activation(_Model):
     calls: int = 0
     inactive: float = 0.0
     dead_units: float = 0.0
+    first_dead: float = 0.0  # at the first call: dead from initialization
 
 
 class Moments(_Model):
@@ -384,6 +389,8 @@ class Trace(_Model):
     init_stats: list[dict[str, Any]] = Field(default_factory=list)
     probe_result: dict[str, Any] | None = None
     train_mode_counts: dict[str, Any] = Field(default_factory=dict)
+    detail_windows: list[dict[str, Any]] = Field(default_factory=list)
+    update_intervals: dict[str, int] = Field(default_factory=dict)
     seen_functions: list[str] = Field(default_factory=list)
     warnings: list[dict[str, Any]] = Field(default_factory=list)
 

@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
-from agent.checks.common import compare, first_static_location, fmt, runtime, where
+from agent.checks.common import (
+    attribute_location,
+    compare,
+    first_static_location,
+    fmt,
+    runtime,
+    where,
+)
 from agent.checks.data import usable
 from agent.checks.forward import model_location
 from tools.records import Stage
@@ -30,7 +37,8 @@ def reachability(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ITEMS)
     if t is None:
         return
-    walked = [p for p in t.parameters if p.graph.walks > 0]
+    # non-leaf "weights" can never be graph leaves; the registration check reports them
+    walked = [p for p in t.parameters if p.graph.walks > 0 and p.is_leaf]
     if not walked:
         ev.item(
             "reachability",
@@ -141,6 +149,15 @@ def gradient_values(session: Session, ev: Evidence) -> None:
     always_zero = [p for p in obs if p.grad.zero == p.grad.observed and p.grad.observed >= 5]
     norms = [p.grad.mean_norm for p in obs if p.grad.mean_norm is not None]
     summary = f"{len(obs)} parameters; mean gradient norms {fmt(min(norms) if norms else None)}..{fmt(max(norms) if norms else None)} over {obs[0].grad.observed} backward calls"
+    if nonfinite and session.symptom == "divergence" and t.curve() and t.curve()[0] == t.curve()[0]:
+        # the loss started finite and grew: non-finite gradients are the divergence itself,
+        # which stage 8 examines (learning rate, initialization)
+        ev.item(
+            "gradient_values",
+            "passed",
+            f"gradients turn non-finite only after the loss diverges ({_names([p.name for p in nonfinite])}); {summary}",
+        )
+        return
     if nonfinite:
         ev.item(
             "gradient_values",
@@ -199,13 +216,29 @@ def grad_mode(session: Session, ev: Evidence) -> None:
     feeders = [f for f in t.forwards if not f.grad_enabled and f.phase == "train"]
     partial = [m for m in t.submodule_modes if m.get("kind") == "grad_disabled"]
     if feeders and _trained_under_no_grad(t):
-        ev.item("grad_mode", "failed", f"{len(feeders)} forwards inside training iterations ran with grad mode off (first at {feeders[0].frame}) on a model the optimizer trains")
+        ev.item(
+            "grad_mode",
+            "failed",
+            f"{len(feeders)} forwards inside training iterations ran with grad mode off (first at {feeders[0].frame}) on a model the optimizer trains",
+        )
     elif partial:
-        ev.item("grad_mode", "failed", f"grad mode is off inside the training forward while {partial[0]['module']} runs")
+        ev.item(
+            "grad_mode",
+            "failed",
+            f"grad mode is off inside the training forward while {partial[0]['module']} runs",
+        )
     else:
         n = len([f for f in t.train_forwards() if f.grad_enabled])
-        extra = f"; {len(feeders)} forwards of a frozen feature extractor run under no_grad on purpose (no optimizer trains it)" if feeders else ""
-        ev.item("grad_mode", "passed", f"grad mode on in all {n} recorded training forwards and their submodules{extra}")
+        extra = (
+            f"; {len(feeders)} forwards of a frozen feature extractor run under no_grad on purpose (no optimizer trains it)"
+            if feeders
+            else ""
+        )
+        ev.item(
+            "grad_mode",
+            "passed",
+            f"grad mode on in all {n} recorded training forwards and their submodules{extra}",
+        )
 
 
 @check(Stage.AUTOGRAD)
@@ -215,7 +248,9 @@ def registration(session: Session, ev: Evidence) -> None:
         return
     problems = []
     # parameters the optimizer holds but that cannot learn
-    frozen = [p for p in t.parameters if p.registered and p.frozen_steps > 0 and not p.requires_grad]
+    frozen = [
+        p for p in t.parameters if p.registered and p.frozen_steps > 0 and not p.requires_grad
+    ]
     if frozen:
         names = [p.name for p in frozen]
         text = f"{len(frozen)} parameters are held by an optimizer that steps, but have requires_grad=False: {_names(names)}; they never change"
@@ -253,12 +288,19 @@ def registration(session: Session, ev: Evidence) -> None:
         iv = session.runner.get({"add_missing_params": True})
         eff = compare(session.baseline(), iv, "with those tensors given to the optimizer")
         frame = unreg[0].module_created
+        leaf_attr = next((a for a in t.attr_tensors if a.is_leaf), None)
+        attr_loc = (
+            attribute_location(session, leaf_attr.module, leaf_attr.attribute)
+            if leaf_attr
+            else None
+        )
         ev.find(
             "unregistered_parameters",
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, frame, session, unregistered=names[:20]), eff.observation()],
             where=first_static_location(session, "unregistered_parameters")
+            or attr_loc
             or where(session, frame)
             or model_location(session, t),
             why="layers in a plain list/dict (or tensors as plain attributes) are invisible to parameters(): the optimizer never updates them",
@@ -275,6 +317,7 @@ def registration(session: Session, ev: Evidence) -> None:
             confidence="high",
             evidence=[runtime(text, a.module_created, session)],
             where=first_static_location(session, "non_leaf_parameters")
+            or attribute_location(session, a.module, a.attribute)
             or where(session, a.module_created),
             why="moving a tensor after requires_grad=True (.to/.cuda/.double) returns a copy; gradients flow to the orphaned original",
             confirm=f"print({a.module}.{a.attribute}.is_leaf) (False); create it as nn.Parameter on the right device instead",

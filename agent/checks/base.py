@@ -54,6 +54,11 @@ class Evidence:
         detector: str = "",
         stage: Stage | None = None,
     ) -> Finding:
+        for f in self.findings:  # the same defect seen from a second site or check
+            if f.category == category and (
+                where is None or (f.file, f.line) == (where.file, where.line)
+            ):
+                return f
         cat_stage = (
             Stage(taxonomy().category(category).stage) if category != "other" else self.stage
         )

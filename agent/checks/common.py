@@ -55,6 +55,29 @@ def runtime(
     return Observation(source="runtime", text=text, values=values, where=loc)
 
 
+def attribute_location(session: Session, cls: str, attribute: str) -> Location | None:
+    """Where `self.<attribute>` is assigned in `cls.__init__` (or anywhere in the class)."""
+    import re
+
+    base = attribute.split("[")[0].split(".")[0]
+    pattern = re.compile(rf"\bself\.{re.escape(base)}\s*(:[^=]*)?=(?!=)")
+    for sym in session.index.symbols:
+        if sym.qualname not in (f"{cls}.__init__", cls):
+            continue
+        lines = session.index.lines(sym.file)
+        for n in range(sym.line_start, min(sym.line_end, len(lines)) + 1):
+            if pattern.search(lines[n - 1]):
+                return Location(
+                    file=sym.file, line=n, symbol=session.index.enclosing_symbol(sym.file, n)
+                )
+    return None
+
+
+def init_location(session: Session, cls: str) -> Location | None:
+    sym = next((s for s in session.index.symbols if s.qualname == f"{cls}.__init__"), None)
+    return Location(file=sym.file, line=sym.def_line, symbol=sym.qualname) if sym else None
+
+
 def static_in(session: Session, *categories: str) -> list[Finding]:
     return [f for f in session.static_findings if f.category in categories]
 

@@ -22,7 +22,9 @@ def model_location(session: Session, t: Trace) -> Location | None:
     if not t.models:
         return None
     name = t.models[0].class_
-    sym = next((s for s in session.index.find_symbols("forward") if s.qualname == f"{name}.forward"), None)
+    sym = next(
+        (s for s in session.index.find_symbols("forward") if s.qualname == f"{name}.forward"), None
+    )
     if sym is not None:
         return Location(file=sym.file, line=sym.def_line, symbol=sym.qualname)
     return where(session, t.models[0].frame)
@@ -239,7 +241,18 @@ def sample_independence(session: Session, ev: Evidence) -> None:
                     confirm="perturb sample 0 of a batch in eval mode and check which outputs change; bisect the forward to the op that mixes them",
                 )
         ev.item("sample_independence", "failed", text)
-    if probe.ignores_input or (probe.inputs_differ and probe.rows_identical):
+    numeric = (
+        _numerically_dead(t)
+        if (probe.ignores_input or (probe.inputs_differ and probe.rows_identical))
+        else None
+    )
+    if numeric:
+        ev.item(
+            "input_dependence",
+            "passed",
+            f"the forward uses its input, but the output is constant because {numeric}; stage 8 examines initialization and activations",
+        )
+    elif probe.ignores_input or (probe.inputs_differ and probe.rows_identical):
         text = (
             "outputs did not change when the batch rows were reordered"
             if probe.ignores_input
@@ -263,6 +276,23 @@ def sample_independence(session: Session, ev: Evidence) -> None:
             f"outputs change by up to {fmt(probe.change_when_rows_reordered)} when the inputs change (scale {fmt(probe.output_scale)})",
         )
     _activation(session, ev, t)
+
+
+def _numerically_dead(t: Trace) -> str | None:
+    """A constant output explained by dead units or a degenerate init, not by the code."""
+    for a in t.activations:
+        if a.kind == "relu" and a.dead_units >= 0.95:
+            return f"{fmt(100 * a.dead_units)}% of the ReLU units at {a.frame} are zero for every sample"
+        if a.kind in ("sigmoid", "tanh") and a.inactive >= 0.95:
+            return f"{fmt(100 * a.inactive)}% of the {a.kind} outputs at {a.frame} are saturated"
+    for s in t.init_stats:
+        if (
+            len(s.get("shape", [])) >= 2
+            and s["shape"][0] > 1
+            and (s.get("std", 1.0) == 0.0 or s.get("identical_rows"))
+        ):
+            return f"{s['name']} starts with identical rows (std {fmt(s.get('std'))})"
+    return None
 
 
 def _activation(session: Session, ev: Evidence, t: Trace) -> None:

@@ -3,6 +3,7 @@ the elements that contribute, and the loss scale."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
@@ -52,18 +53,31 @@ def output_semantics(session: Session, ev: Evidence) -> None:
         _loss_tensor(session, ev, None)
         return
     t, calls = got
-    if calls:
-        _semantics(session, ev, t, calls)
-        _targets(session, ev, t, calls)
-        _order(session, ev, t, calls)
-        _contributing(session, ev, t, calls)
+    # each loss call site on the training path (a pretraining and a fine-tuning loss are
+    # two sites), its calls in order; a check reports the first site where it fails
+    for site_calls in by_site(calls)[:4]:
+        _semantics(session, ev, t, site_calls)
+        _targets(session, ev, t, site_calls)
+        _order(session, ev, t, site_calls)
+        _contributing(session, ev, t, site_calls)
     _loss_tensor(session, ev, t)
+
+
+def by_site(calls: list[LossCall]) -> list[list[LossCall]]:
+    sites: dict[str, list[LossCall]] = {}
+    for c in calls:
+        sites.setdefault(str(c.frame), []).append(c)
+    return list(sites.values())
 
 
 def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> None:
     c = calls[0]
     if swapped(c):
-        ev.item("output_semantics", "passed", f"{c.fn} receives its arguments swapped; see argument_order")
+        ev.item(
+            "output_semantics",
+            "passed",
+            f"{c.fn} receives its arguments swapped; see argument_order",
+        )
         return
     prov = c.input.provenance
     fn = c.fn
@@ -77,8 +91,7 @@ def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) 
         ):
             found = ("softmax_before_ce", "softmax")
     elif fn == "binary_cross_entropy_with_logits":
-        all_unit = all(x.input.in_unit_interval for x in calls[:10])
-        if (prov and prov.op == "sigmoid") or (all_unit and len(calls) >= 5):
+        if prov and prov.op == "sigmoid":
             found = ("sigmoid_before_bce_logits", "sigmoid")
     if found is None:
         extra = ""
@@ -135,13 +148,18 @@ def _describe(c: LossCall) -> str:
 def _targets(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> None:
     c = calls[0]
     if swapped(c):
-        ev.item("target_semantics", "passed", f"{c.fn}: the target is the first argument ({c.input.shape} {c.input.dtype}); see argument_order")
+        ev.item(
+            "target_semantics",
+            "passed",
+            f"{c.fn}: the target is the first argument ({c.input.shape} {c.input.dtype}); see argument_order",
+        )
         return
     y = c.target
     vals = sorted(float(k) for k in (y.values or {}))
     integral = bool(vals) and all(v.is_integer() for v in vals)
     if (
         c.fn in SYMMETRIC
+        and y.dtype.startswith("float")
         and integral
         and vals[0] in (0.0, 1.0)
         and vals == [vals[0] + i for i in range(len(vals))]
@@ -158,7 +176,24 @@ def _targets(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) ->
             why="regressing class indices imposes an order and distances between classes; predictions between classes are meaningless",
             confirm="if the targets are categories, output one logit per class and use CrossEntropyLoss; compare accuracy",
         )
-        ev.item("target_semantics", "passed", f"{c.fn} target {y.shape} {y.dtype}; suspicion recorded: {text}")
+        ev.item(
+            "target_semantics",
+            "passed",
+            f"{c.fn} target {y.shape} {y.dtype}; suspicion recorded: {text}",
+        )
+        return
+    if c.fn in SYMMETRIC and not y.dtype.startswith(("float", "bfloat", "complex")):
+        text = f"{c.fn} at {c.frame} gets {y.dtype} targets {_values_text(y)} for a {c.input.dtype} prediction: a regression target cast to integers"
+        ev.find(
+            "loss_target_mismatch",
+            status="confirmed",
+            confidence="medium",
+            evidence=[runtime(text, c.frame, session, target_dtype=y.dtype)],
+            where=first_static_location(session, "loss_target_mismatch") or where(session, c.frame),
+            why="integer targets in a regression loss have lost their fractional part (or were never meant for it): the model fits rounded values",
+            confirm=f"print(y.dtype, y[:5]) at {c.frame}; pass float targets",
+        )
+        ev.item("target_semantics", "failed", text)
         return
     if c.fn == "cross_entropy" and y.dtype.startswith("float") and y.shape == c.input.shape:
         ok = (y.min or 0) >= 0 and (y.max or 0) <= 1
@@ -181,6 +216,13 @@ def _targets(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) ->
         "passed",
         f"{c.fn}: target {y.shape} {y.dtype} for input {c.input.shape}",
     )
+
+
+def _values_text(y) -> str:
+    if y.values:
+        keys = list(y.values)[:6]
+        return "{" + ", ".join(keys) + (", ..." if len(y.values) > 6 else "") + "}"
+    return f"in [{fmt(y.min)}, {fmt(y.max)}]"
 
 
 def _order(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> None:
@@ -224,6 +266,30 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
         text = f"{len(empty)} of {len(calls)} training loss calls keep 0 of {c.total_elements} elements (every target equals ignore_index {c.ignore_index}); the mean over nothing is NaN"
         _mask_finding(session, ev, c, text)
         return
+    real_class = _ignored_real_class(masked)
+    if real_class is not None:
+        c, share = real_class
+        text = (
+            f"{c.fn} at {c.frame} ignores index {c.ignore_index}, which is a real class of these one-per-sample targets: "
+            f"{fmt(100 * share)}% of training targets are {c.ignore_index} and never contribute to the loss"
+        )
+        _mask_finding(session, ev, c, text)
+        return
+    cut = [
+        c
+        for c in calls
+        if c.mask and c.mask.get("total") and c.target.values and len(c.target.values) == 1
+    ]
+    if cut and len(cut) >= max(1, len(calls) // 2):
+        c = cut[0]
+        src = c.mask.get("source_values") or []
+        if len(src) > 1:
+            text = (
+                f"the {c.fn} target at {c.frame} is a boolean-mask selection keeping {c.mask['kept']} of {c.mask['total']} rows, "
+                f"all equal to {next(iter(c.target.values))}, while the batch holds values {src[:8]}: the loss never sees the other classes"
+            )
+            _mask_finding(session, ev, c, text)
+            return
     if masked:
         fracs = [c.contributing_elements / max(c.total_elements, 1) for c in masked]
         single = [
@@ -265,6 +331,28 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
         )
 
 
+def _ignored_real_class(masked: list[LossCall]) -> tuple[LossCall, float] | None:
+    """ignore_index set to a value that is an ordinary class of 1-D targets (not padding)."""
+    counts: dict[str, int] = {}
+    for c in masked:
+        if len(c.target.shape) != 1:
+            return None  # per-token targets: the ignored value is usually padding
+        for k, v in (c.target.values or {}).items():
+            counts[k] = counts.get(k, 0) + v
+    if not masked or not counts:
+        return None
+    c = masked[0]
+    n_classes = c.input.shape[1] if len(c.input.shape) >= 2 else 0
+    ignored = str(c.ignore_index)
+    if not (0 <= c.ignore_index < n_classes) or ignored not in counts or len(counts) < 2:
+        return None
+    share = counts[ignored] / sum(counts.values())
+    others = [v for k, v in counts.items() if k != ignored]
+    if counts[ignored] >= 0.5 * (sum(others) / len(others)):
+        return c, share
+    return None
+
+
 def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> None:
     ev.find(
         "loss_mask_error",
@@ -275,7 +363,13 @@ def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> Non
                 text, c.frame, session, contributing=c.contributing_elements, total=c.total_elements
             )
         ],
-        where=first_static_location(session, "loss_mask_error") or where(session, c.frame),
+        where=(
+            where(session, c.module_frame)
+            if c.module_frame and c.ignore_index is not None
+            else None
+        )
+        or first_static_location(session, "loss_mask_error")
+        or where(session, c.frame),
         why="the loss is averaged over the wrong elements (or none), so the gradient trains the wrong positions or is NaN",
         confirm="print (target != ignore_index).sum() per batch and which positions the mask keeps",
     )
@@ -305,7 +399,13 @@ def _loss_tensor(session: Session, ev: Evidence, t: Trace | None) -> None:
         return
     calls = [c for c in t.train_loss_calls() if c.step == b.step and isinstance(c.value, float)]
     value = b.value if isinstance(b.value, float) else None
-    if calls and value is not None:
+    # one loss call per step, finite values: otherwise the ratio means nothing
+    if (
+        len(calls) == 1
+        and value is not None
+        and math.isfinite(value)
+        and math.isfinite(calls[0].value)
+    ):
         total = sum(c.value for c in calls if isinstance(c.value, float))
         ratio = value / total if total else None
         if ratio is not None and 0 < abs(ratio) < 1e-3:

@@ -83,6 +83,15 @@ def stage_evidence(session: Session, stage: Stage) -> Evidence:
         else:
             merged.append(s)
     ev.findings = merged
+    # an item no check spoke about (a check that failed, a check that does not exist) is
+    # unchecked: say so instead of leaving the stage impossible to close
+    for item in session.protocol.stages[stage].checklist:
+        if item.outcome == "pending" and item.id not in ev.items and item.id != "static":
+            reason = (
+                "; ".join(n for n in ev.notes if n.startswith("check "))
+                or "no check produced evidence for it"
+            )
+            ev.item(item.id, "skipped", f"not checked: {reason}")
     n_static = len([f for f in session.static_findings if f.stage == stage])
     static_item = next(
         (i for i in session.protocol.stages[stage].checklist if i.id == "static"), None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
 from agent.checks.common import compare, first_static_location, fmt, runtime, where
-from agent.checks.data import _eval_missing, usable
+from agent.checks.data import _eval_missing, loader_location, usable
 from tools.records import Stage
 from tools.trace_models import Frame
 
@@ -29,7 +29,9 @@ def training_mode(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ITEMS)
     if t is None:
         return
-    fws = [f for f in t.train_forwards() if f.grad_enabled]  # frozen no-grad feeders may run in eval mode
+    fws = [
+        f for f in t.train_forwards() if f.grad_enabled
+    ]  # frozen no-grad feeders may run in eval mode
     if not fws:
         ev.item("training_mode", "skipped", "no training forward recorded")
         return
@@ -65,7 +67,8 @@ def training_mode(session: Session, ev: Evidence) -> None:
                 runtime(text, first_frame, session, eval_forwards=n_eval, train_forwards=n_all),
                 eff.observation(),
             ],
-            where=where(session, first_frame) or first_static_location(session, "eval_mode_in_training"),
+            where=where(session, first_frame)
+            or first_static_location(session, "eval_mode_in_training"),
             why="in eval mode dropout is off and BatchNorm uses running statistics, so training no longer regularizes or normalizes as designed",
             confirm="assert model.training at the top of each training step; call model.train() after every evaluation",
         )
@@ -157,8 +160,9 @@ def batchnorm(session: Session, ev: Evidence) -> None:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, b.frame, session, min_batch=b.min_batch)],
-            where=where(session, b.frame)
-            or first_static_location(session, "batchnorm_small_batch"),
+            where=first_static_location(session, "batchnorm_small_batch")
+            or loader_location(session, t)
+            or where(session, b.frame),
             why="batch statistics of one or two samples are noise (or zero variance); training normalizes with them and the running statistics are useless in evaluation",
             confirm="train with batches of at least 8-16 samples, or use GroupNorm/LayerNorm",
         )

@@ -8,7 +8,14 @@ import math
 from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
-from agent.checks.common import curve_stats, fmt, runtime, where
+from agent.checks.common import (
+    curve_stats,
+    first_static_location,
+    fmt,
+    init_location,
+    runtime,
+    where,
+)
 from agent.checks.data import usable
 from agent.checks.forward import model_location
 from tools.records import Observation, Stage
@@ -22,80 +29,60 @@ SCALES = (0.1, 1.0, 10.0)
 
 
 def _fit(run: Run) -> tuple[float | None, float | None, bool]:
-    """(first, settled, diverged) of a fixed-batch run."""
+    """(first, settled, diverged) of a fixed-batch run: the loss at step 0 (the same for
+    every learning rate), where it settled, and whether it blew up on the way."""
     raw = run.trace.raw_curve() if run.trace else []
     stats = curve_stats(raw)
-    if stats is None:
+    if stats is None or raw[0] is None or not math.isfinite(raw[0]):
         return None, None, True
-    diverged = stats.nonfinite > 0 or stats.last > 1.5 * abs(stats.first)
-    return stats.first, stats.last, diverged
+    first = raw[0]
+    finite = [v for v in raw if v is not None and math.isfinite(v)]
+    diverged = stats.nonfinite > 0 or stats.last > 1.5 * abs(first) or max(finite) > 20 * abs(first)
+    return first, stats.last, diverged
 
 
-@check(Stage.OPTIMIZATION)
-def lr_sweep(session: Session, ev: Evidence) -> None:
-    t = usable(session, ev, ITEMS)
-    if t is None:
-        return
-    loader = t.train_loader()
-    site = loader.site if loader else None
+def _fits_well(f: tuple[float | None, float | None, bool]) -> bool:
+    first, last, diverged = f
+    return not diverged and first is not None and last is not None and last < 0.5 * abs(first)
+
+
+def _moves(f: tuple[float | None, float | None, bool]) -> bool:
+    first, last, diverged = f
+    return (
+        not diverged
+        and first is not None
+        and last is not None
+        and (first - last) > 0.1 * abs(first)
+    )
+
+
+def _sweep(session: Session, site: str | None, scales) -> dict[float, tuple]:
     runs = session.runner.many(
-        [{"fixed_batch": True, **({"lr_scale": s} if s != 1.0 else {})} for s in SCALES],
+        [{"fixed_batch": True, **({"lr_scale": s} if s != 1.0 else {})} for s in scales],
         train_loader=site,
     )
-    fits = {s: _fit(r) for s, r in zip(SCALES, runs, strict=True)}
-    session.fixed_batch_fits = fits
-    parts = [
-        f"lr x{s}: {fmt(f[0])} -> {fmt(f[1])}{' (diverges)' if f[2] else ''}"
-        for s, f in fits.items()
-    ]
-    text = "fixed-batch loss after the same steps: " + "; ".join(parts)
-    first1, last1, div1 = fits[1.0]
-    first01, last01, div01 = fits[0.1]
-    _, last10, div10 = fits[10.0]
-    opt = t.optimizers[0] if t.optimizers else None
-    loc = where(session, opt.frame) if opt else None
-    if div1 and not div01 and last01 is not None and first01 is not None and last01 < 0.7 * first01:
-        ev.find(
-            "lr_too_high",
-            status="confirmed",
-            confidence="high",
-            evidence=[Observation(source="intervention", text=text)],
-            where=loc,
-            why="at the configured learning rate the steps overshoot and the loss grows; a tenth of it converges",
-            confirm="rerun with the learning rate divided by 10 (or with warm-up) and compare the first 100 steps",
-        )
-        ev.item("lr_sweep", "failed", text)
-        return
-    if (
-        last1 is not None
-        and first1 is not None
-        and last10 is not None
-        and not div10
-        and (first1 - last1) < 0.1 * abs(first1)
-        and last10 < 0.5 * last1
-    ):
-        ev.find(
-            "lr_too_low",
-            status="confirmed",
-            confidence="high",
-            evidence=[Observation(source="intervention", text=text)],
-            where=loc,
-            why="at the configured learning rate the loss barely moves in many steps; ten times larger steps fit the same batch",
-            confirm="rerun with the learning rate multiplied by 10 and compare the first 100 steps",
-        )  # fmt: skip
-        ev.item("lr_sweep", "failed", text)
-        return
-    ev.item("lr_sweep", "passed", text)
+    return {s: _fit(r) for s, r in zip(scales, runs, strict=True)}
+
+
+def _unstable(session: Session) -> bool:
+    """The run as written spikes or bounces (its loss curve, from stage 1)."""
+    run = session.baseline()
+    raw = run.trace.raw_curve() if run and run.trace else []
+    finite = [v for v in raw if v is not None and math.isfinite(v)]
+    if len(finite) < 10:
+        return False
+    stats = curve_stats(raw)
+    return max(finite[3:]) > 1.5 * abs(finite[0]) or (stats is not None and stats.spread > 0.25)
 
 
 @check(Stage.OPTIMIZATION)
 def activations(session: Session, ev: Evidence) -> None:
-    t = usable(session, ev, ()) if not session.options.static_only else None
+    t = usable(session, ev, ITEMS)
     if t is None:
         return
     # symmetric or all-zero rows only matter when there are hidden units behind them
     matrices = [s for s in t.init_stats if len(s.get("shape", [])) >= 2]
-    hidden = len(matrices) >= 2
+    hidden = len(matrices) >= 2 or len(t.init_stats) >= 3  # a tied autoencoder reuses one matrix
     sym = [s for s in matrices if hidden and s.get("identical_rows") and s["shape"][0] > 1]
     zero = [s for s in matrices if hidden and s["shape"][0] > 1 and s.get("std", 1.0) == 0.0]
     huge = [s for s in matrices if s.get("std", 0.0) > 5.0]
@@ -112,7 +99,9 @@ def activations(session: Session, ev: Evidence) -> None:
             status="confirmed",
             confidence="high" if (sym or zero) else "medium",
             evidence=[runtime(text, None, session, **{k: v for k, v in s.items() if k != "name"})],
-            where=model_location(session, t),
+            where=first_static_location(session, "bad_initialization")
+            or (init_location(session, t.models[0].class_) if t.models else None)
+            or model_location(session, t),
             why="units that start identical receive identical gradients and stay identical; a huge scale saturates activations from the first step",
             confirm=f"print({s['name']}.std(), {s['name']}.unique(dim=0).shape) after construction; re-initialize with the layer's default init",
         )
@@ -134,7 +123,13 @@ def activations(session: Session, ev: Evidence) -> None:
             evidence=[
                 runtime(text, a.frame, session, fraction=a.dead_units if a in dead else a.inactive)
             ],
-            where=where(session, a.frame),
+            # dead from the first forward: the initialization put them there
+            where=(
+                init_location(session, t.models[0].class_)
+                if t.models and a.first_dead >= 0.9
+                else None
+            )
+            or where(session, a.frame),
             why="dead or saturated units pass no gradient, so most of the network stops learning",
             confirm="log the fraction of zero ReLU outputs per layer over a few batches; check the init scale and learning rate",
         )
@@ -149,9 +144,108 @@ def activations(session: Session, ev: Evidence) -> None:
 
 
 @check(Stage.OPTIMIZATION)
+def lr_sweep(session: Session, ev: Evidence) -> None:
+    """Fit one fixed batch at lr x0.1, x1, x10; widen the sweep when none of them works."""
+    t = usable(session, ev, ()) if not session.options.static_only else None
+    if t is None:
+        return
+    if ev.items.get("activations", ("",))[0] == "failed":
+        ev.item(
+            "lr_sweep",
+            "not_applicable",
+            "dead or degenerate units (see activations) decide the fit before the learning rate does",
+        )
+        return
+    loader = t.train_loader()
+    site = loader.site if loader else None
+    fits = _sweep(session, site, SCALES)
+    one = fits[1.0]
+    if not _fits_well(one):
+        if one[2] and not _fits_well(fits[0.1]):  # diverges: look lower
+            fits.update(_sweep(session, site, (0.01, 0.001)))
+        elif (
+            not one[2] and not fits[10.0][2] and not _fits_well(fits[10.0])
+        ):  # barely moves: look higher
+            fits.update(_sweep(session, site, (100.0, 1000.0)))
+    fits = dict(sorted(fits.items()))
+    session.fixed_batch_fits = fits
+    parts = [
+        f"lr x{s:g}: {fmt(f[0])} -> {fmt(f[1])}{' (diverges)' if f[2] else ''}"
+        for s, f in fits.items()
+    ]
+    text = "fixed-batch loss after the same steps: " + "; ".join(parts)
+    good = [s for s, f in fits.items() if _fits_well(f)]
+    opt = t.optimizers[0] if t.optimizers else None
+    loc = first_static_location(session, "lr_too_high", "lr_too_low") or (
+        where(session, opt.frame) if opt else None
+    )
+    ten_x_better = [
+        s
+        for s in good
+        if s < 1.0 and fits[s][1] is not None and one[1] is not None and fits[s][1] < 0.1 * one[1]
+    ]
+    if _fits_well(one) and ten_x_better and _unstable(session):
+        ev.find(
+            "lr_too_high",
+            status="confirmed",
+            confidence="medium",
+            evidence=[
+                Observation(
+                    source="intervention",
+                    text=text
+                    + f"; as written the training loss is unstable ({session.symptom_evidence})",
+                )
+            ],
+            where=loc,
+            why=f"at the configured learning rate the loss bounces; x{max(ten_x_better):g} of it fits the same batch ten times better",
+            confirm=f"rerun with the learning rate multiplied by {max(ten_x_better):g} and compare the first 100 steps",
+        )
+        ev.item("lr_sweep", "failed", text)
+        return
+    if not _fits_well(one) and good:
+        lower = [s for s in good if s < 1.0]
+        higher = [s for s in good if s > 1.0]
+        if lower and (one[2] or not _moves(one)) and (one[2] or not higher):
+            ev.find(
+                "lr_too_high",
+                status="confirmed",
+                confidence="high" if one[2] else "medium",
+                evidence=[Observation(source="intervention", text=text, values={"fits_at": lower})],
+                where=loc,
+                why=f"at the configured learning rate the steps overshoot{' and the loss diverges' if one[2] else ''}; x{max(lower):g} of it fits the same batch",
+                confirm=f"rerun with the learning rate multiplied by {max(lower):g} (or with warm-up) and compare the first 100 steps",
+            )
+            ev.item("lr_sweep", "failed", text)
+            return
+        if higher and not one[2] and not _moves(one):
+            ev.find(
+                "lr_too_low",
+                status="confirmed",
+                confidence="high",
+                evidence=[
+                    Observation(source="intervention", text=text, values={"fits_at": higher})
+                ],
+                where=loc,
+                why=f"at the configured learning rate the loss barely moves; x{min(higher):g} of it fits the same batch",
+                confirm=f"rerun with the learning rate multiplied by {min(higher):g} and compare the first 100 steps",
+            )
+            ev.item("lr_sweep", "failed", text)
+            return
+    ev.item("lr_sweep", "passed", text)
+
+
+@check(Stage.OPTIMIZATION)
 def gradient_flow(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
+        return
+    failed = [i for i in ("activations", "lr_sweep") if ev.items.get(i, ("",))[0] == "failed"]
+    if failed:
+        ev.item(
+            "gradient_flow",
+            "not_applicable",
+            f"gradient norms follow the problem found by {', '.join(failed)}",
+        )
         return
     ws = [
         p
@@ -189,16 +283,30 @@ def capacity(session: Session, ev: Evidence) -> None:
     if t is None:
         return
     fits = getattr(session, "fixed_batch_fits", None)
+    explained = [i for i in ("lr_sweep", "activations") if ev.items.get(i, ("",))[0] == "failed"]
+    if explained:
+        ev.item(
+            "capacity",
+            "not_applicable",
+            f"the fit is already explained by {', '.join(explained)}; capacity is judged once that is fixed",
+        )
+        return
     if not fits:
         ev.item("capacity", "skipped", "no fixed-batch run")
         return
-    best = min((f[1] for f in fits.values() if f[1] is not None and not f[2]), default=None)
+    finals = {s: f for s, f in fits.items() if f[1] is not None and not f[2]}
     first = fits[1.0][0]
-    if best is None or first is None:
+    if not finals or first is None:
         ev.item("capacity", "skipped", "the fixed-batch runs produced no finite loss")
         return
-    text = f"the best fixed-batch loss over the sweep is {fmt(best)} from {fmt(first)}"
-    if best > 0.5 * first:
+    best_scale, best = min(finals.items(), key=lambda kv: kv[1][1])
+    text = f"the best fixed-batch loss over the sweep is {fmt(best[1])} from {fmt(first)} (lr x{best_scale:g})"
+    loc = (
+        first_static_location(session, "insufficient_capacity")
+        or (init_location(session, t.models[0].class_) if t.models else None)
+        or model_location(session, t)
+    )
+    if best[1] > 0.5 * abs(first):
         ev.find(
             "insufficient_capacity",
             status="confirmed",
@@ -208,10 +316,50 @@ def capacity(session: Session, ev: Evidence) -> None:
                     source="intervention", text=text + " although every correctness stage passed"
                 )
             ],
-            where=model_location(session, t),
+            where=loc,
             why="a model that cannot fit even one fixed batch with a verified update path lacks the capacity (or the right inductive bias) for the task",
             confirm="train on 8 fixed examples for 500 steps; if the loss stays high, widen the model or change its structure",
         )
         ev.item("capacity", "failed", text)
         return
+    plateau = _underfit(t)
+    if plateau:
+        ev.find(
+            "insufficient_capacity",
+            status="plausible",
+            confidence="medium",
+            evidence=[
+                Observation(
+                    source="intervention", text=f"{text}, yet on the full training data {plateau}"
+                )
+            ],
+            where=loc,
+            why="a model that memorizes one batch but plateaus far from zero on the training data underfits it: too little capacity or the wrong structure for the task",
+            confirm="compare training loss with a wider/deeper variant for the same steps; if it falls well below the plateau, capacity was the limit",
+        )
+        ev.item(
+            "capacity",
+            "passed",
+            f"{text}: the model can fit one batch; {plateau} (recorded as a suspicion)",
+        )
+        return
     ev.item("capacity", "passed", text + ": the model can fit one batch")
+
+
+def _underfit(t) -> str | None:
+    """The training loss plateaued far above what an informed classifier reaches."""
+    calls = t.train_loss_calls()
+    if not calls:
+        return None
+    from agent.checks.common import chance_level
+
+    chance = chance_level(calls[0].fn, calls[0].input.shape)
+    curve = t.curve()
+    if chance is None or len(curve) < 40:
+        return None
+    half = curve[len(curve) // 2 :]
+    k = max(3, len(half) // 5)
+    a, b = sum(half[:k]) / k, sum(half[-k:]) / k
+    if b > 0.3 * chance and (a - b) < 0.1 * abs(a):
+        return f"the training loss plateaus at {fmt(b)} ({fmt(b / chance)} of the chance level)"
+    return None

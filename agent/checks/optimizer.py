@@ -148,9 +148,17 @@ def ownership(session: Session, ev: Evidence) -> None:
         return
     if not t.optimizers:
         if _updated_by_hand(t):
-            ev.item("ownership", "not_applicable", "no optimizer object: the parameters are updated by hand")
+            ev.item(
+                "ownership",
+                "not_applicable",
+                "no optimizer object: the parameters are updated by hand",
+            )
         else:
-            ev.item("ownership", "failed" if t.counts.get("backward") else "skipped", "no optimizer was constructed on the training path")
+            ev.item(
+                "ownership",
+                "failed" if t.counts.get("backward") else "skipped",
+                "no optimizer was constructed on the training path",
+            )
         return
     trainable = [p for p in t.parameters if p.registered and p.requires_grad and p.executed]
     missing = [p for p in trainable if not p.in_optimizer]
@@ -193,17 +201,32 @@ def updates(session: Session, ev: Evidence) -> None:
         return
     backwards = t.counts.get("backward", 0)
     steps = t.n_steps
+    iv = t.update_intervals or {}
+    observed, changed = iv.get("observed", 0), iv.get("changed", 0)
     if backwards and steps == 0:
-        changed = _updated_by_hand(t)
-        if changed and not t.optimizers:
-            ev.item("updates", "passed", f"no optimizer object; {len(changed)} parameters change over the run (updated by hand)")
+        hand = _updated_by_hand(t)
+        if hand and not t.optimizers and observed and changed >= 0.5 * observed:
+            ev.item(
+                "updates",
+                "passed",
+                f"no optimizer object; the parameters change between {changed} of {observed} consecutive backward calls (updated by hand)",
+            )
             return
-        text = f"{backwards} backward calls and no optimizer.step(): the parameters never change"
+        if hand and not t.optimizers:
+            text = f"the parameters changed between only {changed} of {observed} consecutive backward calls: the hand-written update does not run every iteration"
+        else:
+            text = (
+                f"{backwards} backward calls and no optimizer.step(): the parameters never change"
+            )
         _step_not_called(session, ev, t, text)
         return
     zero_between = t.counts.get("zero_grad", 0)
     if backwards >= 8 and steps and steps * 5 <= backwards and zero_between >= backwards * 0.8:
         text = f"{backwards} backward calls but only {steps} optimizer steps, with zero_grad after every backward: most gradients are thrown away unused"
+        _step_not_called(session, ev, t, text)
+        return
+    if backwards >= 16 and steps and steps * 8 <= backwards:
+        text = f"{backwards} backward calls but only {steps} optimizer steps: each step applies gradients summed over {backwards // steps} batches (optimizer.step() outside the batch loop?)"
         _step_not_called(session, ev, t, text)
         return
     moved = [p for p in t.parameters if p.in_optimizer and p.update.observed]
@@ -224,7 +247,13 @@ def updates(session: Session, ev: Evidence) -> None:
 
 def _updated_by_hand(t: Trace) -> list:
     """Registered parameters whose norm changed over the run without an optimizer step."""
-    return [p for p in t.parameters if p.registered and p.weight_norm_start is not None and p.weight_norm_end != p.weight_norm_start]
+    return [
+        p
+        for p in t.parameters
+        if p.registered
+        and p.weight_norm_start is not None
+        and p.weight_norm_end != p.weight_norm_start
+    ]
 
 
 def _step_not_called(session: Session, ev: Evidence, t: Trace, text: str) -> None:
@@ -296,7 +325,11 @@ def learning_rate(session: Session, ev: Evidence) -> None:
     lrs = [row[0] for row in t.lrs if row and row[0] is not None]
     if not lrs:
         if not t.optimizers and _updated_by_hand(t):
-            ev.item("learning_rate", "not_applicable", "no optimizer object: the step size is set by the hand-written update")
+            ev.item(
+                "learning_rate",
+                "not_applicable",
+                "no optimizer object: the step size is set by the hand-written update",
+            )
         else:
             ev.item("learning_rate", "skipped", "no optimizer step recorded")
         return

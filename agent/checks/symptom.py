@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 # A crash inside user code, mapped to the defect it reveals: (pattern on "Type: message", category, title)
 CRASH_PATTERNS: list[tuple[str, str, str]] = [
     (
+        r"result type \w+ can't be cast to the desired output type|expected target dtype|Found dtype \w+ but expected \w+",
+        "loss_target_mismatch",
+        "",
+    ),
+    (
         r"Target size .* must be the same as input size|Using a target size .* different to the input size",
         "loss_target_mismatch",
         "",

@@ -139,6 +139,7 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
         rec.batch_size = int(tensors[0].shape[0])
         rec.last_input = tensors[0]
     rec.between_forward_and_backward = grad
+    rec.activation_calls.clear()
     frame = repo_frame()
     rec.event("forward", frame)
     rec.last_grad_forward = (bool(module.training), rec.n_steps, frame) if grad else None
@@ -424,6 +425,8 @@ def _install_optimizer(rec: Recorder, undo: list) -> None:
         orig_init(self, params, defaults, *a, **k)
         if rec.busy:
             return
+        if rec.optimizers and rec.n_steps:
+            rec.open_detail_window("a new optimizer")
         rec.optimizers[id(self)] = self
         rec.optimizer_frames[id(self)] = _construction_frame(self)
         for g in self.param_groups:
@@ -572,7 +575,7 @@ def _step_post(rec: Recorder, opt) -> None:
                 }
             )
     rec.event("step", frame)
-    if len(rec.events) <= rec.cfg.detail_steps + 1:
+    if rec.detailed or len(rec.events) <= rec.cfg.detail_steps + 1:
         rec.events.append([])
     if rec.iv.defer_zero_grad:
         for g in opt.param_groups:
@@ -642,6 +645,15 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
         rec.pending.clear()
         return
     with rec.quiet():
+        checksum = 0.0
+        for r in rec.params.values():
+            if r.executed or r.module_class:
+                checksum += float(r.ref.detach().double().sum())
+        if rec.param_checksum is not None:
+            rec.update_intervals["observed"] += 1
+            if checksum != rec.param_checksum:
+                rec.update_intervals["changed"] += 1
+        rec.param_checksum = checksum
         left_over = []
         if rec.backward_since_step == 1:
             for pid, r in rec.params.items():

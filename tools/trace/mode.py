@@ -61,7 +61,17 @@ DIM_OPS = {
     "logsumexp",
     "std",
     "var",
+    "normalize",
+    "amax",
+    "amin",
+    "median",
+    "prod",
+    "var_mean",
+    "std_mean",
+    "cumprod",
+    "logcumsumexp",
 }
+DIM_POSITION = {"normalize": (2, 1)}  # (position of dim, default dim) where it is not (1, None)
 GRAPH_CUTS = {"detach", "item", "numpy", "tolist", "detach_"}
 
 
@@ -75,6 +85,22 @@ def _cuda_device(d) -> bool:
 
 def _tag(t):
     return getattr(t, "_ti_tag", None) if isinstance(t, torch.Tensor) else None
+
+
+def _is_bool_mask(index, src) -> bool:
+    return (
+        isinstance(index, torch.Tensor)
+        and index.dtype == torch.bool
+        and isinstance(src, torch.Tensor)
+        and src.dim() >= 1
+    )
+
+
+def _few_values(t: torch.Tensor) -> list[float] | None:
+    if t.numel() > 100_000 or (t.is_floating_point() and not bool((t == t.round()).all())):
+        return None
+    u = torch.unique(t)
+    return u.tolist() if u.numel() <= 16 else None
 
 
 class TraceMode(TorchFunctionMode):
@@ -144,6 +170,9 @@ class TraceMode(TorchFunctionMode):
                     fw = getattr(a0, "_ti_fw", None)
                     if fw is not None:
                         out._ti_fw = fw
+                if name == "__getitem__" and len(args) > 1 and _is_bool_mask(args[1], a0):
+                    with rec.quiet():
+                        out._ti_masked = (int(out.shape[0]), int(a0.shape[0]), _few_values(a0))
             bc = getattr(a0, "_ti_bcast", None) if isinstance(a0, torch.Tensor) else None
             if bc is None and len(args) > 1 and isinstance(args[1], torch.Tensor):
                 bc = getattr(args[1], "_ti_bcast", None)
@@ -168,7 +197,11 @@ class TraceMode(TorchFunctionMode):
 
     def _activation_stats(self, kind: str, out: torch.Tensor, frame) -> None:
         rec = self.rec
-        key = f"{kind}@{frame_key(frame)}"
+        # one site per call in the forward: a loop or an nn.Sequential applies the same line
+        # to several layers, and a dead first layer must not average out with the rest
+        n = rec.activation_calls.get(frame_key(frame), 0)
+        rec.activation_calls[frame_key(frame)] = n + 1
+        key = f"{kind}@{frame_key(frame)}#{n}"
         a = rec.activations.get(key)
         if a is None:
             if len(rec.activations) >= 64:
@@ -195,6 +228,8 @@ class TraceMode(TorchFunctionMode):
             inactive = float((x.abs() > 0.99).float().mean())
             dead = 0.0
         a["calls"] += 1
+        if a["calls"] == 1:
+            a["first_dead"] = dead
         a["inactive"] += (inactive - a["inactive"]) / a["calls"]
         a["dead_units"] += (dead - a["dead_units"]) / a["calls"]
 
@@ -290,8 +325,10 @@ class TraceMode(TorchFunctionMode):
         if name in ("softmax", "log_softmax") or not args or not isinstance(args[0], torch.Tensor):
             return
         t = args[0]
+        pos, default = DIM_POSITION.get(name, (1, None))
         dim = kwargs.get(
-            "dim", args[1] if len(args) > 1 and isinstance(args[1], (int, tuple, list)) else None
+            "dim",
+            args[pos] if len(args) > pos and isinstance(args[pos], (int, tuple, list)) else default,
         )
         rec = self.rec
         if dim is None:
@@ -431,6 +468,9 @@ class TraceMode(TorchFunctionMode):
             put(1, "target", tgt)
 
         record = None
+        key = frame_key(frame)
+        if key not in rec.loss_sites and not rec.detailed and grad and not rec.fast_forward:
+            rec.open_detail_window(f"a new loss at {key}")
         detailed = rec.detailed or (
             not grad and len(rec.loss_calls) < MAX_EVENTS and not rec.fast_forward
         )
@@ -503,6 +543,7 @@ class TraceMode(TorchFunctionMode):
             "frame": frame_dict(frame),
             "phase": None if grad else "eval",
             "grad_enabled": grad,
+            "step": self.rec.n_steps,
         }
         isum = summarize(inp, values=False)
         tag = _tag(inp)
@@ -533,6 +574,12 @@ class TraceMode(TorchFunctionMode):
         tsum["grad_fn"] = type(tgt.grad_fn).__name__ if tgt.grad_fn is not None else None
         tsum["model_output"] = bool(getattr(tgt, "_ti_out", False))
         tsum["from_batch"] = bool(getattr(tgt, "_ti_batch", False))
+        masked = getattr(tgt, "_ti_masked", None)
+        if masked is not None:
+            d["mask"] = {"kept": masked[0], "total": masked[1], "source_values": masked[2]}
+        owner = self.rec.stack[-1] if self.rec.stack else None
+        if owner is not None and owner[1] == "other":
+            d["module_frame"] = frame_dict(getattr(owner[0], "_ti_created", None))
         isum["from_batch"] = bool(getattr(inp, "_ti_batch", False))
         d["target"] = tsum
         d["reduction"] = kwargs.get("reduction", "mean")

@@ -75,6 +75,19 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
                 if t.dim() >= 1 and t.shape[0] == b
             )
             out_b = _rows(tensors_in(module(*r_args, **r_kwargs)), b)
+
+            # batch-wide ops that are permutation-equivariant (a mean or norm over the batch,
+            # softmax over dim 0, attention across samples) survive the roll test; changing
+            # one sample and watching the others catches them
+            def swap0(t: torch.Tensor) -> torch.Tensor:
+                if t.dim() >= 1 and t.shape[0] == b:
+                    t = t.clone()
+                    t[0] = t[1]
+                return t
+
+            out_p = _rows(
+                tensors_in(module(*map_tensors(args, swap0), **map_tensors(kwargs, swap0))), b
+            )
         except Exception as e:  # noqa: BLE001 - a probe that cannot run is reported, not raised
             return {"status": "error", "reason": f"{type(e).__name__}: {e}"[:300]}
         if len(out_b) != len(out_a) or any(a.shape != c.shape for a, c in zip(out_a, out_b)):
@@ -82,6 +95,10 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
         scale = max(float(a.abs().max()) for a in out_a) + 1e-12
         change = max(float((bb - a).abs().max()) for a, bb in zip(out_a, out_b))
         cross = max(float((bb - roll(a)).abs().max()) for a, bb in zip(out_a, out_b))
+        if len(out_p) == len(out_a) and all(a.shape == p.shape for a, p in zip(out_a, out_p)):
+            cross = max(
+                cross, max(float((p[1:] - a[1:]).abs().max()) for a, p in zip(out_a, out_p))
+            )
         rows_identical = all(bool((a - a[:1]).abs().max() <= 1e-7 * scale) for a in out_a)
         # which other samples move when only sample 0 changes (a finer look at mixing)
         return {

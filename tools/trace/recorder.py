@@ -97,6 +97,12 @@ class Recorder:
         self.stop_reason = ""
         self.error: dict | None = None
         self.fast_forward = False
+        self.detail_until = cfg.detail_steps
+        self.windows = 0
+        self.detail_windows: list[dict] = []
+        # parameter changes between consecutive backward calls (updates by any means)
+        self.param_checksum: float | None = None
+        self.update_intervals = {"observed": 0, "changed": 0}
 
         # models and parameters
         self.models: dict[int, torch.nn.Module] = {}  # top-level modules called from the loop
@@ -138,6 +144,7 @@ class Recorder:
         self.probes: dict[str, dict] = {}
         self.holdout_losses: list[float] = []
         self.activations: dict[str, dict] = {}
+        self.activation_calls: dict[str, int] = {}  # per forward: calls of each activation line
 
         # batches per phase
         self.batch_summaries: dict[str, list[dict]] = {"train": [], "eval": []}
@@ -192,7 +199,16 @@ class Recorder:
 
     @property
     def detailed(self) -> bool:
-        return self.cfg.trace and not self.fast_forward and self.n_steps < self.cfg.detail_steps
+        return self.cfg.trace and not self.fast_forward and self.n_steps < self.detail_until
+
+    def open_detail_window(self, why: str) -> None:
+        """A new training phase (a new optimizer or loss) gets its own detailed steps."""
+        if self.windows >= 3 or self.n_steps < self.detail_until:
+            return
+        self.windows += 1
+        self.detail_until = self.n_steps + self.cfg.detail_steps
+        self.detail_windows.append({"from_step": self.n_steps, "reason": why})
+        self.events.append([])
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
@@ -201,7 +217,7 @@ class Recorder:
         self.counts[kind] += 1
         if kind not in self.event_frames and frame is not None:
             self.event_frames[kind] = frame_dict(frame)
-        if len(self.events) <= self.cfg.detail_steps + 1:
+        if self.detailed or len(self.events) <= self.cfg.detail_steps + 1:
             cur = self.events[-1]
             if len(cur) < 64:
                 cur.append(kind)
@@ -499,7 +515,7 @@ class Recorder:
             "error": self.error,
             "counts": dict(self.counts),
             "event_frames": self.event_frames,
-            "iterations": [e for e in self.events if e][: self.cfg.detail_steps + 2],
+            "iterations": [e for e in self.events if e][:200],
             "losses": self.losses[:MAX_CURVE],
             "step_losses": self.step_losses[:MAX_CURVE],
             "holdout_losses": self.holdout_losses[:MAX_CURVE],
@@ -544,6 +560,8 @@ class Recorder:
                 },
             },
             "train_mode_counts": self.train_mode_counts,
+            "detail_windows": self.detail_windows,
+            "update_intervals": self.update_intervals,
             "probes": self.probes,
             "probe_result": self.probe_result,
             "init_stats": self.init_stats,
