@@ -21,9 +21,31 @@ def effect(f: Finding) -> float | None:
     return max(vals) if vals else None
 
 
-def score(f: Finding) -> float:
+# A defect that another confirmed defect produces as a side effect is not the root cause:
+# a scheduler stepped per batch runs away when the optimizer steps once per epoch,
+# gradients explode with raw inputs or a huge step, units die from a huge step.
+CONSEQUENCE_OF: dict[str, set[str]] = {
+    "scheduler_misuse": {"step_not_called"},
+    "vanishing_or_exploding_gradients": {
+        "unnormalized_inputs",
+        "lr_too_high",
+        "bad_initialization",
+    },
+    "dead_activations": {"lr_too_high", "bad_initialization"},
+    "insufficient_capacity": {
+        "lr_too_high",
+        "lr_too_low",
+        "dead_activations",
+        "bad_initialization",
+    },
+}
+
+
+def score(f: Finding, confirmed: set[str] | None = None) -> float:
     """Earlier stages first, weighted by what fixing the defect did to the loss."""
     s = 10.0 - int(f.stage) + CONFIDENCE[f.confidence]
+    if confirmed and CONSEQUENCE_OF.get(f.category, set()) & confirmed:
+        s -= 5.0
     if "crash" in f.detector:
         s += 3.0
     e = effect(f)
@@ -38,7 +60,9 @@ def choose_root_cause(session: Session) -> Finding | None:
     findings = session.protocol.ledger.all()
     confirmed = [f for f in findings if f.status == "confirmed"]
     if confirmed:
-        return max(confirmed, key=score)
+        # a suspected cause (even unconfirmed) demotes its known side effects
+        cats = {f.category for f in findings if f.status != "refuted"}
+        return max(confirmed, key=lambda f: score(f, cats))
     plausible = [f for f in findings if f.status == "plausible" and f.confidence != "low"]
     return max(plausible, key=score) if plausible else None
 

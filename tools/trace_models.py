@@ -282,6 +282,8 @@ class Activation(_Model):
     inactive: float = 0.0
     dead_units: float = 0.0
     first_dead: float = 0.0  # at the first call: dead from initialization
+    first_inactive: float = 0.0
+    first_step: int = 0  # the optimizer step of the first call
 
 
 class Moments(_Model):

@@ -17,7 +17,7 @@ from agent.checks.common import (
 from agent.checks.data import usable
 from agent.checks.forward import model_location
 from tools.records import Stage
-from tools.trace_models import Trace
+from tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
     from agent.session import Session
@@ -69,7 +69,6 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
     off = [m for m in t.submodule_modes if m.get("kind") == "grad_disabled"]
     if off:
         frame = off[0].get("frame")
-        from tools.trace_models import Frame
 
         fr = Frame.model_validate(frame) if frame else None
         ev.find(
@@ -222,11 +221,35 @@ def grad_mode(session: Session, ev: Evidence) -> None:
             f"{len(feeders)} forwards inside training iterations ran with grad mode off (first at {feeders[0].frame}) on a model the optimizer trains",
         )
     elif partial:
-        ev.item(
-            "grad_mode",
-            "failed",
-            f"grad mode is off inside the training forward while {partial[0]['module']} runs",
-        )
+        m = partial[0]
+        fr = Frame.model_validate(m["frame"]) if m.get("frame") else None
+        starved = [
+            p
+            for p in t.parameters
+            if p.in_optimizer
+            and p.requires_grad
+            and p.grad.observed >= 3
+            and p.grad.none == p.grad.observed
+        ]
+        text = f"grad mode is off inside the training forward while {m['module']} runs ({m['calls']} calls, {fr})"
+        if starved:
+            text += f"; {len(starved)} parameters the optimizer holds never get a gradient ({_names([p.name for p in starved])})"
+            ev.find(
+                "no_grad_training",
+                status="confirmed",
+                confidence="high",
+                evidence=[runtime(text, fr, session, parameters=[p.name for p in starved][:20])],
+                where=first_static_location(session, "no_grad_training") or where(session, fr),
+                why="operations under no_grad record no graph, so the layers before them get no gradient although the optimizer is meant to train them",
+                confirm=f"remove the torch.no_grad() around {m['module']} in the forward (or freeze those layers on purpose and leave them out of the optimizer)",
+            )
+            ev.item("grad_mode", "failed", text)
+        else:
+            ev.item(
+                "grad_mode",
+                "passed",
+                text + "; no trainable parameter is starved by it (a frozen part, on purpose)",
+            )
     else:
         n = len([f for f in t.train_forwards() if f.grad_enabled])
         extra = (

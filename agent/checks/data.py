@@ -132,7 +132,16 @@ def _scale(session: Session, ev: Evidence, t: Trace, x) -> None:
     iv = session.runner.get({"standardize_inputs": True})
     eff = compare(base, iv, "with inputs standardized per feature at the model's entry")
     text = f"model inputs reach {fmt(big)} (mean {fmt(x.mean)}, std {fmt(x.std)})"
-    if eff.improved:
+    # the first layer's gradient scales with its input: compare it with the last layer's
+    ws = [p for p in t.parameters if p.registered and len(p.shape) >= 2 and p.grad.mean_norm]
+    ratio = (
+        (ws[0].grad.mean_norm / ws[-1].grad.mean_norm)
+        if len(ws) >= 2 and ws[-1].grad.mean_norm
+        else None
+    )
+    if not eff.improved and ratio is not None and ratio > 100:
+        text += f"; the first layer's gradient ({ws[0].name}, mean norm {fmt(ws[0].grad.mean_norm)}) is {fmt(ratio)} times the last layer's"
+    if eff.improved or (ratio is not None and ratio > 100):
         ev.find(
             "unnormalized_inputs",
             status="confirmed",
@@ -145,7 +154,19 @@ def _scale(session: Session, ev: Evidence, t: Trace, x) -> None:
             confirm="standardize the inputs with the training mean/std (the same transform for evaluation) and compare the first 100 steps",
         )
     else:
-        ev.notes.append(f"{text}; standardizing them did not change training ({eff.text})")
+        # no improvement within the probe's steps; the scale can still hurt (clipping and
+        # adaptive optimizers hide it early), so it stays a suspicion
+        ev.find(
+            "unnormalized_inputs",
+            status="plausible",
+            confidence="medium" if big > 500 else "low",
+            evidence=[runtime(text, None, session, max_abs=big, std=x.std), eff.observation()],
+            where=first_static_location(session, "unnormalized_inputs", "preprocessing_mismatch")
+            or loader_location(session, t)
+            or (where(session, t.train_forwards()[0].frame) if t.train_forwards() else None),
+            why="inputs on this scale make the first layer's gradients and activations large; optimizers compensate slowly, if at all",
+            confirm="standardize the inputs with the training mean/std (the same transform for evaluation) and compare the final metric",
+        )
 
 
 @check(Stage.DATA)

@@ -208,7 +208,26 @@ def sample_independence(session: Session, ev: Evidence) -> None:
         text = f"in eval mode, reordering the rows of a {probe.batch_size}-sample batch changes outputs by up to {fmt(probe.cross_sample_relative)} of their scale beyond the reordering: samples influence each other"
         already = any(f.category == "wrong_dimension" for f in ev.findings)
         reshape = next((o for o in t.ops if o.kind == "batch_reshape"), None)
-        if not already:
+        moved = next((o for o in t.ops if o.kind == "batch_transpose"), None)
+        if not already and reshape is None and moved is not None:
+            ev.find(
+                "reshape_scramble",
+                status="confirmed",
+                confidence="medium",
+                evidence=[
+                    runtime(text, None, session),
+                    runtime(
+                        f"{moved.op} at {moved.frame} moves the batch dimension of a {moved.shape} tensor inside the forward",
+                        moved.frame,
+                        session,
+                    ),
+                ],
+                where=where(session, moved.frame)
+                or first_static_location(session, "reshape_scramble"),
+                why="a reshape/view that assumes a different memory layout, fixed up by a transpose, stitches rows of different samples together",
+                confirm="perturb sample 0 of a batch and check that only output 0 changes; reshape only after moving the dimensions into place",
+            )
+        elif not already:
             if reshape is not None:
                 ev.find(
                     "reshape_scramble",

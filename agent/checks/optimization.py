@@ -116,6 +116,17 @@ def activations(session: Session, ev: Evidence) -> None:
             if a in dead
             else f"{fmt(100 * a.inactive)}% of {a.kind} outputs at {a.frame} are saturated"
         )
+        at_init = (a.first_dead if a in dead else a.first_inactive) >= 0.9 and a.first_step == 0
+        if not at_init:
+            # units that died during training: a too-large step kills them as often as
+            # anything else, so the learning-rate sweep speaks first
+            session.late_dead = (a, text)
+            ev.item(
+                "activations",
+                "passed",
+                f"{text}, though not at initialization; the learning-rate sweep decides why",
+            )
+            return
         ev.find(
             "dead_activations",
             status="confirmed",
@@ -232,6 +243,23 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
             ev.item("lr_sweep", "failed", text)
             return
     ev.item("lr_sweep", "passed", text)
+    late = getattr(session, "late_dead", None)
+    if late is not None:
+        a, dead_text = late
+        ev.find(
+            "dead_activations",
+            status="confirmed",
+            confidence="medium",
+            evidence=[
+                runtime(
+                    dead_text + ", and the learning rate is not to blame: " + text, a.frame, session
+                )
+            ],
+            where=where(session, a.frame),
+            why="dead or saturated units pass no gradient, so most of the network stops learning",
+            confirm="log the fraction of zero ReLU outputs per layer over a few batches; check the init scale and the activation choice",
+        )
+        ev.item("activations", "failed", dead_text)
 
 
 @check(Stage.OPTIMIZATION)

@@ -160,7 +160,12 @@ def ownership(session: Session, ev: Evidence) -> None:
                 "no optimizer was constructed on the training path",
             )
         return
-    trainable = [p for p in t.parameters if p.registered and p.requires_grad and p.executed]
+    # trainable when first seen: a backbone frozen for a later phase was trainable in the first
+    trainable = [
+        p
+        for p in t.parameters
+        if p.registered and (p.requires_grad or p.requires_grad_at_start) and p.executed
+    ]
     missing = [p for p in trainable if not p.in_optimizer]
     orphans = [p for p in t.parameters if p.in_optimizer and not p.registered and not p.executed]
     if missing:

@@ -728,6 +728,16 @@ def _after_backward(rec: Recorder) -> None:
         for opt in list(rec.optimizers.values()):
             opt.step()
     if (
+        not rec.optimizers
+        and rec.iv.holdout
+        and "holdout_target" in rec.fixed
+        and "holdout_args" in rec.fixed
+    ):
+        # hand-written updates: the loss on the held-out batch after each iteration
+        v = holdout_loss(rec)
+        if v is not None and len(rec.holdout_losses) < MAX_CURVE:
+            rec.holdout_losses.append(v)
+    if (
         rec.cfg.probe_code
         and rec.probe_result is None
         and not rec.optimizers

@@ -154,6 +154,12 @@ class TraceMode(TorchFunctionMode):
                     and isinstance(a0, torch.Tensor)
                 ):
                     self._reshape(name, a0, out)
+                elif (
+                    name in ("transpose", "permute", "t")
+                    and rec.depth > 0
+                    and isinstance(a0, torch.Tensor)
+                ):
+                    self._batch_transpose(name, a0, args)
                 tag = _tag(a0)
                 if tag is not None:
                     kind, frame, src, dim = tag
@@ -230,6 +236,8 @@ class TraceMode(TorchFunctionMode):
         a["calls"] += 1
         if a["calls"] == 1:
             a["first_dead"] = dead
+            a["first_inactive"] = inactive
+            a["first_step"] = rec.n_steps
         a["inactive"] += (inactive - a["inactive"]) / a["calls"]
         a["dead_units"] += (dead - a["dead_units"]) / a["calls"]
 
@@ -263,6 +271,24 @@ class TraceMode(TorchFunctionMode):
             shapes=[list(x.shape), list(out.shape)],
             in_forward=True,
         )
+
+    def _batch_transpose(self, name: str, x: torch.Tensor, args) -> None:
+        """A transpose/permute that moves dim 0 of a batch-sized tensor inside forward."""
+        b = self.rec.batch_size
+        if b is None or b < 2 or x.dim() < 2 or x.shape[0] != b:
+            return
+        dims = [a for a in args[1:] if isinstance(a, int)]
+        if name == "permute" and len(args) > 1 and isinstance(args[1], (tuple, list)):
+            dims = list(args[1])
+        moves = (
+            name == "t"
+            or (name == "permute" and bool(dims) and dims[0] != 0)
+            or (name == "transpose" and 0 in dims[:2])
+        )
+        if moves:
+            self.rec.op_site(
+                "batch_transpose", repo_frame(), op=name, shape=list(x.shape), in_forward=True
+            )
 
     # ---- graph cuts ------------------------------------------------------------------
 
