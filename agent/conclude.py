@@ -38,6 +38,14 @@ CONSEQUENCE_OF: dict[str, set[str]] = {
         "dead_activations",
         "bad_initialization",
     },
+    # clipping bites hard when something upstream inflates the gradients
+    "tiny_grad_clip": {
+        "wrong_loss_for_task",
+        "unnormalized_inputs",
+        "bad_labels",
+        "missing_zero_grad",
+        "loss_target_mismatch",
+    },
 }
 
 
@@ -50,7 +58,7 @@ def score(f: Finding, confirmed: set[str] | None = None) -> float:
         s += 3.0
     e = effect(f)
     if e is not None:
-        s += 6.0 * max(e, 0.0)
+        s += 5.0 * min(max(e, 0.0), 1.0)
         if e < 0.02:
             s -= 2.0
     return s
@@ -60,9 +68,18 @@ def choose_root_cause(session: Session) -> Finding | None:
     findings = session.protocol.ledger.all()
     confirmed = [f for f in findings if f.status == "confirmed"]
     if confirmed:
-        # a suspected cause (even unconfirmed) demotes its known side effects
+        # a suspected cause (even unconfirmed) demotes its known side effects; when every
+        # confirmed defect is such a side effect, the suspected cause is the likelier root
         cats = {f.category for f in findings if f.status != "refuted"}
-        return max(confirmed, key=lambda f: score(f, cats))
+        best = max(confirmed, key=lambda f: score(f, cats))
+        causes = [
+            f
+            for f in findings
+            if f.status == "plausible" and f.category in CONSEQUENCE_OF.get(best.category, set())
+        ]
+        if causes and all(CONSEQUENCE_OF.get(f.category, set()) & cats for f in confirmed):
+            return max(causes, key=score)
+        return best
     plausible = [f for f in findings if f.status == "plausible" and f.confidence != "low"]
     return max(plausible, key=score) if plausible else None
 

@@ -84,7 +84,10 @@ def test_batches_shapes_ranges_and_label_histograms(tracer):
     t = tracer("mlp")
     first = t.train_forwards()[0]
     assert first.inputs[0].shape == [32, 4] and first.inputs[0].dtype == "float32"
-    assert t.batches.train_moments is not None and len(t.batches.train_moments.mean) == 4
+    assert (
+        t.batches.moments["Classifier"]["train"] is not None
+        and len(t.batches.moments["Classifier"]["train"].mean) == 4
+    )
     assert set(t.batches.targets["train"].values) <= {"0", "1", "2"}
     assert t.batches.target_values_per_batch and t.batches.train_unique > 0
     f = tracer("flat")

@@ -308,8 +308,9 @@ class EvalBatch(_Model):
 class Batches(_Model):
     train: list[dict[str, Any]] = Field(default_factory=list)
     eval: list[dict[str, Any]] = Field(default_factory=list)
-    train_moments: Moments | None = None
-    eval_moments: Moments | None = None
+    moments: dict[str, dict[str, Moments | None]] = Field(
+        default_factory=dict
+    )  # model -> phase -> moments
     train_fingerprints: int = 0
     eval_fingerprints: int = 0
     train_unique: int = 0

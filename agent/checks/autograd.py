@@ -282,7 +282,8 @@ def registration(session: Session, ev: Evidence) -> None:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, None, session, frozen=names[:20])],
-            where=first_static_location(session, "frozen_parameters"),
+            where=first_static_location(session, "frozen_parameters")
+            or (where(session, t.optimizers[0].frame) if t.optimizers else None),
             why="requires_grad=False parameters get no gradient, so the optimizer cannot move them although it was given them to train",
             confirm=f"print([n for n, p in model.named_parameters() if not p.requires_grad]); set requires_grad=True on {names[0]} if it is meant to train",
         )

@@ -244,3 +244,20 @@ def target_of(c):
 
 def prediction_of(c):
     return c.target if swapped(c) else c.input
+
+
+def plateau(t: Trace, *, above: float, flat: float) -> tuple[float, float] | None:
+    """(level, chance) when the training loss stopped improving over the second half of
+    the run (it fell less than `flat` of itself) while still above `above` x the chance
+    level; None otherwise or when the loss has no chance level."""
+    calls = t.train_loss_calls()
+    chance = chance_level(calls[0].fn, calls[0].input.shape) if calls else None
+    curve = t.curve()
+    if chance is None or len(curve) < 40:
+        return None
+    half = curve[len(curve) // 2 :]
+    k = max(3, len(half) // 5)
+    start, end = sum(half[:k]) / k, sum(half[-k:]) / k
+    if end > above * chance and (start - end) < flat * abs(start):
+        return end, chance
+    return None

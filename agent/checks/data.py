@@ -103,8 +103,8 @@ def batch_contract(session: Session, ev: Evidence) -> None:
             confidence="high",
             evidence=[runtime(text, fws[0].frame, session, batches=n)],
             where=first_static_location(session, "nonfinite_inputs")
-            or loader_location(session, t)
-            or where(session, fws[0].frame),
+            or where(session, (bad_x[0][0] if bad_x else fws[0]).frame)
+            or loader_location(session, t),
             why="a single NaN in a batch turns the loss and every gradient into NaN",
             confirm="assert torch.isfinite(x).all() and torch.isfinite(y).all() on each batch; find the rows and fix or drop them",
         )
@@ -331,8 +331,14 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
         ev.item("train_eval_inputs", *missing)
         ev.item("leakage", *missing)
         return
-    tm, em = b.train_moments, b.eval_moments
-    if tm is None or em is None or len(tm.mean) != len(em.mean):
+    # per model: in a pipeline (a frozen encoder and a probe) each model has its own inputs
+    pairs = [
+        (ph["train"], ph["eval"])
+        for ph in b.moments.values()
+        if ph.get("train") and ph.get("eval") and len(ph["train"].mean) == len(ph["eval"].mean)
+    ]
+    tm, em = max(pairs, key=lambda p: _shift(*p)) if pairs else (None, None)
+    if tm is None or em is None:
         ev.item(
             "train_eval_inputs",
             "not_applicable",
@@ -367,6 +373,19 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
             else:
                 ev.item("train_eval_inputs", "passed", text)
     _leakage(session, ev, t)
+
+
+def _shift(tm, em) -> float:
+    """How far evaluation inputs sit from training inputs, in training standard deviations."""
+    zs = [
+        abs(me - mt) / st for mt, st, me in zip(tm.mean, tm.std, em.mean, strict=False) if st > 1e-6
+    ]
+    rs = [
+        abs(math.log((se + 1e-12) / st))
+        for st, se in zip(tm.std, em.std, strict=False)
+        if st > 1e-6
+    ]
+    return median(zs) + median(rs) if zs and rs else 0.0
 
 
 def _eval_missing(t: Trace) -> tuple[str, str] | None:

@@ -13,6 +13,7 @@ from agent.checks.common import (
     first_static_location,
     fmt,
     init_location,
+    plateau,
     runtime,
     where,
 )
@@ -376,18 +377,8 @@ def capacity(session: Session, ev: Evidence) -> None:
 
 def _underfit(t) -> str | None:
     """The training loss plateaued far above what an informed classifier reaches."""
-    calls = t.train_loss_calls()
-    if not calls:
+    p = plateau(t, above=0.3, flat=0.1)
+    if p is None:
         return None
-    from agent.checks.common import chance_level
-
-    chance = chance_level(calls[0].fn, calls[0].input.shape)
-    curve = t.curve()
-    if chance is None or len(curve) < 40:
-        return None
-    half = curve[len(curve) // 2 :]
-    k = max(3, len(half) // 5)
-    a, b = sum(half[:k]) / k, sum(half[-k:]) / k
-    if b > 0.3 * chance and (a - b) < 0.1 * abs(a):
-        return f"the training loss plateaus at {fmt(b)} ({fmt(b / chance)} of the chance level)"
-    return None
+    level, chance = p
+    return f"the training loss plateaus at {fmt(level)} ({fmt(level / chance)} of the chance level)"

@@ -7,7 +7,7 @@ import shlex
 from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
-from agent.checks.common import chance_level, curve_stats, fmt, runtime, where
+from agent.checks.common import chance_level, curve_stats, fmt, plateau, runtime, where
 from tools.records import Stage
 from tools.trace_models import Trace
 
@@ -252,17 +252,11 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
 
 def _plateau(t: Trace) -> str | None:
     """A loss that stopped improving well above what an informed classifier reaches."""
-    calls = t.train_loss_calls()
-    chance = chance_level(calls[0].fn, calls[0].input.shape) if calls else None
-    curve = t.curve()
-    if chance is None or len(curve) < 40:
+    p = plateau(t, above=0.5, flat=0.05)
+    if p is None:
         return None
-    half = curve[len(curve) // 2 :]
-    k = max(3, len(half) // 5)
-    a, b = sum(half[:k]) / k, sum(half[-k:]) / k
-    if b > 0.5 * chance and (a - b) < 0.05 * abs(a):
-        return f"loss plateaued at {fmt(b)} ({fmt(b / chance)} of the chance level {fmt(chance)}) over the second half of the run"
-    return None
+    level, chance = p
+    return f"loss plateaued at {fmt(level)} ({fmt(level / chance)} of the chance level {fmt(chance)}) over the second half of the run"
 
 
 def _initial(session: Session, ev: Evidence, t: Trace) -> None:

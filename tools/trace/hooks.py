@@ -144,7 +144,9 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     rec.event("forward", frame)
     rec.last_grad_forward = (bool(module.training), rec.n_steps, frame) if grad else None
     record = None
-    if rec.detailed or (not grad and len(rec.forwards) < MAX_EVENTS):
+    # no-grad forwards (evaluation, frozen feature extractors) are recorded beyond the
+    # detailed steps: the evaluation phase usually comes last
+    if rec.detailed or (not grad and len(rec.forwards) < 5 * MAX_EVENTS):
         with rec.quiet():
             record = {
                 "index": rec.counts["forward"] - 1,

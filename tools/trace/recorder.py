@@ -292,7 +292,12 @@ class Recorder:
     # ---- batches ---------------------------------------------------------------------------
 
     def record_inputs(
-        self, phase: str, tensors: list[torch.Tensor], fingerprints: list[str], site: str = "?"
+        self,
+        phase: str,
+        tensors: list[torch.Tensor],
+        fingerprints: list[str],
+        site: str = "?",
+        model: str = "",
     ) -> None:
         if not tensors:
             return
@@ -307,9 +312,10 @@ class Recorder:
             fp.extend(fingerprints)
         m = feature_moments(x)
         if m is not None:
-            acc = self.moments.get(phase)
+            key = f"{phase}:{model}"  # per model: a pipeline's models see different inputs
+            acc = self.moments.get(key)
             if acc is None or len(acc[0]) != len(m[0]):
-                self.moments[phase] = [list(m[0]), list(m[1]), m[2]]
+                self.moments[key] = [list(m[0]), list(m[1]), m[2]]
             else:
                 acc[0] = [a + b for a, b in zip(acc[0], m[0])]
                 acc[1] = [a + b for a, b in zip(acc[1], m[1])]
@@ -350,7 +356,9 @@ class Recorder:
                 for j, c in enumerate(corr.tolist()):
                     rec = self.column_target.setdefault(j, {"n": 0, "min_abs_corr": 1.0})
                     rec["n"] += 1
-                    rec["min_abs_corr"] = min(rec["min_abs_corr"], abs(c))
+                    rec["min_abs_corr"] = min(
+                        rec["min_abs_corr"], abs(c) if c == c else 0.0
+                    )  # NaN: no evidence
 
     # ---- serialization ------------------------------------------------------------------
 
@@ -486,8 +494,8 @@ class Recorder:
                 }
             )
 
-        def moments_out(phase: str):
-            acc = self.moments.get(phase)
+        def moments_out(key: str):
+            acc = self.moments.get(key)
             if not acc:
                 return None
             n = acc[2]
@@ -541,8 +549,13 @@ class Recorder:
             "batches": {
                 "train": self.batch_summaries["train"][:60],
                 "eval": self.batch_summaries["eval"][:60],
-                "train_moments": moments_out("train"),
-                "eval_moments": moments_out("eval"),
+                "moments": {
+                    model: {
+                        "train": moments_out(f"train:{model}"),
+                        "eval": moments_out(f"eval:{model}"),
+                    }
+                    for model in sorted({k.split(":", 1)[1] for k in self.moments})
+                },
                 "train_fingerprints": len(self.fingerprints["train"]),
                 "eval_fingerprints": len(self.fingerprints["eval"]),
                 "train_unique": len(set(self.fingerprints["train"])),
@@ -579,7 +592,7 @@ class Recorder:
         if batch is not None:
             fr = rec.get("frame")
             site = f"{fr['file']}:{fr['line']}" if fr else "?"
-            self.record_inputs(phase, *batch, site=site)
+            self.record_inputs(phase, *batch, site=site, model=rec.get("model", ""))
         target = rec.pop("_target", None)
         if target is not None:
             self.record_target(phase, *target)
