@@ -223,7 +223,10 @@ def _from_readme(root: Path) -> Iterator[Candidate]:
                 _, optimizer, _ = _read_python(file) if file else (False, False, False)
                 if not optimizer:
                     continue  # a README command that builds no optimizer is not training
-                score, reason = 95, "documented in the README; the script trains (optimizer or backward)"
+                score, reason = (
+                    95,
+                    "documented in the README; the script trains (optimizer or backward)",
+                )
             yield Candidate(
                 argv=argv, source=f"{path.name}:{number}", reason=reason, score=score, env=env
             )

@@ -215,7 +215,9 @@ class GitFacts(BaseModel):
 
 class CommandInfo(BaseModel):
     argv: list[str]  # without the interpreter: ["train.py", "--epochs", "3"] or ["-m", "pkg.train"]
-    source: str  # "--cmd", "README.md:14", "pyproject [project.scripts]", "Makefile:train", "train.py"
+    source: (
+        str  # "--cmd", "README.md:14", "pyproject [project.scripts]", "Makefile:train", "train.py"
+    )
     reason: str
     candidates: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)  # e.g. PYTHONPATH=src for a src layout
@@ -230,7 +232,9 @@ class RunSummary(BaseModel):
     status: str  # completed | stopped | crashed | timeout | oom | network_blocked | ...
     steps: int = 0
     wall_s: float = 0.0
-    losses: list[float | None] = Field(default_factory=list)  # per optimizer step; None = non-finite
+    losses: list[float | None] = Field(
+        default_factory=list
+    )  # per optimizer step; None = non-finite
     message: str = ""
 
 
