@@ -462,8 +462,23 @@ def _install_optimizer(rec: Recorder, undo: list) -> None:
         register_optimizer_step_pre_hook,
     )
 
-    h1 = register_optimizer_step_pre_hook(lambda o, a, k: _step_pre(rec, o))
-    h2 = register_optimizer_step_post_hook(lambda o, a, k: _step_post(rec, o))
+    def pre(opt, args, kwargs) -> None:
+        _step_pre(rec, opt)
+        # the optimizer's own tensor arithmetic is not the program's: run it outside the
+        # function mode (unless a closure re-runs the forward inside step, as LBFGS does)
+        # args[0] is the optimizer itself; anything after it is a closure
+        if len(args) <= 1 and not kwargs.get("closure") and rec.step_mode_off is None:
+            rec.step_mode_off = torch._C.DisableTorchFunction()
+            rec.step_mode_off.__enter__()
+
+    def post(opt, args, kwargs) -> None:
+        if rec.step_mode_off is not None:
+            ctx, rec.step_mode_off = rec.step_mode_off, None
+            ctx.__exit__(None, None, None)
+        _step_post(rec, opt)
+
+    h1 = register_optimizer_step_pre_hook(pre)
+    h2 = register_optimizer_step_post_hook(post)
     undo.append(h1.remove)
     undo.append(h2.remove)
 
@@ -931,7 +946,10 @@ class LoaderIter:
             limit = 1 if info.get("role") == "train" else rec.cfg.eval_batches
             if self.n >= limit:
                 raise StopIteration
-        batch = next(self.it)
+        # the dataset's own indexing and collation are not the model's ops: skipping the
+        # function mode there is most of the tracer's cost on small models
+        with torch._C.DisableTorchFunction():
+            batch = next(self.it)
         self.n += 1
         info["batches"] += 1
         rec.current_loader = self.site
@@ -1087,6 +1105,7 @@ def _install_misc(rec: Recorder, undo: list) -> None:
 def install(rec: Recorder) -> list:
     """Install every hook; returns the undo callables (run in reverse)."""
     rec.in_backward = False
+    rec.step_mode_off = None
     rec.sched_init = 0
     rec.current_loader = None
     rec.current_forward = None

@@ -21,6 +21,7 @@ def set_repo_root(path: str) -> None:
     global _REPO_ROOT
     _REPO_ROOT = os.path.realpath(path)
     _frame_cache.clear()
+    _relpath_cache.clear()
 
 
 def _in_repo(filename: str) -> bool:
@@ -37,7 +38,17 @@ def _in_repo(filename: str) -> bool:
     return hit
 
 
+_relpath_cache: dict[str, str] = {}
+
+
 def relpath(filename: str) -> str:
+    hit = _relpath_cache.get(filename)
+    if hit is None:
+        hit = _relpath_cache[filename] = _relpath(filename)
+    return hit
+
+
+def _relpath(filename: str) -> str:
     real = os.path.realpath(filename)
     if real.startswith(_REPO_ROOT + os.sep):
         return real[len(_REPO_ROOT) + 1 :].replace(os.sep, "/")
