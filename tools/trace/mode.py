@@ -108,6 +108,8 @@ class TraceMode(TorchFunctionMode):
         super().__init__()
         self.rec = rec
         self.perm: torch.Tensor | None = None
+        # interventions that act on ops before the loss need every training op
+        self.op_interventions = rec.iv.strip_prob or rec.iv.keep_graph
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -124,7 +126,9 @@ class TraceMode(TorchFunctionMode):
             return func(*args, **kwargs)
         if name in LOSSES:
             return self._loss(name, func, args, kwargs)
-        if rec.fast_forward:
+        # training ops are examined in the detailed steps (a new training phase opens new
+        # ones); evaluation ops, where metric bugs live, always
+        if rec.fast_forward or (not rec.detailed and not self.op_interventions and torch.is_grad_enabled()):
             return func(*args, **kwargs)
         if name in GRAPH_CUTS:
             return self._graph_cut(name, func, args, kwargs)
