@@ -27,13 +27,6 @@ class Ledger:
     def confirmed(self) -> list[Finding]:
         return [f for f in self._findings.values() if f.status == "confirmed"]
 
-    def matching(self, category: str, file: str | None = None) -> list[Finding]:
-        return [
-            f
-            for f in self._findings.values()
-            if f.category == category and (file is None or f.file in (None, file))
-        ]
-
     def replace(self, finding: Finding) -> None:
         if finding.id not in self._findings:
             raise KeyError(finding.id)

@@ -163,7 +163,6 @@ def gradient_values(session: Session, ev: Evidence) -> None:
             "failed",
             f"non-finite gradients in {_names([p.name for p in nonfinite])}; {summary}",
         )
-        session.nonfinite_grads = [p.name for p in nonfinite]
         return
     if always_zero:
         ev.notes.append(

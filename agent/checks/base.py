@@ -26,7 +26,6 @@ class Evidence:
     stage: Stage
     items: dict[str, tuple[Outcome, str]] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
-    clean: set[str] = field(default_factory=set)  # categories checked at run time and not present
     notes: list[str] = field(default_factory=list)
 
     def item(self, item_id: str, outcome: Outcome, detail: str) -> None:
