@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 from agent.checks.base import Evidence, check
 from agent.checks.common import (
     attribute_location,
-    compare,
     first_static_location,
     fmt,
+    intervene,
     runtime,
     where,
 )
@@ -92,9 +92,10 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
     cuts.sort(key=lambda o: (not o.in_forward, -o.count))
     if cuts:
         o = cuts[0]
-        iv = session.runner.get({"keep_graph": True})
-        eff = compare(
-            session.baseline(), iv, f"with .{o.kind} keeping the graph during the training forward"
+        eff = intervene(
+            session,
+            {"keep_graph": True},
+            f"with .{o.kind} keeping the graph during the training forward",
         )
         category = (
             "loss_detached_scale"
@@ -308,8 +309,9 @@ def registration(session: Session, ev: Evidence) -> None:
                 else ""
             )
         )
-        iv = session.runner.get({"add_missing_params": True})
-        eff = compare(session.baseline(), iv, "with those tensors given to the optimizer")
+        eff = intervene(
+            session, {"add_missing_params": True}, "with those tensors given to the optimizer"
+        )
         frame = unreg[0].module_created
         leaf_attr = next((a for a in t.attr_tensors if a.is_leaf), None)
         attr_loc = (

@@ -214,6 +214,14 @@ def compare(base: Run, iv: Run, what: str, *, steps: int | None = None) -> Effec
     return eff
 
 
+def intervene(
+    session: Session, interventions: dict[str, Any], what: str, *, train_loader: str | None = None
+) -> Effect:
+    """Rerun the training path with one change and compare its loss with the baseline's."""
+    run = session.runner.get(interventions, train_loader=train_loader)
+    return compare(session.baseline(), run, what)
+
+
 def is_classification(fn: str) -> bool:
     return fn in (
         "cross_entropy",

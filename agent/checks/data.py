@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 from agent.checks.base import Evidence, check
 from agent.checks.common import (
     baseline_trace,
-    compare,
     curve_stats,
     first_static_location,
     fmt,
+    intervene,
     prediction_of,
     runtime,
     target_of,
@@ -128,9 +128,11 @@ def _scale(session: Session, ev: Evidence, t: Trace, x) -> None:
     big = max(abs(x.max or 0), abs(x.min or 0))
     if not (big > 50 and (x.std > 10 or abs(x.mean or 0) > 10)):
         return
-    base = session.baseline()
-    iv = session.runner.get({"standardize_inputs": True})
-    eff = compare(base, iv, "with inputs standardized per feature at the model's entry")
+    eff = intervene(
+        session,
+        {"standardize_inputs": True},
+        "with inputs standardized per feature at the model's entry",
+    )
     text = f"model inputs reach {fmt(big)} (mean {fmt(x.mean)}, std {fmt(x.std)})"
     # the first layer's gradient scales with its input: compare it with the last layer's
     ws = [p for p in t.parameters if p.registered and len(p.shape) >= 2 and p.grad.mean_norm]
@@ -305,8 +307,12 @@ def _unshuffled(session: Session, ev: Evidence, t: Trace, text: str) -> None:
     evidence = [runtime(text, None, session)]
     loader = t.train_loader()
     if loader is not None and not loader.shuffle:
-        iv = session.runner.get({"shuffle_loader": True}, train_loader=loader.site)
-        eff = compare(session.baseline(), iv, "with the training DataLoader shuffled")
+        eff = intervene(
+            session,
+            {"shuffle_loader": True},
+            "with the training DataLoader shuffled",
+            train_loader=loader.site,
+        )
         evidence.append(eff.observation())
     ev.find(
         "unshuffled_data",

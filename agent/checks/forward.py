@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
-from agent.checks.common import compare, first_static_location, fmt, runtime, where
+from agent.checks.common import first_static_location, fmt, intervene, runtime, where
 from agent.checks.data import usable
 from tools.records import Location, Stage
 from tools.trace_models import OpSite, Trace
@@ -109,8 +109,9 @@ def _broadcast_finding(
     session: Session, ev: Evidence, t: Trace, text: str, frame, values: dict
 ) -> None:
     evidence = [runtime(text, frame, session, **values)]
-    iv = session.runner.get({"fix_broadcast": True})
-    eff = compare(session.baseline(), iv, "with the loss input reshaped to the target's shape")
+    eff = intervene(
+        session, {"fix_broadcast": True}, "with the loss input reshaped to the target's shape"
+    )
     evidence.append(eff.observation())
     ev.find(
         "broadcast_mismatch",
@@ -209,56 +210,36 @@ def sample_independence(session: Session, ev: Evidence) -> None:
         already = any(f.category == "wrong_dimension" for f in ev.findings)
         reshape = next((o for o in t.ops if o.kind == "batch_reshape"), None)
         moved = next((o for o in t.ops if o.kind == "batch_transpose"), None)
-        if not already and reshape is None and moved is not None:
+        site = reshape or moved
+        if not already and site is not None:
+            how = (
+                f"{site.op} at {site.frame} turns {site.shapes[0]} into {site.shapes[1]}, moving the batch dimension without a permute"
+                if site is reshape
+                else f"{site.op} at {site.frame} moves the batch dimension of a {site.shape} tensor inside the forward"
+            )
             ev.find(
                 "reshape_scramble",
                 status="confirmed",
-                confidence="medium",
-                evidence=[
-                    runtime(text, None, session),
-                    runtime(
-                        f"{moved.op} at {moved.frame} moves the batch dimension of a {moved.shape} tensor inside the forward",
-                        moved.frame,
-                        session,
-                    ),
-                ],
-                where=where(session, moved.frame)
+                confidence="high" if site is reshape else "medium",
+                evidence=[runtime(text, None, session), runtime(how, site.frame, session)],
+                where=where(session, site.frame)
                 or first_static_location(session, "reshape_scramble"),
-                why="a reshape/view that assumes a different memory layout, fixed up by a transpose, stitches rows of different samples together",
-                confirm="perturb sample 0 of a batch and check that only output 0 changes; reshape only after moving the dimensions into place",
+                why="view/reshape reinterprets memory; without moving the dimensions into place first, rows of different samples are stitched together",
+                confirm="perturb sample 0 of a batch and check that only output 0 changes; permute/transpose before the reshape, not after",
             )
         elif not already:
-            if reshape is not None:
-                ev.find(
-                    "reshape_scramble",
-                    status="confirmed",
-                    confidence="high",
-                    evidence=[
-                        runtime(text, None, session),
-                        runtime(
-                            f"{reshape.op} at {reshape.frame} turns {reshape.shapes[0]} into {reshape.shapes[1]}, moving the batch dimension without a permute",
-                            reshape.frame,
-                            session,
-                        ),
-                    ],
-                    where=where(session, reshape.frame)
-                    or first_static_location(session, "reshape_scramble"),
-                    why="view/reshape reinterprets memory; without a transpose first, rows of different samples are stitched together",
-                    confirm="perturb sample 0 of a batch and check that only output 0 changes; use permute/transpose before the reshape",
-                )
-            else:
-                loc = first_static_location(
-                    session, "wrong_dimension", "reshape_scramble"
-                ) or model_location(session, t)
-                ev.find(
-                    "wrong_dimension",
-                    status="confirmed",
-                    confidence="medium",
-                    evidence=[runtime(text, None, session)],
-                    where=loc,
-                    why="an operation in the forward mixes samples of a batch (a reduction, attention or reshape across the batch axis)",
-                    confirm="perturb sample 0 of a batch in eval mode and check which outputs change; bisect the forward to the op that mixes them",
-                )
+            loc = first_static_location(
+                session, "wrong_dimension", "reshape_scramble"
+            ) or model_location(session, t)
+            ev.find(
+                "wrong_dimension",
+                status="confirmed",
+                confidence="medium",
+                evidence=[runtime(text, None, session)],
+                where=loc,
+                why="an operation in the forward mixes samples of a batch (a reduction, attention or reshape across the batch axis)",
+                confirm="perturb sample 0 of a batch in eval mode and check which outputs change; bisect the forward to the op that mixes them",
+            )
         ev.item("sample_independence", "failed", text)
     numeric = (
         _numerically_dead(t)
@@ -336,8 +317,9 @@ def _activation(session: Session, ev: Evidence, t: Trace) -> None:
             continue
         if not out_of_range:
             continue
-        iv = session.runner.get({"strip_prob": True})
-        eff = compare(session.baseline(), iv, f"with the final {prov.op} removed before the loss")
+        eff = intervene(
+            session, {"strip_prob": True}, f"with the final {prov.op} removed before the loss"
+        )
         ev.find(
             "activation_misuse",
             status="confirmed",

@@ -7,7 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
-from agent.checks.common import compare, first_static_location, fmt, runtime, swapped, where
+from agent.checks.common import first_static_location, fmt, intervene, runtime, swapped, where
 from agent.checks.data import usable
 from tools.records import Stage
 from tools.trace_models import LossCall, Trace
@@ -110,9 +110,10 @@ def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) 
         + (f" (from {prov.frame})" if prov and prov.frame else "")
         + rows
     )
-    iv = session.runner.get({"strip_prob": True})
-    eff = compare(
-        session.baseline(), iv, f"with the {op} stripped before the loss (logits passed instead)"
+    eff = intervene(
+        session,
+        {"strip_prob": True},
+        f"with the {op} stripped before the loss (logits passed instead)",
     )
     loc = where(session, prov.frame) if prov and prov.frame else None
     ev.find(
@@ -243,8 +244,7 @@ def _order(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> N
         )
         return
     text = f"{c.fn} at {c.frame}: the first argument has no grad_fn ({'from the batch' if c.input.from_batch else 'data'}) and the second comes from the model ({c.target.grad_fn})"
-    iv = session.runner.get({"swap_loss_args": True})
-    eff = compare(session.baseline(), iv, "with the loss arguments swapped back")
+    eff = intervene(session, {"swap_loss_args": True}, "with the loss arguments swapped back")
     ev.find(
         "loss_args_swapped",
         status="confirmed",

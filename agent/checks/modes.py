@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
-from agent.checks.common import compare, first_static_location, fmt, runtime, where
+from agent.checks.common import first_static_location, fmt, intervene, runtime, where
 from agent.checks.data import _eval_missing, loader_location, usable
 from tools.records import Stage
 from tools.trace_models import Frame
@@ -57,8 +57,9 @@ def training_mode(session: Session, ev: Evidence) -> None:
     if n_eval:
         layers = " and ".join(x for x, on in (("dropout", dropout), ("BatchNorm", bn)) if on)
         text = f"{n_eval} of {n_all} training forwards ran with model.training == False (first at step {first_step}, {first_frame}): {layers} behave as in evaluation"
-        iv = session.runner.get({"force_train_mode": True})
-        eff = compare(session.baseline(), iv, "with train mode forced for every training forward")
+        eff = intervene(
+            session, {"force_train_mode": True}, "with train mode forced for every training forward"
+        )
         ev.find(
             "eval_mode_in_training",
             status="confirmed",

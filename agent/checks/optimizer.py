@@ -8,7 +8,7 @@ from statistics import median
 from typing import TYPE_CHECKING
 
 from agent.checks.base import Evidence, check
-from agent.checks.common import compare, curve_stats, first_static_location, fmt, runtime, where
+from agent.checks.common import curve_stats, first_static_location, fmt, intervene, runtime, where
 from agent.checks.data import usable
 from tools.records import Location, Stage
 from tools.trace_models import Frame, Trace
@@ -81,8 +81,9 @@ def call_order(session: Session, ev: Evidence) -> None:
                     session,
                 )
             )
-        iv = session.runner.get({"defer_zero_grad": True})
-        eff = compare(session.baseline(), iv, "with those zero_grad calls moved after the step")
+        eff = intervene(
+            session, {"defer_zero_grad": True}, "with those zero_grad calls moved after the step"
+        )
         evidence.append(eff.observation())
         ev.find(
             "step_order",
@@ -173,8 +174,11 @@ def ownership(session: Session, ev: Evidence) -> None:
         text = f"{len(missing)} of {len(trainable)} trainable parameters used in the forward are not in any optimizer param group: {', '.join(names[:5])}"
         if orphans:
             text += f"; the optimizer instead holds {len(orphans)} parameters the model no longer uses (a layer replaced after the optimizer was built)"
-        iv = session.runner.get({"add_missing_params": True})
-        eff = compare(session.baseline(), iv, "with the missing parameters added to the optimizer")
+        eff = intervene(
+            session,
+            {"add_missing_params": True},
+            "with the missing parameters added to the optimizer",
+        )
         frame = t.optimizers[0].frame
         ev.find(
             "optimizer_missing_params",
@@ -262,8 +266,9 @@ def _updated_by_hand(t: Trace) -> list:
 
 
 def _step_not_called(session: Session, ev: Evidence, t: Trace, text: str) -> None:
-    iv = session.runner.get({"step_after_backward": True})
-    eff = compare(session.baseline(), iv, "with optimizer.step() after every backward")
+    eff = intervene(
+        session, {"step_after_backward": True}, "with optimizer.step() after every backward"
+    )
     ev.find(
         "step_not_called",
         status="confirmed",
@@ -296,8 +301,11 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
             f"at {len(leftover)} of {len(firsts)} iterations, .grad still holds the previous iteration's gradient when backward starts "
             f"({len(leftover[0].left_over)} parameters) and no zero_grad ran since the last step: gradients accumulate across steps"
         )
-        iv = session.runner.get({"zero_grad_before_backward": True})
-        eff = compare(session.baseline(), iv, "with gradients zeroed before each backward")
+        eff = intervene(
+            session,
+            {"zero_grad_before_backward": True},
+            "with gradients zeroed before each backward",
+        )
         ev.find(
             "missing_zero_grad",
             status="confirmed",
@@ -418,8 +426,7 @@ def clipping(session: Session, ev: Evidence) -> None:
     if frac >= 0.9 and ratio < 0.1:
         opt = t.optimizers[0].class_ if t.optimizers else ""
         adaptive = opt.lower().startswith(ADAPTIVE)
-        iv = session.runner.get({"no_clip": True})
-        eff = compare(session.baseline(), iv, "without clipping")
+        eff = intervene(session, {"no_clip": True}, "without clipping")
         # a hundredfold cut on every step is never a deliberate setting, whatever the optimizer
         confirmed = eff.improved or not adaptive or ratio < 0.01
         ev.find(
@@ -466,8 +473,7 @@ def weight_decay(session: Session, ev: Evidence) -> None:
     flat = stats is not None and stats.rel_drop < 0.2
     detail = f"weight_decay {fmt(wd)}; {len(shrunk)} weight tensors lost more than half their norm over the run"
     if wd >= 0.05 and shrunk and flat:
-        iv = session.runner.get({"weight_decay_scale": 0.0})
-        eff = compare(session.baseline(), iv, "with weight decay off")
+        eff = intervene(session, {"weight_decay_scale": 0.0}, "with weight decay off")
         if eff.improved:
             p = shrunk[0]
             ev.find(
