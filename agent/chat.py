@@ -16,18 +16,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-
-from agent.chat_commands import BY_NAME, help_text
-from agent.chat_llm import ChatAgent
-from agent.chat_transcript import TranscriptFile
-from agent.chat_view import headline
-from agent.conclude import conclude
-from agent.session import Options, Session
-from agent.toolbox import ToolResult, dispatch
+from torch_investigate.agent.chat_commands import BY_NAME, help_text
+from torch_investigate.agent.chat_llm import ChatAgent
+from torch_investigate.agent.chat_transcript import TranscriptFile
+from torch_investigate.agent.chat_view import headline
+from torch_investigate.agent.conclude import conclude
+from torch_investigate.agent.session import Options, Session
+from torch_investigate.agent.toolbox import ToolResult, dispatch
 
 if TYPE_CHECKING:
-    from agent.llm.options import LLMOptions
-    from agent.llm.policy import LLMPolicy
+    from torch_investigate.agent.llm.options import LLMOptions
+    from torch_investigate.agent.llm.policy import LLMPolicy
 
 EXIT_OK, EXIT_INTERRUPTED = 0, 130
 
@@ -47,7 +46,7 @@ def run_chat(
     anything runs.
     """
     if model is not None and llm is None:
-        from agent.llm.options import LLMOptions
+        from torch_investigate.agent.llm.options import LLMOptions
 
         llm = LLMOptions(model=model)
     policy = llm.policy() if llm is not None else None
@@ -166,7 +165,7 @@ class ChatSession:
         return True
 
     def _ask(self, question: str) -> None:
-        from agent.llm.errors import LLMConfigError
+        from torch_investigate.agent.llm.errors import LLMConfigError
 
         assert self.agent is not None
         self.show_tools = True
@@ -198,7 +197,7 @@ class ChatSession:
         return f"stage {int(current)}> " if current is not None else "done> "
 
     def _save(self) -> Path | None:
-        from agent.llm.trajectory import TrajectoryError
+        from torch_investigate.agent.llm.trajectory import TrajectoryError
 
         if self.policy is not None:
             self.record.transcript.messages = self.policy.conversation.messages

@@ -10,13 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from agent.chat_view import evidence_view, findings_view, headline, stage_view
-from agent.planner import Planner
+from torch_investigate.agent.chat_view import evidence_view, findings_view, headline, stage_view
+from torch_investigate.agent.planner import Planner
 
 if TYPE_CHECKING:
-    from agent.chat import ChatSession
-    from agent.policy import ToolCaller
-    from agent.session import Session
+    from torch_investigate.agent.chat import ChatSession
+    from torch_investigate.agent.policy import ToolCaller
+    from torch_investigate.agent.session import Session
 
 
 class _StageClosed(Exception):
@@ -103,7 +103,7 @@ def _probe(chat: ChatSession, arg: str) -> None:
 
 
 def _report(chat: ChatSession, arg: str) -> None:
-    from agent.render import render
+    from torch_investigate.agent.render import render
 
     report = chat.session.report(**chat.report_extra())
     if not chat.session.protocol.finished:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent.llm.briefing import briefing, state, system_prompt
+from torch_investigate.agent.llm.briefing import briefing, state, system_prompt
 
 if TYPE_CHECKING:
-    from agent.llm.policy import LLMPolicy
-    from agent.policy import ToolCaller
-    from agent.session import Session
+    from torch_investigate.agent.llm.policy import LLMPolicy
+    from torch_investigate.agent.policy import ToolCaller
+    from torch_investigate.agent.session import Session
 
 MAX_ROUNDS = 12  # model requests per question
 

@@ -8,21 +8,20 @@ so Ctrl-C or a crash loses at most the exchange in progress.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
-
-from agent.llm.messages import ChatMessage
-from agent.llm.trajectory import TrajectoryError, default_path, outside_repo, save
-from tools.records import LLMUsage
+from torch_investigate.agent.llm.messages import ChatMessage
+from torch_investigate.agent.llm.trajectory import TrajectoryError, default_path, outside_repo, save
+from torch_investigate.tools.records import LLMUsage
 
 FORMAT_VERSION = "1.0"
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 class TranscriptEntry(BaseModel):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tools.records import Finding
+from torch_investigate.tools.records import Finding
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 MARK = {
     "passed": "PASS",

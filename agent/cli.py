@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from enum import StrEnum
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -44,14 +44,14 @@ ENVIRONMENT_FAILURES = {
 }
 
 
-class Format(StrEnum):
+class Format(str, Enum):
     md = "md"
     json = "json"
     sarif = "sarif"
     html = "html"
 
 
-class FailOn(StrEnum):
+class FailOn(str, Enum):
     never = "never"
     confirmed = "confirmed"
 
@@ -100,7 +100,7 @@ LLMTimeoutOpt = Annotated[
 
 
 def _llm_options(model, base_url, max_steps, max_tokens, max_cost, price, max_failures, timeout):
-    from agent.llm.options import LLMOptions
+    from torch_investigate.agent.llm.options import LLMOptions
 
     return LLMOptions(
         model=model, base_url=base_url, max_steps=max_steps, max_tokens=max_tokens,
@@ -182,9 +182,9 @@ def run(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")] = False,
 ) -> None:
-    from agent.policy import investigate
-    from agent.render import render
-    from agent.session import InvestigationError, Options, Session
+    from torch_investigate.agent.policy import investigate
+    from torch_investigate.agent.render import render
+    from torch_investigate.agent.session import InvestigationError, Options, Session
 
     if steps < 1:
         fail("--steps must be at least 1")
@@ -255,14 +255,14 @@ def run(
 def _policy(llm):
     """The built-in planner, or the LLM policy `llm` (LLMOptions) describes."""
     if llm is None:
-        from agent.planner import Planner
+        from torch_investigate.agent.planner import Planner
 
         return Planner()
     return llm.policy()
 
 
 def _llm_progress(quiet: bool):
-    from agent.llm.progress import llm_progress
+    from torch_investigate.agent.llm.progress import llm_progress
 
     return llm_progress(quiet)
 
@@ -271,7 +271,7 @@ def _recorder(repo: Path, is_llm: bool, trajectory: Path | None):
     """Records every tool call for the trajectory: always for an LLM run, else on request."""
     if not is_llm and trajectory is None:
         return None
-    from agent.llm.trajectory import Recorder, outside_repo
+    from torch_investigate.agent.llm.trajectory import Recorder, outside_repo
 
     if trajectory is not None:
         outside_repo(trajectory, repo)  # refuse before running, not after
@@ -279,7 +279,7 @@ def _recorder(repo: Path, is_llm: bool, trajectory: Path | None):
 
 
 def _save_trajectory(recorder, policy, report, path: Path | None, error: str | None = None) -> None:
-    from agent.llm.trajectory import TrajectoryError, write_run
+    from torch_investigate.agent.llm.trajectory import TrajectoryError, write_run
 
     try:
         saved = write_run(recorder, policy, report, path, error=error)
@@ -309,7 +309,7 @@ def _extra(policy) -> dict:
 
 @app.command("schema", help="Print the JSON schema of the report (--format json).")
 def schema() -> None:
-    from tools.records import report_json_schema
+    from torch_investigate.tools.records import report_json_schema
 
     sys.stdout.write(json.dumps(report_json_schema(), indent=2) + "\n")
 
@@ -334,8 +334,8 @@ def chat(
         Path | None, typer.Option("--transcript", help="save the transcript to FILE")
     ] = None,
 ) -> None:
-    from agent.chat import run_chat
-    from agent.session import InvestigationError, Options
+    from torch_investigate.agent.chat import run_chat
+    from torch_investigate.agent.session import InvestigationError, Options
 
     if steps < 1:
         fail("--steps must be at least 1")
@@ -365,7 +365,7 @@ def bench(
     json_out: Annotated[Path | None, typer.Option("--json")] = None,
 ) -> None:
     try:
-        from evals.bench import run_bench
+        from torch_investigate.evals.bench import run_bench
     except ImportError:
         fail("the benchmark is not available yet in this build")
     raise typer.Exit(run_bench(suite, jobs=jobs, json_out=json_out))
@@ -378,7 +378,7 @@ def seed(
     out: Annotated[Path, typer.Option("--out")],
 ) -> None:
     try:
-        from evals.seeding.cli import seed_repo
+        from torch_investigate.evals.seeding.cli import seed_repo
     except ImportError:
         fail("seeding is not available yet in this build")
     raise typer.Exit(seed_repo(path, category, out))
@@ -389,7 +389,7 @@ def replay(
     file: Annotated[Path, typer.Argument()],
     fmt: Annotated[Format, typer.Option("--format", "-f")] = Format.md,
 ) -> None:
-    from agent.llm.trajectory import TrajectoryError, replay_report
+    from torch_investigate.agent.llm.trajectory import TrajectoryError, replay_report
 
     try:
         text = replay_report(file, fmt.value)

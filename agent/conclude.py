@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tools.records import Experiment, Finding, NotYet, Stage
+from torch_investigate.tools.records import Experiment, Finding, NotYet, Stage
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 CONFIDENCE = {"high": 1.0, "medium": 0.5, "low": 0.0}
 

@@ -23,11 +23,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from tools.records import OPTIMIZATION_KINDS, Experiment, Finding, Stage, StageResult, Verdict
-from tools.taxonomy import taxonomy
+from torch_investigate.tools.records import (
+    OPTIMIZATION_KINDS,
+    Experiment,
+    Finding,
+    Stage,
+    StageResult,
+    Verdict,
+)
+from torch_investigate.tools.taxonomy import taxonomy
 
 if TYPE_CHECKING:
-    from agent.protocol import Protocol
+    from torch_investigate.agent.protocol import Protocol
 
 CORRECTNESS_STAGES = tuple(Stage(s) for s in range(1, 8))
 

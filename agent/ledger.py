@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools.records import Finding, Observation, Stage, Status
+from torch_investigate.tools.records import Finding, Observation, Stage, Status
 
 
 class Ledger:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tools.records import Stage
+from torch_investigate.tools.records import Stage
 
 if TYPE_CHECKING:
-    from agent.policy import ToolCaller
-    from agent.session import Session
+    from torch_investigate.agent.policy import ToolCaller
+    from torch_investigate.agent.session import Session
 
 
 class Planner:

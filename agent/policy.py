@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agent.conclude import conclude
+from torch_investigate.agent.conclude import conclude
 
 if TYPE_CHECKING:
-    from agent.session import Session
-    from agent.toolbox import ToolResult
+    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.toolbox import ToolResult
 
 
 class Policy(Protocol):
@@ -35,7 +35,7 @@ def investigate(session: Session, policy: Policy, on_event=None) -> None:
     Whatever the policy leaves open, `conclude` closes honestly: remaining stages become
     inconclusive and the report gets its root cause, experiments and deferred changes.
     """
-    from agent.toolbox import dispatch
+    from torch_investigate.agent.toolbox import dispatch
 
     def call(name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
         result = dispatch(session, name, arguments)

@@ -9,11 +9,11 @@ first, so a refused call changes nothing.
 
 from __future__ import annotations
 
-from agent import guardrails
-from agent.guardrails import Refused
-from agent.ledger import Ledger
-from agent.stages import fresh_checklist
-from tools.records import (
+from torch_investigate.agent import guardrails
+from torch_investigate.agent.guardrails import Refused
+from torch_investigate.agent.ledger import Ledger
+from torch_investigate.agent.stages import fresh_checklist
+from torch_investigate.tools.records import (
     CheckItem,
     Experiment,
     Finding,

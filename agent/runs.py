@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-
-from tools.records import RunSummary
-from tools.sandbox import RunResult, Sandbox
-from tools.trace_models import Trace, load_trace
+from torch_investigate.tools.records import RunSummary
+from torch_investigate.tools.sandbox import RunResult, Sandbox
+from torch_investigate.tools.trace_models import Trace, load_trace
 
 # Budgets: the baseline traces `steps` optimizer steps and then fast-forwards to the
 # evaluation phase; an intervention stops hard after `probe_steps`.

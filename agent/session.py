@@ -7,20 +7,19 @@ from __future__ import annotations
 
 import sys
 import time
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import BaseModel
-
-from agent.protocol import Protocol
-from agent.runs import DEFAULT_STEPS, Run, Runner
-from tools.code import CodeIndex
-from tools.code.checks import run_static_checks
-from tools.entry import EntryError, find_command
-from tools.gitfacts import git_facts
-from tools.records import CommandInfo, Finding, GitFacts, LayerStat, Report
-from tools.sandbox import Limits, Sandbox, SandboxError
-from tools.workspace import Workspace, WorkspaceError
+from torch_investigate.agent.protocol import Protocol
+from torch_investigate.agent.runs import DEFAULT_STEPS, Run, Runner
+from torch_investigate.tools.code import CodeIndex
+from torch_investigate.tools.code.checks import run_static_checks
+from torch_investigate.tools.entry import EntryError, find_command
+from torch_investigate.tools.gitfacts import git_facts
+from torch_investigate.tools.records import CommandInfo, Finding, GitFacts, LayerStat, Report
+from torch_investigate.tools.sandbox import Limits, Sandbox, SandboxError
+from torch_investigate.tools.workspace import Workspace, WorkspaceError
 
 TOOL_VERSION = "0.1.0"
 
@@ -171,7 +170,7 @@ class Session:
         self.timings["total"] = time.perf_counter() - self.started
         return Report(
             tool_version=TOOL_VERSION,
-            created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             repo=str(self.repo),
             git=self.git(),
             command=self.command,

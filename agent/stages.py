@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tools.records import CheckItem, Stage
+from torch_investigate.tools.records import CheckItem, Stage
 
 
 @dataclass(frozen=True)

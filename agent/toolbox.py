@@ -14,14 +14,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
-
-from agent.checks.merge import stage_evidence
-from agent.guardrails import Refused
-from tools.code import read_target, search_code
-from tools.records import Experiment, ExperimentKind, Finding, Location, Observation, Stage, Verdict
+from torch_investigate.agent.checks.merge import stage_evidence
+from torch_investigate.agent.guardrails import Refused
+from torch_investigate.tools.code import read_target, search_code
+from torch_investigate.tools.records import (
+    Experiment,
+    ExperimentKind,
+    Finding,
+    Location,
+    Observation,
+    Stage,
+    Verdict,
+)
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 MAX_TEXT = 12_000
 

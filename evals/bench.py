@@ -15,13 +15,12 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from pydantic import ValidationError
-
-from evals.benchmark import scoring
-from evals.benchmark.records import BenchResult, CaseScore, Mode, Run
-from evals.benchmark.runner import Runner
-from evals.benchmark.table import render
-from evals.benchmark.torchfix import version as torchfix_version
-from evals.seeding.records import MANIFEST, Case, CleanControl, Manifest
+from torch_investigate.evals.benchmark import scoring
+from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, Mode, Run
+from torch_investigate.evals.benchmark.runner import Runner
+from torch_investigate.evals.benchmark.table import render
+from torch_investigate.evals.benchmark.torchfix import version as torchfix_version
+from torch_investigate.evals.seeding.records import MANIFEST, Case, CleanControl, Manifest
 
 DEFAULT_SUITE = Path(__file__).resolve().parent / "suite"
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -88,7 +87,7 @@ def run_bench(suite: Path | None, *, jobs: int = 2, json_out: Path | None = None
 def investigator_version() -> str:
     """The source the investigations import (`agent` as this process resolves it, which
     the subprocesses inherit), with its git commit and whether agent/ or tools/ differ."""
-    import agent
+    from torch_investigate import agent
 
     root = Path(agent.__file__).resolve().parent.parent
     try:

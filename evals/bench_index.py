@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools.code import CodeIndex
+from torch_investigate.tools.code import CodeIndex
 
 MODEL = '''"""Model module {i}."""
 import torch

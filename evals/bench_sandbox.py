@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools.sandbox import Limits, Sandbox
+from torch_investigate.tools.sandbox import Limits, Sandbox
 
 TINY = """import torch
 model = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(), torch.nn.Linear(16, 1))

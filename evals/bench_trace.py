@@ -12,9 +12,9 @@ import argparse
 import statistics
 from pathlib import Path
 
-from tools.entry import find_command
-from tools.sandbox import Sandbox
-from tools.workspace import Workspace
+from torch_investigate.tools.entry import find_command
+from torch_investigate.tools.sandbox import Sandbox
+from torch_investigate.tools.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 

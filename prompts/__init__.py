@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 from string import Template
 
-from tools.records import Stage
+from torch_investigate.tools.records import Stage
 
 
 class PromptError(Exception):

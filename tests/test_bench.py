@@ -11,10 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-
-from evals.bench import run_bench
-from evals.benchmark.torchfix import version as torchfix_version
-from evals.seeding.generate import CI_SUITE, SUITE
+from torch_investigate.evals.bench import run_bench
+from torch_investigate.evals.benchmark.torchfix import version as torchfix_version
+from torch_investigate.evals.seeding.generate import CI_SUITE, SUITE
 
 SUMMARY_KEYS = {
     "cases",
@@ -78,7 +77,7 @@ def test_bad_input_exits_2(tmp_path, capsys):
 
 def test_the_cli_wires_run_bench(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "agent.cli", "bench", str(tmp_path)],
+        [sys.executable, "-m", "torch_investigate.agent.cli", "bench", str(tmp_path)],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 2 and "manifest.json" in done.stderr

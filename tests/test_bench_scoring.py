@@ -6,11 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from evals.benchmark import scoring
-from evals.benchmark.records import Run, ToolFinding
-from evals.seeding.records import Case, CleanControl, GroundTruth
-from tools.records import CheckItem, Experiment, Finding, Observation, Report, Stage, StageResult
+from torch_investigate.evals.benchmark import scoring
+from torch_investigate.evals.benchmark.records import Run, ToolFinding
+from torch_investigate.evals.seeding.records import Case, CleanControl, GroundTruth
+from torch_investigate.tools.records import (
+    CheckItem,
+    Experiment,
+    Finding,
+    Observation,
+    Report,
+    Stage,
+    StageResult,
+)
 
 TRUTH = GroundTruth(category="missing_zero_grad", stage=6, file="train.py", symbol="main", line=44)
 
@@ -34,7 +41,7 @@ def finding(
     category: str, status: str = "confirmed", file: str = "train.py", symbol: str = "main",
     line: int = 46, id: str = "F1",
 ) -> Finding:  # fmt: skip
-    from tools.taxonomy import taxonomy
+    from torch_investigate.tools.taxonomy import taxonomy
 
     return Finding(
         id=id, category=category, stage=Stage(taxonomy().category(category).stage),

@@ -23,7 +23,7 @@ def spawn(tmp_path, *args):
         TERM="dumb", TMPDIR=str(tmp), XDG_CACHE_HOME=str(tmp_path / "cache"), OPENAI_API_KEY=KEY
     )
     child = pexpect.spawn(
-        sys.executable, ["-m", "agent.cli", "chat", *map(str, args)],
+        sys.executable, ["-m", "torch_investigate.agent.cli", "chat", *map(str, args)],
         env=env, encoding="utf-8", timeout=90, dimensions=(50, 200),
     )  # fmt: skip
     child.expect(PROMPT)

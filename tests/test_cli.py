@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "not_learning"
-INVESTIGATE = [sys.executable, "-m", "agent.cli"]
+INVESTIGATE = [sys.executable, "-m", "torch_investigate.agent.cli"]
 
 
 def investigate(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:

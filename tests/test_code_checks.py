@@ -12,10 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
-
-from tools.code import CodeIndex
-from tools.code.checks import registered_checks, run_static_checks
-from tools.taxonomy import taxonomy
+from torch_investigate.tools.code import CodeIndex
+from torch_investigate.tools.code.checks import registered_checks, run_static_checks
+from torch_investigate.tools.taxonomy import taxonomy
 
 CHECKS_DIR = Path(__file__).parent / "fixtures" / "code" / "checks"
 HEALTHY = Path(__file__).parent / "fixtures" / "code" / "healthy_repo"

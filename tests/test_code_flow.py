@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from torch_investigate.tools.code import CodeIndex
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import Analysis, analysis
+from torch_investigate.tools.code.consts import number_value
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.shapes import rank
 from tree_sitter import Node
-
-from tools.code import CodeIndex
-from tools.code import syntax as sx
-from tools.code.analysis import Analysis, analysis
-from tools.code.consts import number_value
-from tools.code.flow import Value
-from tools.code.shapes import rank
 
 MODEL = """
 import torch.nn as nn

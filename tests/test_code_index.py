@@ -6,9 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from tools.code import CodeIndex
-from tools.code.index import UNKNOWN_SYMBOL
+from torch_investigate.tools.code import CodeIndex
+from torch_investigate.tools.code.index import UNKNOWN_SYMBOL
 
 FIXTURE = Path(__file__).parent / "fixtures" / "code" / "index_repo"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tools.code import CodeIndex, locate
+from torch_investigate.tools.code import CodeIndex, locate
 
 FIXTURES = Path(__file__).parent / "fixtures" / "code"
 

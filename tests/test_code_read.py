@@ -5,9 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from tools.code import CodeIndex, read_lines, read_symbol, read_target, search_code
-from tools.code.read import WINDOW
+from torch_investigate.tools.code import (
+    CodeIndex,
+    read_lines,
+    read_symbol,
+    read_target,
+    search_code,
+)
+from torch_investigate.tools.code.read import WINDOW
 
 FIXTURE = Path(__file__).parent / "fixtures" / "code" / "index_repo"
 

@@ -5,8 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from tools.entry import Command, EntryError, find_command, parse_command, rank_candidates
+from torch_investigate.tools.entry import (
+    Command,
+    EntryError,
+    find_command,
+    parse_command,
+    rank_candidates,
+)
 
 TRAIN = """import torch
 

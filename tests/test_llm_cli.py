@@ -16,7 +16,7 @@ def investigate(*args, env_extra=None, cache=None):
     env.update(OPENAI_API_KEY=KEY, XDG_CACHE_HOME=str(cache), TERM="dumb")
     env.update(env_extra or {})
     return subprocess.run(
-        [sys.executable, "-m", "agent.cli", *map(str, args)],
+        [sys.executable, "-m", "torch_investigate.agent.cli", *map(str, args)],
         capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
 

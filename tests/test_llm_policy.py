@@ -7,8 +7,7 @@ import json
 import pytest
 from fakellm import Delay, HTTPError, ProtocolWalker, Reply, ScriptedLLM, call
 from fakellm.helpers import run_planner, run_policy, seeded_rings
-
-from agent.llm import LLMConfigError
+from torch_investigate.agent.llm import LLMConfigError
 
 STATIC = [
     {"source": "static", "text": "train.py:46: loss.backward() with no zero_grad in the loop"}

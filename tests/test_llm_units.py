@@ -3,11 +3,10 @@
 from pathlib import Path
 
 import pytest
-
-from agent.llm.messages import ChatMessage, Conversation, ToolCallRecord
-from agent.llm.prices import cost_usd, parse_price, price_for
-from agent.llm.quoting import DataFence
-from agent.llm.trajectory import (
+from torch_investigate.agent.llm.messages import ChatMessage, Conversation, ToolCallRecord
+from torch_investigate.agent.llm.prices import cost_usd, parse_price, price_for
+from torch_investigate.agent.llm.quoting import DataFence
+from torch_investigate.agent.llm.trajectory import (
     Recorder,
     Trajectory,
     TrajectoryError,

@@ -13,10 +13,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from agent.planner import Planner
-from agent.policy import investigate
-from agent.session import Options, Session
+from torch_investigate.agent.planner import Planner
+from torch_investigate.agent.policy import investigate
+from torch_investigate.agent.session import Options, Session
 
 ROOT = Path(__file__).resolve().parents[1]
 BASES = {

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 import torch
-
-import tools.reference
-from tools.reference import (
+from torch_investigate.tools import reference
+from torch_investigate.tools.reference import (
     accumulated_grad,
     bce_at_zero_logit,
     broadcast_mse,
@@ -157,7 +156,7 @@ def test_confusion_counts_other_threshold():
 
 def test_reference_imports_only_stdlib_and_torch():
     """The tracer may import this module inside the sandboxed process."""
-    tree = ast.parse(Path(tools.reference.__file__).read_text())
+    tree = ast.parse(Path(reference.__file__).read_text())
     roots = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

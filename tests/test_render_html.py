@@ -11,10 +11,9 @@ import zlib
 from pathlib import Path
 
 import pytest
-
-from agent.render import render
-from agent.render.html import to_html
-from tools.records import Report, RunSummary
+from torch_investigate.agent.render import render
+from torch_investigate.agent.render.html import to_html
+from torch_investigate.tools.records import Report, RunSummary
 
 FIXTURES = Path(__file__).parent / "fixtures" / "render"
 NAMES = ["buggy", "healthy", "inconclusive", "static_only"]

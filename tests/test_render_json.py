@@ -8,10 +8,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from agent.render import render
-from agent.render.json_out import to_json
-from tools.records import Report, RunSummary, report_json_schema
+from torch_investigate.agent.render import render
+from torch_investigate.agent.render.json_out import to_json
+from torch_investigate.tools.records import Report, RunSummary, report_json_schema
 
 FIXTURES = Path(__file__).parent / "fixtures" / "render"
 NAMES = ["buggy", "healthy", "inconclusive", "static_only"]

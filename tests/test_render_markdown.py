@@ -6,10 +6,9 @@ import re
 from pathlib import Path
 
 import pytest
-
-from agent.render import render
-from agent.render.markdown import to_markdown
-from tools.records import Finding, Observation, Report, RunSummary, Stage
+from torch_investigate.agent.render import render
+from torch_investigate.agent.render.markdown import to_markdown
+from torch_investigate.tools.records import Finding, Observation, Report, RunSummary, Stage
 
 FIXTURES = Path(__file__).parent / "fixtures" / "render"
 SECTIONS = [

@@ -8,11 +8,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-
-from agent.render import render
-from agent.render.sarif import FINGERPRINT_KEY, artifact_uri, sarif_log, to_sarif
-from tools.records import Finding, Observation, Report, Stage
-from tools.taxonomy import taxonomy
+from torch_investigate.agent.render import render
+from torch_investigate.agent.render.sarif import FINGERPRINT_KEY, artifact_uri, sarif_log, to_sarif
+from torch_investigate.tools.records import Finding, Observation, Report, Stage
+from torch_investigate.tools.taxonomy import taxonomy
 
 FIXTURES = Path(__file__).parent / "fixtures" / "render"
 NAMES = ["buggy", "healthy", "inconclusive", "static_only"]

@@ -7,11 +7,10 @@ import signal
 from pathlib import Path
 
 import pytest
-
-from tools.sandbox.classify import RunEvidence, classify, error_from_stderr
-from tools.sandbox.environment import is_secret, sandbox_env
-from tools.sandbox.models import Limits
-from tools.sandbox.runtime.capture import HeadTail
+from torch_investigate.tools.sandbox.classify import RunEvidence, classify, error_from_stderr
+from torch_investigate.tools.sandbox.environment import is_secret, sandbox_env
+from torch_investigate.tools.sandbox.models import Limits
+from torch_investigate.tools.sandbox.runtime.capture import HeadTail
 
 RUN_DIR = Path("/sandbox/runs/001/repo")
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from tools.sandbox import Limits, Sandbox
-from tools.workspace import Workspace
+from torch_investigate.tools.sandbox import Limits, Sandbox
+from torch_investigate.tools.workspace import Workspace
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sandbox"
 STUB_TRACER = FIXTURES / "stub_trace"

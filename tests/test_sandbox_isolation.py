@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-
-from tools.sandbox import Limits, Sandbox, SandboxError, available, choose
-from tools.sandbox import isolation as isolation_mod
-from tools.workspace import Workspace
+from torch_investigate.tools.sandbox import Limits, Sandbox, SandboxError, available, choose
+from torch_investigate.tools.sandbox import isolation as isolation_mod
+from torch_investigate.tools.workspace import Workspace
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sandbox"
 STUB_TRACER = FIXTURES / "stub_trace"

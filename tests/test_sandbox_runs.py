@@ -14,9 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from tools.sandbox import Limits, RunResult, Sandbox
-from tools.workspace import Workspace
+from torch_investigate.tools.sandbox import Limits, RunResult, Sandbox
+from torch_investigate.tools.workspace import Workspace
 
 FIXTURES = Path(__file__).parent / "fixtures" / "sandbox"
 SECRETS = {"OPENAI_API_KEY": "sk-planted-123", "AWS_SECRET_ACCESS_KEY": "aws-planted-456"}

@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from evals.seeding.cli import seed_repo
+from torch_investigate.evals.seeding.cli import seed_repo
 
 REPOS = Path(__file__).resolve().parent.parent / "evals" / "repos"
 
@@ -89,14 +88,14 @@ def test_missing_repo_exits_2(tmp_path):
 def test_the_cli_wires_seed_repo(repo, tmp_path):
     out = tmp_path / "seeded"
     done = subprocess.run(
-        [sys.executable, "-m", "agent.cli", "seed", str(repo), "--category", "step_order",
+        [sys.executable, "-m", "torch_investigate.agent.cli", "seed", str(repo), "--category", "step_order",
          "--out", str(out)],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "defect at train.py:47 (main)" in done.stdout
     bad = subprocess.run(
-        [sys.executable, "-m", "agent.cli", "seed", str(repo), "--category", "step_order",
+        [sys.executable, "-m", "torch_investigate.agent.cli", "seed", str(repo), "--category", "step_order",
          "--out", str(out)],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip

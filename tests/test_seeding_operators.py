@@ -9,12 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
-
-from evals.seeding.apply import seed, seeded_files
-from evals.seeding.generate import NOT_SEEDABLE, ordered
-from evals.seeding.operators import REGISTRY, Mutation
-from evals.seeding.source import Source
-from tools.taxonomy import taxonomy
+from torch_investigate.evals.seeding.apply import seed, seeded_files
+from torch_investigate.evals.seeding.generate import NOT_SEEDABLE, ordered
+from torch_investigate.evals.seeding.operators import REGISTRY, Mutation
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.taxonomy import taxonomy
 
 REPOS = Path(__file__).resolve().parent.parent / "evals" / "repos"
 TEMPLATES = sorted(p.name for p in REPOS.iterdir() if (p / "template.json").is_file())

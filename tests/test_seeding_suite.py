@@ -7,10 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-from evals.seeding.generate import CI_SUITE, NOT_IN_CASE, SUITE, check
-from evals.seeding.records import Manifest
-from tools.taxonomy import taxonomy
+from torch_investigate.evals.seeding.generate import CI_SUITE, NOT_IN_CASE, SUITE, check
+from torch_investigate.evals.seeding.records import Manifest
+from torch_investigate.tools.taxonomy import taxonomy
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import git
 import pytest
-
-from tools.workspace import Workspace, WorkspaceError
+from torch_investigate.tools.workspace import Workspace, WorkspaceError
 
 
 def _plain_repo(root: Path) -> Path:

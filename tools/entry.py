@@ -13,13 +13,16 @@ import ast
 import os
 import re
 import shlex
-import tomllib
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, Field
-
-from tools.records import CommandInfo
+from torch_investigate.tools.records import CommandInfo
 
 _PYTHON = re.compile(r"^(?:.*/)?python(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
 _ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")

@@ -48,7 +48,7 @@ class Taxonomy(BaseModel):
 
 @cache
 def taxonomy() -> Taxonomy:
-    text = resources.files("tools").joinpath("taxonomy.json").read_text(encoding="utf-8")
+    text = resources.files(__package__).joinpath("taxonomy.json").read_text(encoding="utf-8")
     return Taxonomy.model_validate(json.loads(text))
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent.checks.base import Evidence, check
-from agent.checks.common import (
+from torch_investigate.agent.checks.base import Evidence, check
+from torch_investigate.agent.checks.common import (
     attribute_location,
     first_static_location,
     fmt,
@@ -14,13 +14,13 @@ from agent.checks.common import (
     runtime,
     where,
 )
-from agent.checks.data import usable
-from agent.checks.forward import model_location
-from tools.records import Stage
-from tools.trace_models import Frame, Trace
+from torch_investigate.agent.checks.data import usable
+from torch_investigate.agent.checks.forward import model_location
+from torch_investigate.tools.records import Stage
+from torch_investigate.tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 ITEMS = ("reachability", "gradient_values", "grad_mode", "registration")
 CUTS = ("detach", "data", "item", "numpy", "tolist", "tensor_rewrap", "from_numpy", "detach_")

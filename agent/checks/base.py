@@ -14,11 +14,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tools.records import Confidence, Finding, Location, Observation, Outcome, Stage, Status
-from tools.taxonomy import taxonomy
+from torch_investigate.tools.records import (
+    Confidence,
+    Finding,
+    Location,
+    Observation,
+    Outcome,
+    Stage,
+    Status,
+)
+from torch_investigate.tools.taxonomy import taxonomy
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 
 @dataclass

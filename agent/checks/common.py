@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from statistics import median
 from typing import TYPE_CHECKING, Any
 
-from tools.records import Finding, Location, Observation
-from tools.trace_models import Frame, Trace
+from torch_investigate.tools.records import Finding, Location, Observation
+from torch_investigate.tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
-    from agent.runs import Run
-    from agent.session import Session
+    from torch_investigate.agent.runs import Run
+    from torch_investigate.agent.session import Session
 
 LN2 = math.log(2.0)  # 0.693147: BCE at logit 0, or CE of two equal logits
 

@@ -7,8 +7,8 @@ import math
 from statistics import median
 from typing import TYPE_CHECKING
 
-from agent.checks.base import Evidence, check
-from agent.checks.common import (
+from torch_investigate.agent.checks.base import Evidence, check
+from torch_investigate.agent.checks.common import (
     baseline_trace,
     curve_stats,
     first_static_location,
@@ -19,11 +19,11 @@ from agent.checks.common import (
     target_of,
     where,
 )
-from tools.records import Location, Observation, Stage
-from tools.trace_models import Frame, Trace
+from torch_investigate.tools.records import Location, Observation, Stage
+from torch_investigate.tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 ITEMS = (
     "batch_contract",
@@ -538,7 +538,7 @@ def _pairing_confound(ev: Evidence, t: Trace) -> str | None:
         and probe.status == "ok"
         and (probe.ignores_input or (probe.inputs_differ and probe.rows_identical))
     ):
-        from agent.checks.forward import _numerically_dead
+        from torch_investigate.agent.checks.forward import _numerically_dead
 
         if _numerically_dead(t) is None:
             return "the forward ignores its input (stage 3)"

@@ -5,14 +5,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent.checks.base import Evidence, check
-from agent.checks.common import first_static_location, fmt, intervene, runtime, where
-from agent.checks.data import usable
-from tools.records import Location, Stage
-from tools.trace_models import OpSite, Trace
+from torch_investigate.agent.checks.base import Evidence, check
+from torch_investigate.agent.checks.common import (
+    first_static_location,
+    fmt,
+    intervene,
+    runtime,
+    where,
+)
+from torch_investigate.agent.checks.data import usable
+from torch_investigate.tools.records import Location, Stage
+from torch_investigate.tools.trace_models import OpSite, Trace
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 ITEMS = ("shapes", "broadcasting", "batch_dimension", "sample_independence", "input_dependence")
 

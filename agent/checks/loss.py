@@ -6,14 +6,21 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from agent.checks.base import Evidence, check
-from agent.checks.common import first_static_location, fmt, intervene, runtime, swapped, where
-from agent.checks.data import usable
-from tools.records import Stage
-from tools.trace_models import LossCall, Trace
+from torch_investigate.agent.checks.base import Evidence, check
+from torch_investigate.agent.checks.common import (
+    first_static_location,
+    fmt,
+    intervene,
+    runtime,
+    swapped,
+    where,
+)
+from torch_investigate.agent.checks.data import usable
+from torch_investigate.tools.records import Stage
+from torch_investigate.tools.trace_models import LossCall, Trace
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 ITEMS = (
     "output_semantics",

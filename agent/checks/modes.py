@@ -6,14 +6,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agent.checks.base import Evidence, check
-from agent.checks.common import first_static_location, fmt, intervene, runtime, where
-from agent.checks.data import _eval_missing, loader_location, usable
-from tools.records import Stage
-from tools.trace_models import Frame
+from torch_investigate.agent.checks.base import Evidence, check
+from torch_investigate.agent.checks.common import (
+    first_static_location,
+    fmt,
+    intervene,
+    runtime,
+    where,
+)
+from torch_investigate.agent.checks.data import _eval_missing, loader_location, usable
+from torch_investigate.tools.records import Stage
+from torch_investigate.tools.trace_models import Frame
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 ITEMS = ("training_mode", "evaluation_mode", "batchnorm", "metrics")
 

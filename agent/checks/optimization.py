@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from agent.checks.base import Evidence, check
-from agent.checks.common import (
+from torch_investigate.agent.checks.base import Evidence, check
+from torch_investigate.agent.checks.common import (
     curve_stats,
     first_static_location,
     fmt,
@@ -17,13 +17,13 @@ from agent.checks.common import (
     runtime,
     where,
 )
-from agent.checks.data import usable
-from agent.checks.forward import model_location
-from tools.records import Observation, Stage
+from torch_investigate.agent.checks.data import usable
+from torch_investigate.agent.checks.forward import model_location
+from torch_investigate.tools.records import Observation, Stage
 
 if TYPE_CHECKING:
-    from agent.runs import Run
-    from agent.session import Session
+    from torch_investigate.agent.runs import Run
+    from torch_investigate.agent.session import Session
 
 ITEMS = ("lr_sweep", "activations", "gradient_flow", "capacity")
 SCALES = (0.1, 1.0, 10.0)

@@ -7,14 +7,21 @@ from __future__ import annotations
 from statistics import median
 from typing import TYPE_CHECKING
 
-from agent.checks.base import Evidence, check
-from agent.checks.common import curve_stats, first_static_location, fmt, intervene, runtime, where
-from agent.checks.data import usable
-from tools.records import Location, Stage
-from tools.trace_models import Frame, Trace
+from torch_investigate.agent.checks.base import Evidence, check
+from torch_investigate.agent.checks.common import (
+    curve_stats,
+    first_static_location,
+    fmt,
+    intervene,
+    runtime,
+    where,
+)
+from torch_investigate.agent.checks.data import usable
+from torch_investigate.tools.records import Location, Stage
+from torch_investigate.tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 ITEMS = (
     "call_order",

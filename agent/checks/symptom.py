@@ -6,13 +6,20 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
-from agent.checks.base import Evidence, check
-from agent.checks.common import chance_level, curve_stats, fmt, plateau, runtime, where
-from tools.records import Stage
-from tools.trace_models import Trace
+from torch_investigate.agent.checks.base import Evidence, check
+from torch_investigate.agent.checks.common import (
+    chance_level,
+    curve_stats,
+    fmt,
+    plateau,
+    runtime,
+    where,
+)
+from torch_investigate.tools.records import Stage
+from torch_investigate.tools.trace_models import Trace
 
 if TYPE_CHECKING:
-    from agent.session import Session
+    from torch_investigate.agent.session import Session
 
 # A crash inside user code, mapped to the defect it reveals: (pattern on "Type: message", category, title)
 CRASH_PATTERNS: list[tuple[str, str, str]] = [

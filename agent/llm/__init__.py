@@ -11,8 +11,8 @@ call), `policy` (the loop), `trajectory` (save and replay), `options` + `progres
 (the command line's view).
 """
 
-from agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable
-from agent.llm.policy import LLMPolicy
-from agent.llm.settings import LLMSettings
+from torch_investigate.agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable
+from torch_investigate.agent.llm.policy import LLMPolicy
+from torch_investigate.agent.llm.settings import LLMSettings
 
 __all__ = ["LLMConfigError", "LLMPolicy", "LLMRequestError", "LLMSettings", "LLMUnavailable"]

@@ -6,10 +6,10 @@ before the next request (None while it may go on).
 
 from __future__ import annotations
 
-from agent.llm.client import Completion
-from agent.llm.prices import cost_usd
-from agent.llm.settings import LLMSettings
-from tools.records import LLMUsage
+from torch_investigate.agent.llm.client import Completion
+from torch_investigate.agent.llm.prices import cost_usd
+from torch_investigate.agent.llm.settings import LLMSettings
+from torch_investigate.tools.records import LLMUsage
 
 
 class Budget:

@@ -12,11 +12,16 @@ from typing import Any
 
 import openai
 from pydantic import BaseModel
-
-from agent.llm import retry
-from agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable, one_line, redact
-from agent.llm.messages import ChatMessage, ToolCallRecord
-from agent.llm.settings import LLMSettings
+from torch_investigate.agent.llm import retry
+from torch_investigate.agent.llm.errors import (
+    LLMConfigError,
+    LLMRequestError,
+    LLMUnavailable,
+    one_line,
+    redact,
+)
+from torch_investigate.agent.llm.messages import ChatMessage, ToolCallRecord
+from torch_investigate.agent.llm.settings import LLMSettings
 
 _CALL_IDS = itertools.count(1)
 

@@ -12,13 +12,12 @@ import json
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
-
-from agent.llm.messages import ToolCallRecord
-from agent.llm.quoting import DataFence
-from agent.toolbox import BY_NAME, RecordFindingArgs, ToolResult, bounded
+from torch_investigate.agent.llm.messages import ToolCallRecord
+from torch_investigate.agent.llm.quoting import DataFence
+from torch_investigate.agent.toolbox import BY_NAME, RecordFindingArgs, ToolResult, bounded
 
 if TYPE_CHECKING:
-    from agent.policy import ToolCaller
+    from torch_investigate.agent.policy import ToolCaller
 
 Kind = Literal["ok", "failed", "refused", "malformed"]
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from pydantic import BaseModel
-
-from agent.llm.errors import LLMConfigError
-from agent.llm.policy import LLMPolicy
-from agent.llm.prices import parse_price
+from torch_investigate.agent.llm.errors import LLMConfigError
+from torch_investigate.agent.llm.policy import LLMPolicy
+from torch_investigate.agent.llm.prices import parse_price
 
 
 class LLMOptions(BaseModel):

@@ -13,22 +13,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
-
-from agent.llm.briefing import briefing, stage_prompt, state, system_prompt
-from agent.llm.budget import Budget
-from agent.llm.client import ChatClient
-from agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable
-from agent.llm.execute import execute
-from agent.llm.messages import ChatMessage, Conversation
-from agent.llm.quoting import DataFence
-from agent.llm.settings import LLMSettings
-from agent.toolbox import TOOLS
-from prompts import Prompt, load_all
-from tools.records import LLMUsage, Stage
+from torch_investigate.agent.llm.briefing import briefing, stage_prompt, state, system_prompt
+from torch_investigate.agent.llm.budget import Budget
+from torch_investigate.agent.llm.client import ChatClient
+from torch_investigate.agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable
+from torch_investigate.agent.llm.execute import execute
+from torch_investigate.agent.llm.messages import ChatMessage, Conversation
+from torch_investigate.agent.llm.quoting import DataFence
+from torch_investigate.agent.llm.settings import LLMSettings
+from torch_investigate.agent.toolbox import TOOLS
+from torch_investigate.prompts import Prompt, load_all
+from torch_investigate.tools.records import LLMUsage, Stage
 
 if TYPE_CHECKING:
-    from agent.policy import ToolCaller
-    from agent.session import Session
+    from torch_investigate.agent.policy import ToolCaller
+    from torch_investigate.agent.session import Session
 
 TOOL_SCHEMAS = [t.schema() for t in TOOLS]
 

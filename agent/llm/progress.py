@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from agent.toolbox import ToolResult
+    from torch_investigate.agent.toolbox import ToolResult
 
 
 def llm_progress(quiet: bool):

@@ -11,9 +11,8 @@ import os
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, Field, SecretStr
-
-from agent.llm.errors import LLMConfigError
-from agent.llm.prices import price_for
+from torch_investigate.agent.llm.errors import LLMConfigError
+from torch_investigate.agent.llm.prices import price_for
 
 # What a local server gets as a key when none is set (they ignore it; the client needs one).
 LOCAL_KEY = "not-needed"

@@ -16,20 +16,19 @@ import os
 import re
 import tempfile
 import time
-from datetime import UTC, datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
-
-from agent.llm.client import RetryRecord
-from agent.llm.messages import ChatMessage
-from agent.llm.policy import FailureRecord
-from agent.session import TOOL_VERSION, InvestigationError
-from tools.records import LLMUsage, Report
+from torch_investigate.agent.llm.client import RetryRecord
+from torch_investigate.agent.llm.messages import ChatMessage
+from torch_investigate.agent.llm.policy import FailureRecord
+from torch_investigate.agent.session import TOOL_VERSION, InvestigationError
+from torch_investigate.tools.records import LLMUsage, Report
 
 if TYPE_CHECKING:
-    from agent.toolbox import ToolResult
+    from torch_investigate.agent.toolbox import ToolResult
 
 FORMAT = "torch-investigate-trajectory"
 # Major: a field removed or changed meaning (replay refuses); minor: fields added.
@@ -54,7 +53,9 @@ class Trajectory(BaseModel):
     format: Literal["torch-investigate-trajectory"] = FORMAT
     format_version: str = FORMAT_VERSION
     tool_version: str = TOOL_VERSION
-    created_at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    created_at: str = Field(
+        default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds")
+    )
     repo: str
     policy: str
     model: str | None = None
@@ -164,7 +165,7 @@ def load(path: Path) -> Trajectory:
 
 
 def replay_report(path: Path, fmt: str = "md") -> str:
-    from agent.render import render
+    from torch_investigate.agent.render import render
 
     trajectory = load(path)
     if trajectory.report is None:

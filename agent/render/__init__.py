@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, get_args
 
-from tools.records import Report
+from torch_investigate.tools.records import Report
 
 from .html import to_html
 from .json_out import to_json

@@ -11,8 +11,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tools.records import Experiment, Finding, NotYet, Report, RunSummary, Stage, StageResult
-from tools.taxonomy import OTHER, taxonomy
+from torch_investigate.tools.records import (
+    Experiment,
+    Finding,
+    NotYet,
+    Report,
+    RunSummary,
+    Stage,
+    StageResult,
+)
+from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 from ._format import sentence
 

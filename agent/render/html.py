@@ -10,7 +10,14 @@ from __future__ import annotations
 import shlex
 from html import escape
 
-from tools.records import CheckItem, Finding, Observation, Report, RunSummary, StageResult
+from torch_investigate.tools.records import (
+    CheckItem,
+    Finding,
+    Observation,
+    Report,
+    RunSummary,
+    StageResult,
+)
 
 from . import _svg
 from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence

@@ -6,7 +6,7 @@ here, so `Report.model_validate_json` reads back what this writes.
 
 from __future__ import annotations
 
-from tools.records import Report
+from torch_investigate.tools.records import Report
 
 
 def to_json(report: Report) -> str:

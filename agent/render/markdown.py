@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 
-from tools.records import CheckItem, Finding, Observation, Report, StageResult
+from torch_investigate.tools.records import CheckItem, Finding, Observation, Report, StageResult
 
 from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence
 from ._sections import (

@@ -20,8 +20,8 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from tools.records import Finding, Report
-from tools.taxonomy import OTHER, taxonomy
+from torch_investigate.tools.records import Finding, Report
+from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 from ._format import one_line
 from ._sections import view

@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from evals.benchmark.records import Mode, Run
-from evals.benchmark.torchfix import run_torchfix
-from evals.seeding.apply import repo_files
+from torch_investigate.evals.benchmark.records import Mode, Run
+from torch_investigate.evals.benchmark.torchfix import run_torchfix
+from torch_investigate.evals.seeding.apply import repo_files
 
 # A whole investigation normally takes under a minute (each training run is bounded by
 # the investigator itself); a case that takes five is a hang, scored as an error.
@@ -68,7 +68,15 @@ class Runner:
         return done
 
     def _investigate(self, mode: Mode, case_id: str, folder: Path, key: str) -> Run:
-        argv = [sys.executable, "-m", "agent.cli", str(folder.resolve()), "-f", "json", "-q"]
+        argv = [
+            sys.executable,
+            "-m",
+            "torch_investigate.agent.cli",
+            str(folder.resolve()),
+            "-f",
+            "json",
+            "-q",
+        ]
         if mode == "static_only":
             argv.append("--static-only")
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}

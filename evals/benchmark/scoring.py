@@ -17,11 +17,17 @@ import statistics
 from collections.abc import Iterable
 
 from pydantic import ValidationError
-
-from evals.benchmark.records import CaseScore, CategoryRow, Mode, Run, Summary, ToolFinding
-from evals.seeding.records import Case, CleanControl
-from tools.records import OPTIMIZATION_KINDS, Report
-from tools.taxonomy import taxonomy
+from torch_investigate.evals.benchmark.records import (
+    CaseScore,
+    CategoryRow,
+    Mode,
+    Run,
+    Summary,
+    ToolFinding,
+)
+from torch_investigate.evals.seeding.records import Case, CleanControl
+from torch_investigate.tools.records import OPTIMIZATION_KINDS, Report
+from torch_investigate.tools.taxonomy import taxonomy
 
 DETECTING = ("confirmed", "plausible")
 

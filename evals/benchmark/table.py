@@ -7,8 +7,7 @@ import sys
 
 from rich.console import Console
 from rich.table import Table
-
-from evals.benchmark.records import BenchResult, CaseScore, Summary
+from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, Summary
 
 
 def _pct(x: float) -> str:

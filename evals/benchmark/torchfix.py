@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from evals.benchmark.records import Run, ToolFinding
-from tools.code import CodeIndex
+from torch_investigate.evals.benchmark.records import Run, ToolFinding
+from torch_investigate.tools.code import CodeIndex
 
 RULES = {"TOR002": "frozen_parameters"}
 LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<rule>TOR\d+) (?P<message>.*)$")

@@ -11,12 +11,12 @@ import os
 import shutil
 from pathlib import Path
 
-from evals.seeding.edits import apply_edits
-from evals.seeding.operators.base import Mutation
-from evals.seeding.records import GroundTruth
-from evals.seeding.source import Source
-from tools.code import CodeIndex
-from tools.taxonomy import taxonomy
+from torch_investigate.evals.seeding.edits import apply_edits
+from torch_investigate.evals.seeding.operators.base import Mutation
+from torch_investigate.evals.seeding.records import GroundTruth
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.code import CodeIndex
+from torch_investigate.tools.taxonomy import taxonomy
 
 # Never copied: version control, caches and virtualenvs. Inside a git work tree, what
 # git ignores is not copied either (a template's generated data, checkpoints).

@@ -6,10 +6,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from evals.seeding.apply import SeedError, seed, seeded_files
-from evals.seeding.operators import REGISTRY
-from evals.seeding.source import Source
-from tools.taxonomy import taxonomy
+from torch_investigate.evals.seeding.apply import SeedError, seed, seeded_files
+from torch_investigate.evals.seeding.operators import REGISTRY
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.taxonomy import taxonomy
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 

@@ -25,12 +25,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from evals.seeding.apply import copy_repo, repo_files, seed
-from evals.seeding.operators import REGISTRY, Mutation
-from evals.seeding.records import Case, CleanControl, Manifest, MetricRun, Template
-from evals.seeding.source import Source
-from evals.seeding.verify import effect, run_metric
-from tools.taxonomy import taxonomy
+from torch_investigate.evals.seeding.apply import copy_repo, repo_files, seed
+from torch_investigate.evals.seeding.operators import REGISTRY, Mutation
+from torch_investigate.evals.seeding.records import (
+    Case,
+    CleanControl,
+    Manifest,
+    MetricRun,
+    Template,
+)
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.evals.seeding.verify import effect, run_metric
+from torch_investigate.tools.taxonomy import taxonomy
 
 EVALS = Path(__file__).resolve().parent.parent
 REPOS = EVALS / "repos"

@@ -11,13 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from tree_sitter import Node
-
-from evals.seeding.source import Source
-from tools.code import Assignment, Symbol, TrainingLoop
-from tools.code import syntax as sx
-from tools.code.extract import base_call
-from tools.code.names import (
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.code import Assignment, Symbol, TrainingLoop
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.extract import base_call
+from torch_investigate.tools.code.names import (
     CONTAINER_LAYERS,
     PARAMETERIZED_LAYERS,
     is_optimizer,
@@ -26,6 +24,7 @@ from tools.code.names import (
     loss_function_kind,
     torch_layer,
 )
+from tree_sitter import Node
 
 GRAD_OFF = ("no_grad", "inference_mode")
 

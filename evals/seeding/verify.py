@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from evals.seeding.apply import copy_repo
-from evals.seeding.records import Effect, MetricRun, Template
+from torch_investigate.evals.seeding.apply import copy_repo
+from torch_investigate.evals.seeding.records import Effect, MetricRun, Template
 
 METRIC_LINE = re.compile(r"^METRIC (\w+)=(\S+)\s*$", re.MULTILINE)
 TIMEOUT_S = 300.0

@@ -6,10 +6,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from agent.llm import LLMPolicy, LLMSettings
-from agent.llm.trajectory import Recorder
-from agent.policy import investigate
-from agent.session import Options, Session
+from torch_investigate.agent.llm import LLMPolicy, LLMSettings
+from torch_investigate.agent.llm.trajectory import Recorder
+from torch_investigate.agent.policy import investigate
+from torch_investigate.agent.session import Options, Session
 
 ROOT = Path(__file__).resolve().parents[2]
 RINGS = ROOT / "evals" / "repos" / "rings"
@@ -43,7 +43,7 @@ def run_policy(repo: Path, server, static_only: bool = False, steps: int = 40, *
 
 
 def run_planner(repo: Path, steps: int = 40):
-    from agent.planner import Planner
+    from torch_investigate.agent.planner import Planner
 
     with Session(repo, Options(steps=steps)) as session:
         investigate(session, Planner())

@@ -10,11 +10,11 @@ The public API (everything else in the package is internal):
     locate(index)                                 # where the optimizer, loss, model... are
 """
 
-from tools.code.checks import registered_checks, run_static_checks
-from tools.code.index import UNKNOWN_SYMBOL, CodeIndex
-from tools.code.locate import CodeMap, locate
-from tools.code.read import read_lines, read_symbol, read_target
-from tools.code.records import (
+from torch_investigate.tools.code.checks import registered_checks, run_static_checks
+from torch_investigate.tools.code.index import UNKNOWN_SYMBOL, CodeIndex
+from torch_investigate.tools.code.locate import CodeMap, locate
+from torch_investigate.tools.code.read import read_lines, read_symbol, read_target
+from torch_investigate.tools.code.records import (
     MODULE_SYMBOL,
     Assignment,
     CallSite,
@@ -25,8 +25,8 @@ from tools.code.records import (
     Symbol,
     TrainingLoop,
 )
-from tools.code.search import SearchHit, find_code, search_code
-from tools.code.sites import Site
+from torch_investigate.tools.code.search import SearchHit, find_code, search_code
+from torch_investigate.tools.code.sites import Site
 
 __all__ = [
     "MODULE_SYMBOL",

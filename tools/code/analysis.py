@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar, cast
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.events import Loop, Occurrence, Programs
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.flow import Flow
+from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.code.records import MODULE_SYMBOL
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.events import Loop, Occurrence, Programs
-from tools.code.extract import FileUnit
-from tools.code.flow import Flow
-from tools.code.index import CodeIndex
-from tools.code.records import MODULE_SYMBOL
 
 T = TypeVar("T")
 

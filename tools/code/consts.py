@@ -6,11 +6,10 @@
 
 from __future__ import annotations
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import Analysis
+from torch_investigate.tools.code.flow import Frame, Value
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.analysis import Analysis
-from tools.code.flow import Frame, Value
 
 ARGS_NAMES = frozenset(
     {"args", "opt", "opts", "options", "hparams", "cfg", "config", "FLAGS", "flags"}

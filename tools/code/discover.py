@@ -9,7 +9,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from tools.code.records import SkippedFile
+from torch_investigate.tools.code.records import SkippedFile
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 

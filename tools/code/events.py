@@ -19,12 +19,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.extract import FileUnit
-from tools.code.flow import Flow, Frame, Obj, Value
-from tools.code.names import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.flow import Flow, Frame, Obj, Value
+from torch_investigate.tools.code.names import (
     BUILTIN_CALLS,
     COMMON_METHODS,
     MODEL_NAME,
@@ -35,6 +33,7 @@ from tools.code.names import (
     loss_class_kind,
     torch_layer,
 )
+from tree_sitter import Node
 
 EventKind = Literal[
     "backward",

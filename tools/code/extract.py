@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.names import CONVENTIONAL_ALIASES, resolve
+from torch_investigate.tools.code.records import MODULE_SYMBOL, CallSite, ImportBinding, Symbol
+from torch_investigate.tools.code.scopes import FileScopes, build_file_scopes
 from tree_sitter import Node, Query, QueryCursor, Tree
-
-from tools.code import syntax as sx
-from tools.code.names import CONVENTIONAL_ALIASES, resolve
-from tools.code.records import MODULE_SYMBOL, CallSite, ImportBinding, Symbol
-from tools.code.scopes import FileScopes, build_file_scopes
 
 # Method chains that return the same object: `Net().to(device)` is still a Net.
 SAME_OBJECT_METHODS = frozenset(

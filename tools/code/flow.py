@@ -21,16 +21,14 @@ live in `tools.code.values`.
 
 from __future__ import annotations
 
-from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.extract import FileUnit
-from tools.code.index import CodeIndex
-from tools.code.names import CONVENTIONAL_ALIASES, last
-from tools.code.provenance import Tracer
-from tools.code.records import Symbol
-from tools.code.scopes import Binding, class_methods
-from tools.code.values import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.code.names import CONVENTIONAL_ALIASES, last
+from torch_investigate.tools.code.provenance import Tracer
+from torch_investigate.tools.code.records import Symbol
+from torch_investigate.tools.code.scopes import Binding, class_methods
+from torch_investigate.tools.code.values import (
     MAX_CALL_DEPTH,
     MAX_IMPORT_HOPS,
     MAX_NESTING,
@@ -42,6 +40,7 @@ from tools.code.values import (
     Origin,
     Value,
 )
+from tree_sitter import Node
 
 __all__ = ["Flow", "Frame", "Obj", "Origin", "Value"]
 

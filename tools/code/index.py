@@ -16,12 +16,15 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import TypeVar, cast
 
-from tree_sitter import Node, Parser
-
-from tools.code import syntax as sx
-from tools.code.discover import check_source, iter_python_files, read_source, relative_name
-from tools.code.extract import FileUnit, RawAssignment, base_call, extract
-from tools.code.names import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.discover import (
+    check_source,
+    iter_python_files,
+    read_source,
+    relative_name,
+)
+from torch_investigate.tools.code.extract import FileUnit, RawAssignment, base_call, extract
+from torch_investigate.tools.code.names import (
     is_data_loader,
     is_optimizer,
     is_scheduler,
@@ -32,7 +35,7 @@ from tools.code.names import (
     resolve,
     torch_layer,
 )
-from tools.code.records import (
+from torch_investigate.tools.code.records import (
     MODULE_SYMBOL,
     Assignment,
     AssignmentKind,
@@ -43,7 +46,8 @@ from tools.code.records import (
     Symbol,
     TrainingLoop,
 )
-from tools.code.sites import Site
+from torch_investigate.tools.code.sites import Site
+from tree_sitter import Node, Parser
 
 UNKNOWN_SYMBOL = "<unknown>"
 T = TypeVar("T")  # enclosing_symbol of a file outside the index
@@ -385,7 +389,9 @@ class CodeIndex:
 
     def training_loops(self) -> list[TrainingLoop]:
         """Loops (or functions) that reach `.backward(` and an optimizer step."""
-        from tools.code.loops import find_training_loops  # the analysis imports this module
+        from torch_investigate.tools.code.loops import (
+            find_training_loops,
+        )  # the analysis imports this module
 
         return self.derived("training_loops", lambda: find_training_loops(self))
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 
 from pydantic import BaseModel, Field
-
-from tools.code import syntax as sx
-from tools.code.analysis import analysis
-from tools.code.index import CodeIndex
-from tools.code.records import MODULE_SYMBOL
-from tools.code.sites import Site, SiteKind
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import analysis
+from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.code.records import MODULE_SYMBOL
+from torch_investigate.tools.code.sites import Site, SiteKind
 
 EVALUATION = re.compile(
     r"(^|[._])(eval|evaluate|valid|validate|validation|test|predict|infer|inference)", re.IGNORECASE

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from tools.code import syntax as sx
-from tools.code.analysis import LoopContext, analysis
-from tools.code.index import CodeIndex
-from tools.code.records import LoopEvent, TrainingLoop
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import LoopContext, analysis
+from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.code.records import LoopEvent, TrainingLoop
 
 LoopEventKind = Literal["backward", "step", "zero_grad", "scheduler_step"]
 _RECORDED: dict[str, LoopEventKind] = {k: k for k in get_args(LoopEventKind)}

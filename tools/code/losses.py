@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import Analysis
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.names import last, loss_class_kind, loss_function_kind
+from torch_investigate.tools.code.scopes import Binding
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.analysis import Analysis
-from tools.code.flow import Value
-from tools.code.names import last, loss_class_kind, loss_function_kind
-from tools.code.scopes import Binding
 
 
 @dataclass(eq=False)

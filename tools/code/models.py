@@ -3,13 +3,11 @@ differently in train() and eval(), what forward reads."""
 
 from __future__ import annotations
 
-from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.analysis import Analysis
-from tools.code.extract import FileUnit
-from tools.code.flow import Obj
-from tools.code.names import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import Analysis
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.flow import Obj
+from torch_investigate.tools.code.names import (
     BATCHNORM_LAYERS,
     CONTAINER_LAYERS,
     MODE_DEPENDENT_LAYERS,
@@ -18,7 +16,8 @@ from tools.code.names import (
     last,
     torch_layer,
 )
-from tools.code.records import Symbol
+from torch_investigate.tools.code.records import Symbol
+from tree_sitter import Node
 
 MODE_DEPENDENT_FUNCTIONS = frozenset(
     {"dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "batch_norm"}

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import Analysis
+from torch_investigate.tools.code.events import manual_update_or_reset
+from torch_investigate.tools.code.flow import Obj, Value
+from torch_investigate.tools.code.names import is_optimizer, last
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.analysis import Analysis
-from tools.code.events import manual_update_or_reset
-from tools.code.flow import Obj, Value
-from tools.code.names import is_optimizer, last
 
 PARAMETER_METHODS = ("parameters", "named_parameters")
 

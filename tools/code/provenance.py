@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.names import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.names import (
     CONTAINER_LAYERS,
     PARAMETERIZED_LAYERS,
     last,
@@ -17,7 +15,7 @@ from tools.code.names import (
     loss_class_kind,
     torch_layer,
 )
-from tools.code.values import (
+from torch_investigate.tools.code.values import (
     KEEP_VALUE_FUNCTIONS,
     KEEP_VALUE_METHODS,
     MAX_CALL_DEPTH,
@@ -27,9 +25,10 @@ from tools.code.values import (
     Origin,
     Value,
 )
+from tree_sitter import Node
 
 if TYPE_CHECKING:
-    from tools.code.flow import Flow
+    from torch_investigate.tools.code.flow import Flow
 
 
 class Tracer:

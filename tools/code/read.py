@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import difflib
 
-from tools.code.index import CodeIndex
-from tools.code.records import Symbol
+from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.code.records import Symbol
 
 WINDOW = 100  # lines per view: about what a reader (or a model) can hold at once
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.names import last
+from torch_investigate.tools.code.records import Assignment, CallSite
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.names import last
-from tools.code.records import Assignment, CallSite
 
 SiteKind = Literal[
     "loss",

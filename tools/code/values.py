@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.names import last
+from torch_investigate.tools.code.records import Symbol
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.extract import FileUnit
-from tools.code.names import last
-from tools.code.records import Symbol
 
 # Tensor methods whose result is the same values (reshaped, moved or cast).
 KEEP_VALUE_METHODS = frozenset(

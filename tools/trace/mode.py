@@ -128,7 +128,9 @@ class TraceMode(TorchFunctionMode):
             return self._loss(name, func, args, kwargs)
         # training ops are examined in the detailed steps (a new training phase opens new
         # ones); evaluation ops, where metric bugs live, always
-        if rec.fast_forward or (not rec.detailed and not self.op_interventions and torch.is_grad_enabled()):
+        if rec.fast_forward or (
+            not rec.detailed and not self.op_interventions and torch.is_grad_enabled()
+        ):
             return func(*args, **kwargs)
         if name in GRAPH_CUTS:
             return self._graph_cut(name, func, args, kwargs)

@@ -3,7 +3,7 @@
 Importing this package registers every operator in `REGISTRY`, one module per stage.
 """
 
-from evals.seeding.operators import (  # noqa: F401  (each module registers its operators)
+from torch_investigate.evals.seeding.operators import (  # noqa: F401  (each module registers its operators)
     autograd,
     data,
     forward,
@@ -12,6 +12,6 @@ from evals.seeding.operators import (  # noqa: F401  (each module registers its 
     optimization,
     optimizer,
 )
-from evals.seeding.operators.base import REGISTRY, Mutation, Operator
+from torch_investigate.evals.seeding.operators.base import REGISTRY, Mutation, Operator
 
 __all__ = ["REGISTRY", "Mutation", "Operator"]

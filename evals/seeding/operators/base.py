@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from evals.seeding.edits import Edit
-from evals.seeding.source import Source
+from torch_investigate.evals.seeding.edits import Edit
+from torch_investigate.evals.seeding.source import Source
 
 
 @dataclass(frozen=True)

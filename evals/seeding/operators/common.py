@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.code import LoopEvent, TrainingLoop
+from torch_investigate.tools.code import syntax as sx
 from tree_sitter import Node
-
-from evals.seeding.source import Source
-from tools.code import LoopEvent, TrainingLoop
-from tools.code import syntax as sx
 
 
 def events(loop: TrainingLoop, kind: str, *, direct: bool = False) -> list[LoopEvent]:

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from torch_investigate.evals.seeding import sites
+from torch_investigate.evals.seeding.operators.autograd import forward_assignments
+from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
+from torch_investigate.evals.seeding.operators.loss import REGRESSION_LOSSES
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.code import Symbol
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.names import last
 from tree_sitter import Node
-
-from evals.seeding import sites
-from evals.seeding.operators.autograd import forward_assignments
-from evals.seeding.operators.base import Mutation, operator, site
-from evals.seeding.operators.loss import REGRESSION_LOSSES
-from evals.seeding.source import Source
-from tools.code import Symbol
-from tools.code import syntax as sx
-from tools.code.names import last
 
 FLATTENING = frozenset({"squeeze", "flatten", "view", "reshape"})
 NORMALIZERS = frozenset({"softmax", "log_softmax"})

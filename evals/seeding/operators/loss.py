@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from evals.seeding import sites
-from evals.seeding.operators.base import Mutation, operator, site
-from evals.seeding.operators.common import first
-from evals.seeding.source import Source
-from tools.code import syntax as sx
+from torch_investigate.evals.seeding import sites
+from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
+from torch_investigate.evals.seeding.operators.common import first
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.code import syntax as sx
 
 ASYMMETRIC_SAME_SHAPE = frozenset({"bce_logits", "bce", "kl_div"})
 CLASS_INDEX_LOSSES = frozenset({"cross_entropy", "nll"})

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tree_sitter import Node
-
-from evals.seeding import sites
-from evals.seeding.operators.base import Mutation, operator, site
-from evals.seeding.source import Source
-from tools.code import syntax as sx
-from tools.code.names import (
+from torch_investigate.evals.seeding import sites
+from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.names import (
     BATCHNORM_LAYERS,
     MODE_DEPENDENT_LAYERS,
     is_data_loader,
     last,
     torch_layer,
 )
+from tree_sitter import Node
 
 SMALL_BATCH = "2"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from evals.seeding import sites
-from evals.seeding.operators.base import Mutation, operator, site
-from evals.seeding.operators.common import (
+from torch_investigate.evals.seeding import sites
+from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
+from torch_investigate.evals.seeding.operators.common import (
     event_statement,
     events,
     first,
@@ -16,9 +16,9 @@ from evals.seeding.operators.common import (
     receiver_text,
     same_scope,
 )
-from evals.seeding.source import Source
-from tools.code import syntax as sx
-from tools.code.names import last, torch_layer
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.names import last, torch_layer
 
 TINY_CLIP = "1e-4"
 

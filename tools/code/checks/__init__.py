@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from tools.code.analysis import analysis
-from tools.code.checks import (  # noqa: F401 - importing registers the checks
+from torch_investigate.tools.code.analysis import analysis
+from torch_investigate.tools.code.checks import (  # noqa: F401 - importing registers the checks
     activations,
     clipping,
     data_loading,
@@ -33,9 +33,9 @@ from tools.code.checks import (  # noqa: F401 - importing registers the checks
     weight_decay,
     zero_grad,
 )
-from tools.code.checks.base import REGISTRY, Check, CheckContext
-from tools.code.index import CodeIndex
-from tools.records import Finding
+from torch_investigate.tools.code.checks.base import REGISTRY, Check, CheckContext
+from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.records import Finding
 
 log = logging.getLogger(__name__)
 _RANK = {"high": 0, "medium": 1, "low": 2}

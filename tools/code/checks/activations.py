@@ -12,9 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from tools.code.checks.base import CheckContext, Spot, check, finding, observe, spot
-from tools.code.losses import LossCall, loss_calls
-from tools.records import Finding
+from torch_investigate.tools.code.checks.base import (
+    CheckContext,
+    Spot,
+    check,
+    finding,
+    observe,
+    spot,
+)
+from torch_investigate.tools.code.losses import LossCall, loss_calls
+from torch_investigate.tools.records import Finding
 
 NAME = "softmax_before_ce"
 MAX_LOSS_EVIDENCE = 3

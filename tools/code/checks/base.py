@@ -10,15 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import Analysis
+from torch_investigate.tools.code.flow import Flow, Value
+from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.code.records import Symbol
+from torch_investigate.tools.records import Confidence, Finding, Location, Observation, Stage
+from torch_investigate.tools.taxonomy import taxonomy
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.analysis import Analysis
-from tools.code.flow import Flow, Value
-from tools.code.index import CodeIndex
-from tools.code.records import Symbol
-from tools.records import Confidence, Finding, Location, Observation, Stage
-from tools.taxonomy import taxonomy
 
 COMPOUND = frozenset(
     {

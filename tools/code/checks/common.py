@@ -6,16 +6,20 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import Analysis
+from torch_investigate.tools.code.events import disables_grad
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.flow import Flow, Frame, Obj, Origin, Value
+from torch_investigate.tools.code.names import (
+    PARAMETERIZED_LAYERS,
+    last,
+    looks_like_model,
+    torch_layer,
+)
+from torch_investigate.tools.code.records import Symbol
+from torch_investigate.tools.code.scopes import class_methods
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.analysis import Analysis
-from tools.code.events import disables_grad
-from tools.code.extract import FileUnit
-from tools.code.flow import Flow, Frame, Obj, Origin, Value
-from tools.code.names import PARAMETERIZED_LAYERS, last, looks_like_model, torch_layer
-from tools.code.records import Symbol
-from tools.code.scopes import class_methods
 
 # Names that hold recurrent state (truncated BPTT detaches these on purpose).
 STATE_NAME = re.compile(r"hidden|state|(^|_)(hx|cx|mems?|memory)($|_|\d)", re.IGNORECASE)

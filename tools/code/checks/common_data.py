@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tools.code import syntax as sx
-from tools.code.analysis import Analysis
-from tools.code.flow import Value
-from tools.code.names import is_data_loader
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import Analysis
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.names import is_data_loader
 
 TRAIN_NAME = re.compile(r"train", re.IGNORECASE)
 EVAL_NAME = re.compile(r"val|test|eval|dev|pred|infer|calib|holdout", re.IGNORECASE)

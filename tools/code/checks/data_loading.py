@@ -9,16 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import (
+    CheckContext,
+    check,
+    finding,
+    observe,
+    spot,
+    symbol_spot,
+)
+from torch_investigate.tools.code.checks.common_data import LoaderSite, is_eval_named, loaders
+from torch_investigate.tools.code.consts import number_value
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.models import has_batchnorm
+from torch_investigate.tools.code.names import last
+from torch_investigate.tools.records import Finding
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, check, finding, observe, spot, symbol_spot
-from tools.code.checks.common_data import LoaderSite, is_eval_named, loaders
-from tools.code.consts import number_value
-from tools.code.flow import Value
-from tools.code.models import has_batchnorm
-from tools.code.names import last
-from tools.records import Finding
 
 TINY_BATCH = 2  # BatchNorm statistics of one or two samples are noise
 PERMUTATIONS = frozenset({"randperm", "permutation", "shuffle", "sample", "choice"})

@@ -17,11 +17,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, Spot, check, finding, observe, spot
-from tools.code.checks.common import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import (
+    CheckContext,
+    Spot,
+    check,
+    finding,
+    observe,
+    spot,
+)
+from torch_investigate.tools.code.checks.common import (
     STATE_NAME,
     Cut,
     assigned_names,
@@ -33,11 +38,12 @@ from tools.code.checks.common import (
     module_objects,
     reaches_return,
 )
-from tools.code.consts import number_value
-from tools.code.flow import Value
-from tools.code.losses import loss_calls
-from tools.code.params import covers, freezes, module_ref, optimizers
-from tools.records import Finding
+from torch_investigate.tools.code.consts import number_value
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.losses import loss_calls
+from torch_investigate.tools.code.params import covers, freezes, module_ref, optimizers
+from torch_investigate.tools.records import Finding
+from tree_sitter import Node
 
 NAME = "detached_graph"
 KEEP_METHODS = frozenset(

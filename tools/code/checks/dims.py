@@ -7,15 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import (
+    CheckContext,
+    Spot,
+    check,
+    finding,
+    observe,
+    spot,
+)
+from torch_investigate.tools.code.checks.common import model_origins
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.names import last, torch_layer
+from torch_investigate.tools.records import Finding
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, Spot, check, finding, observe, spot
-from tools.code.checks.common import model_origins
-from tools.code.extract import FileUnit
-from tools.code.flow import Value
-from tools.code.names import last, torch_layer
-from tools.records import Finding
 
 SOFTMAXES = frozenset({"softmax", "log_softmax"})
 SOFTMAX_LAYERS = frozenset({"Softmax", "LogSoftmax"})

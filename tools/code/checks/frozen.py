@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.flow import Value
-from tools.code.params import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.params import (
     Freeze,
     OptimizerSite,
     ParamSource,
@@ -23,7 +23,7 @@ from tools.code.params import (
     optimizers,
     unfreezes,
 )
-from tools.records import Finding
+from torch_investigate.tools.records import Finding
 
 NAME = "frozen_parameters"
 EVALUATION = re.compile(

@@ -11,14 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.names import is_parameter_ctor
+from torch_investigate.tools.code.params import optimizers
+from torch_investigate.tools.records import Confidence, Finding
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.extract import FileUnit
-from tools.code.names import is_parameter_ctor
-from tools.code.params import optimizers
-from tools.records import Confidence, Finding
 
 NAME = "non_leaf_parameters"
 WEIGHT_NAME = re.compile(

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.checks.common_data import TRAIN_NAME, LoaderSite, is_eval_named, loaders
-from tools.code.flow import Value
-from tools.records import Finding
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.checks.common_data import (
+    TRAIN_NAME,
+    LoaderSite,
+    is_eval_named,
+    loaders,
+)
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.records import Finding
 
 NAME = "split_leakage"
 

@@ -10,16 +10,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.checks.common import model_origins
+from torch_investigate.tools.code.flow import Origin, Value
+from torch_investigate.tools.code.losses import LossCall, loss_calls
+from torch_investigate.tools.code.names import SYMMETRIC_LOSSES, last, torch_layer
+from torch_investigate.tools.code.shapes import loader_tensor, rank
+from torch_investigate.tools.records import Finding
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.checks.common import model_origins
-from tools.code.flow import Origin, Value
-from tools.code.losses import LossCall, loss_calls
-from tools.code.names import SYMMETRIC_LOSSES, last, torch_layer
-from tools.code.shapes import loader_tensor, rank
-from tools.records import Finding
 
 TARGET_NAME = re.compile(
     r"(^|_)(y|yb|y_batch|y_true|t|target|targets|label|labels|gt|truth|ground_truth|answer)s?($|_|\d)",

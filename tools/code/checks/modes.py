@@ -14,16 +14,16 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tools.code import syntax as sx
-from tools.code.analysis import Analysis
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.checks.common import forward_methods
-from tools.code.events import Occurrence, contextual_objects
-from tools.code.flow import Flow, Obj, Value
-from tools.code.models import mode_dependent
-from tools.code.names import last
-from tools.code.params import is_trained, module_ref, normalized_text, same_object
-from tools.records import Finding
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import Analysis
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.checks.common import forward_methods
+from torch_investigate.tools.code.events import Occurrence, contextual_objects
+from torch_investigate.tools.code.flow import Flow, Obj, Value
+from torch_investigate.tools.code.models import mode_dependent
+from torch_investigate.tools.code.names import last
+from torch_investigate.tools.code.params import is_trained, module_ref, normalized_text, same_object
+from torch_investigate.tools.records import Finding
 
 EVALUATION = re.compile(
     r"(^|[._])(eval|evaluate|valid|validate|validation|test|predict|infer|inference)", re.IGNORECASE

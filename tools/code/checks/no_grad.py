@@ -11,12 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.analysis import LoopContext
-from tools.code.checks.base import CheckContext, Spot, check, finding, observe, spot
-from tools.code.checks.common import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import LoopContext
+from torch_investigate.tools.code.checks.base import (
+    CheckContext,
+    Spot,
+    check,
+    finding,
+    observe,
+    spot,
+)
+from torch_investigate.tools.code.checks.common import (
     backward_root,
     forward_methods,
     model_origins,
@@ -24,11 +29,12 @@ from tools.code.checks.common import (
     reaches_return,
     upstream_model_calls,
 )
-from tools.code.events import Occurrence, decorated_no_grad
-from tools.code.flow import Origin, Value
-from tools.code.losses import loss_calls
-from tools.code.params import is_trained, module_ref
-from tools.records import Finding
+from torch_investigate.tools.code.events import Occurrence, decorated_no_grad
+from torch_investigate.tools.code.flow import Origin, Value
+from torch_investigate.tools.code.losses import loss_calls
+from torch_investigate.tools.code.params import is_trained, module_ref
+from torch_investigate.tools.records import Finding
+from tree_sitter import Node
 
 NAME = "no_grad_training"
 

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, Spot, check, finding, observe, spot
-from tools.code.flow import Frame, Obj, Value
-from tools.code.models import forward_reads, parameterized_submodules
-from tools.code.names import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import (
+    CheckContext,
+    Spot,
+    check,
+    finding,
+    observe,
+    spot,
+)
+from torch_investigate.tools.code.flow import Frame, Obj, Value
+from torch_investigate.tools.code.models import forward_reads, parameterized_submodules
+from torch_investigate.tools.code.names import (
     CLIPPING_FUNCTIONS,
     CONTAINER_LAYERS,
     PARAMETERIZED_LAYERS,
@@ -25,7 +30,7 @@ from tools.code.names import (
     looks_like_model,
     torch_layer,
 )
-from tools.code.params import (
+from torch_investigate.tools.code.params import (
     PARAMETER_METHODS,
     ModuleRef,
     OptimizerSite,
@@ -34,7 +39,8 @@ from tools.code.params import (
     normalized_text,
     optimizers,
 )
-from tools.records import Finding
+from torch_investigate.tools.records import Finding
+from tree_sitter import Node
 
 NAME = "optimizer_missing_params"
 # Builtins that run through an iterable (a generator passed to them is used up).

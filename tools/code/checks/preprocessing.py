@@ -9,16 +9,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.events import Occurrence
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.flow import Flow
+from torch_investigate.tools.code.names import last
+from torch_investigate.tools.code.params import same_object
+from torch_investigate.tools.records import Finding
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.events import Occurrence
-from tools.code.extract import FileUnit
-from tools.code.flow import Flow
-from tools.code.names import last
-from tools.code.params import same_object
-from tools.records import Finding
 
 NAME = "preprocessing_mismatch"
 TRAIN = re.compile(r"train", re.IGNORECASE)

@@ -11,23 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.checks.common import forward_methods
-from tools.code.extract import FileUnit
-from tools.code.flow import Frame, Value
-from tools.code.models import forward_reads
-from tools.code.names import (
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.checks.common import forward_methods
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.flow import Frame, Value
+from torch_investigate.tools.code.models import forward_reads
+from torch_investigate.tools.code.names import (
     CONTAINER_LAYERS,
     PARAMETERIZED_LAYERS,
     is_parameter_ctor,
     last,
     torch_layer,
 )
-from tools.code.records import Symbol
-from tools.records import Finding
+from torch_investigate.tools.code.records import Symbol
+from torch_investigate.tools.records import Finding
+from tree_sitter import Node
 
 REGISTERING_CALLS = frozenset({"add_module", "register_module", "register_parameter", "setattr"})
 

@@ -10,15 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.consts import number_value
+from torch_investigate.tools.code.events import Occurrence
+from torch_investigate.tools.code.flow import Frame, Obj, Value
+from torch_investigate.tools.code.names import PER_EPOCH_SCHEDULERS, is_scheduler, last
+from torch_investigate.tools.records import Finding
 from tree_sitter import Node
-
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.consts import number_value
-from tools.code.events import Occurrence
-from tools.code.flow import Frame, Obj, Value
-from tools.code.names import PER_EPOCH_SCHEDULERS, is_scheduler, last
-from tools.records import Finding
 
 NAME = "scheduler_misuse"
 # An epoch count is rarely above this; an iteration count rarely below.

@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from tools.code import syntax as sx
-from tools.code.analysis import LoopContext
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.events import Loop, Occurrence
-from tools.code.flow import Value
-from tools.code.names import is_data_loader, is_optimizer
-from tools.records import Finding
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import LoopContext
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.events import Loop, Occurrence
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.names import is_data_loader, is_optimizer
+from torch_investigate.tools.records import Finding
 
 NAME = "step_order"
 ORDER_KINDS = ("backward", "step", "zero_grad")

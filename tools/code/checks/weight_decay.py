@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tools.code import syntax as sx
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.code.consts import number_value
-from tools.code.flow import Value
-from tools.code.params import optimizers
-from tools.records import Finding
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.consts import number_value
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.params import optimizers
+from torch_investigate.tools.records import Finding
 
 NAME = "excessive_weight_decay"
 COUPLED_LIMIT = 0.1

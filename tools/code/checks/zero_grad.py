@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tools.code.analysis import LoopContext
-from tools.code.checks.base import CheckContext, check, finding, observe, spot
-from tools.records import Finding
+from torch_investigate.tools.code.analysis import LoopContext
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.records import Finding
 
 NAME = "missing_zero_grad"
 
