@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import registered_checks, run_static_checks
+from torch_investigate.tools.code.loops import find_training_loops
 from torch_investigate.tools.taxonomy import taxonomy
 
 CHECKS_DIR = Path(__file__).parent / "fixtures" / "code" / "checks"
@@ -93,7 +94,7 @@ def test_findings_are_plausible_with_static_evidence_and_locations() -> None:
 def test_a_healthy_multi_file_repo_has_no_findings() -> None:
     index = CodeIndex.build(HEALTHY)
     assert len(index.files) >= 5
-    assert index.training_loops()
+    assert find_training_loops(index)
     assert run_static_checks(index, strict=True) == []
 
 

@@ -9,6 +9,7 @@ from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis, analysis
 from torch_investigate.tools.code.consts import number_value
 from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.loops import find_training_loops
 from torch_investigate.tools.code.shapes import rank
 from tree_sitter import Node
 
@@ -139,6 +140,6 @@ def test_an_lbfgs_closure_is_part_of_the_training_loop() -> None:
     source = (
         Path(__file__).parent / "fixtures/code/checks/step_order/ok_lbfgs_closure.py"
     ).read_text()
-    (loop,) = CodeIndex.from_sources({"fit.py": source}).training_loops()
+    (loop,) = find_training_loops(CodeIndex.from_sources({"fit.py": source}))
     assert loop.symbol == "fit"
     assert [e.kind for e in loop.events] == ["zero_grad", "backward", "step"]

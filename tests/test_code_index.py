@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.index import UNKNOWN_SYMBOL
+from torch_investigate.tools.code.loops import find_training_loops
 
 FIXTURE = Path(__file__).parent / "fixtures" / "code" / "index_repo"
 
@@ -115,7 +116,7 @@ def test_construct_lookups(index: CodeIndex) -> None:
 
 
 def test_training_loop_reached_through_a_method_and_a_helper(index: CodeIndex) -> None:
-    loops = index.training_loops()
+    loops = find_training_loops(index)
     assert len(loops) == 1
     loop = loops[0]
     assert (loop.file, loop.symbol, loop.kind) == ("train.py", "train_one_epoch", "loop")

@@ -3,11 +3,14 @@
 from torch_investigate.agent.checks import (  # noqa: F401
     autograd,
     data,
+    data_holdout,
+    data_pairing,
     forward,
     loss,
     modes,
     optimization,
     optimizer,
+    optimizer_rates,
     symptom,
 )
 from torch_investigate.agent.checks.base import REGISTRY, Evidence, check, run_checks

@@ -11,11 +11,11 @@ from torch_investigate.agent.checks.common import (
     first_static_location,
     fmt,
     intervene,
+    model_location,
     runtime,
+    usable,
     where,
 )
-from torch_investigate.agent.checks.data import usable
-from torch_investigate.agent.checks.forward import model_location
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import Frame, Trace
 

@@ -12,6 +12,7 @@ from torch_investigate.tools.records import Finding, Location, Observation
 from torch_investigate.tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
+    from torch_investigate.agent.checks.base import Evidence
     from torch_investigate.agent.runs import Run
     from torch_investigate.agent.session import Session
 
@@ -268,4 +269,76 @@ def plateau(t: Trace, *, above: float, flat: float) -> tuple[float, float] | Non
     start, end = sum(half[:k]) / k, sum(half[-k:]) / k
     if end > above * chance and (start - end) < flat * abs(start):
         return end, chance
+    return None
+
+
+# ---- the baseline trace and where things are ------------------------------------
+
+
+def skip_all(ev: Evidence, items: tuple[str, ...], reason: str) -> None:
+    for item in items:
+        ev.item(item, "skipped", reason)
+
+
+def usable(session: Session, ev: Evidence, items: tuple[str, ...]) -> Trace | None:
+    """The baseline trace if training ran; otherwise mark the items skipped with the reason."""
+    if session.options.static_only:
+        skip_all(ev, items, "static-only: the training path was not run")
+        return None
+    t = baseline_trace(session)
+    if t is None or not t.ran_training:
+        why = "the training path did not run" + (
+            f" ({session.failure.message})" if getattr(session, "failure", None) else ""
+        )
+        skip_all(ev, items, why)
+        return None
+    return t
+
+
+def loader_location(session: Session, t: Trace) -> Location | None:
+    ld = t.train_loader()
+    return where(session, ld.frame) if ld is not None else None
+
+
+def eval_missing(t: Trace) -> tuple[str, str] | None:
+    if t.batches.eval_fingerprints or t.eval_forwards():
+        return None
+    if t.status == "completed":
+        return (
+            "not_applicable",
+            "the program has no evaluation phase (no forward under no_grad or eval mode)",
+        )
+    return (
+        "skipped",
+        f"no evaluation forward was reached before the run stopped ({t.stop_reason or t.status}); rerun with more --steps",
+    )
+
+
+def model_location(session: Session, t: Trace) -> Location | None:
+    """The model's forward method, from the index (the class the trace saw)."""
+    if not t.models:
+        return None
+    name = t.models[0].class_
+    sym = next(
+        (s for s in session.index.find_symbols("forward") if s.qualname == f"{name}.forward"), None
+    )
+    if sym is not None:
+        return Location(file=sym.file, line=sym.def_line, symbol=sym.qualname)
+    return where(session, t.models[0].frame)
+
+
+def numerically_dead(t: Trace) -> str | None:
+    """A constant output explained by dead units or a degenerate init, not by the code."""
+    for a in t.activations:
+        if a.kind == "relu" and a.dead_units >= 0.95:
+            return f"{fmt(100 * a.dead_units)}% of the ReLU units at {a.frame} are zero for every sample"
+        if a.kind in ("sigmoid", "tanh") and a.inactive >= 0.95:
+            return f"{fmt(100 * a.inactive)}% of the {a.kind} outputs at {a.frame} are saturated"
+    for s in t.init_stats:
+        if (
+            len(s.get("shape", [])) >= 2
+            and s["shape"][0] > 1
+            and (s.get("std", 1.0) == 0.0 or s.get("identical_rows"))
+        ):
+            return f"{s['name']} starts with identical rows (std {fmt(s.get('std'))})"
     return None

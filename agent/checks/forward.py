@@ -10,30 +10,19 @@ from torch_investigate.agent.checks.common import (
     first_static_location,
     fmt,
     intervene,
+    model_location,
+    numerically_dead,
     runtime,
+    usable,
     where,
 )
-from torch_investigate.agent.checks.data import usable
-from torch_investigate.tools.records import Location, Stage
+from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import OpSite, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.session import Session
 
 ITEMS = ("shapes", "broadcasting", "batch_dimension", "sample_independence", "input_dependence")
-
-
-def model_location(session: Session, t: Trace) -> Location | None:
-    """The model's forward method, from the index (the class the trace saw)."""
-    if not t.models:
-        return None
-    name = t.models[0].class_
-    sym = next(
-        (s for s in session.index.find_symbols("forward") if s.qualname == f"{name}.forward"), None
-    )
-    if sym is not None:
-        return Location(file=sym.file, line=sym.def_line, symbol=sym.qualname)
-    return where(session, t.models[0].frame)
 
 
 @check(Stage.FORWARD)
@@ -248,7 +237,7 @@ def sample_independence(session: Session, ev: Evidence) -> None:
             )
         ev.item("sample_independence", "failed", text)
     numeric = (
-        _numerically_dead(t)
+        numerically_dead(t)
         if (probe.ignores_input or (probe.inputs_differ and probe.rows_identical))
         else None
     )
@@ -282,23 +271,6 @@ def sample_independence(session: Session, ev: Evidence) -> None:
             f"outputs change by up to {fmt(probe.change_when_rows_reordered)} when the inputs change (scale {fmt(probe.output_scale)})",
         )
     _activation(session, ev, t)
-
-
-def _numerically_dead(t: Trace) -> str | None:
-    """A constant output explained by dead units or a degenerate init, not by the code."""
-    for a in t.activations:
-        if a.kind == "relu" and a.dead_units >= 0.95:
-            return f"{fmt(100 * a.dead_units)}% of the ReLU units at {a.frame} are zero for every sample"
-        if a.kind in ("sigmoid", "tanh") and a.inactive >= 0.95:
-            return f"{fmt(100 * a.inactive)}% of the {a.kind} outputs at {a.frame} are saturated"
-    for s in t.init_stats:
-        if (
-            len(s.get("shape", [])) >= 2
-            and s["shape"][0] > 1
-            and (s.get("std", 1.0) == 0.0 or s.get("identical_rows"))
-        ):
-            return f"{s['name']} starts with identical rows (std {fmt(s.get('std'))})"
-    return None
 
 
 def _activation(session: Session, ev: Evidence, t: Trace) -> None:

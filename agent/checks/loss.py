@@ -13,9 +13,9 @@ from torch_investigate.agent.checks.common import (
     intervene,
     runtime,
     swapped,
+    usable,
     where,
 )
-from torch_investigate.agent.checks.data import usable
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import LossCall, Trace
 

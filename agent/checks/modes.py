@@ -8,13 +8,15 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
+    eval_missing,
     first_static_location,
     fmt,
     intervene,
+    loader_location,
     runtime,
+    usable,
     where,
 )
-from torch_investigate.agent.checks.data import _eval_missing, loader_location, usable
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import Frame
 
@@ -93,7 +95,7 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
-    missing = _eval_missing(t)
+    missing = eval_missing(t)
     dropout, bn = _mode_layers(t)
     drop_eval = [a for a in t.attention if a.calls_in_eval]
     if drop_eval:
@@ -210,7 +212,7 @@ def metrics(session: Session, ev: Evidence) -> None:
         o = batch_argmax[0]
         text = f"{o.op}(dim=0) at {o.frame} on a {o.shape} tensor picks a sample per class instead of a class per sample"
     else:
-        missing = _eval_missing(t)
+        missing = eval_missing(t)
         if missing and missing[0] == "skipped":
             ev.item("metrics", *missing)
         else:

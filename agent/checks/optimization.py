@@ -13,12 +13,12 @@ from torch_investigate.agent.checks.common import (
     first_static_location,
     fmt,
     init_location,
+    model_location,
     plateau,
     runtime,
+    usable,
     where,
 )
-from torch_investigate.agent.checks.data import usable
-from torch_investigate.agent.checks.forward import model_location
 from torch_investigate.tools.records import Observation, Stage
 
 if TYPE_CHECKING:

@@ -16,6 +16,7 @@ from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.tools.code import CallSite, CodeIndex, TrainingLoop
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.loops import find_training_loops
 from tree_sitter import Node
 
 # Expressions that bind tighter than any operator: they need no parentheses when an
@@ -103,7 +104,7 @@ class Source:
 
     def loops(self) -> list[TrainingLoop]:
         if self._loops is None:
-            self._loops = self.index.training_loops()
+            self._loops = find_training_loops(self.index)
         return self._loops
 
     def loop_node(self, loop: TrainingLoop) -> Node | None:

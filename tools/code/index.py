@@ -44,7 +44,6 @@ from torch_investigate.tools.code.records import (
     ParseIssue,
     SkippedFile,
     Symbol,
-    TrainingLoop,
 )
 from torch_investigate.tools.code.sites import Site
 from tree_sitter import Node, Parser
@@ -386,14 +385,6 @@ class CodeIndex:
         if key not in self._derived:
             self._derived[key] = build()
         return cast(T, self._derived[key])
-
-    def training_loops(self) -> list[TrainingLoop]:
-        """Loops (or functions) that reach `.backward(` and an optimizer step."""
-        from torch_investigate.tools.code.loops import (
-            find_training_loops,
-        )  # the analysis imports this module
-
-        return self.derived("training_loops", lambda: find_training_loops(self))
 
 
 @contextmanager

@@ -14,7 +14,11 @@ _RECORDED: dict[str, LoopEventKind] = {k: k for k in get_args(LoopEventKind)}
 
 
 def find_training_loops(index: CodeIndex) -> list[TrainingLoop]:
-    return [to_record(index, ctx) for ctx in analysis(index).training_loops]
+    """Loops (or functions) that reach `.backward(` and an optimizer step, computed once per index."""
+    return index.derived(
+        "training_loops",
+        lambda: [to_record(index, ctx) for ctx in analysis(index).training_loops],
+    )
 
 
 def to_record(index: CodeIndex, ctx: LoopContext) -> TrainingLoop:

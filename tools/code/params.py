@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
-from torch_investigate.tools.code.events import manual_update_or_reset
+from torch_investigate.tools.code.event_kinds import manual_update_or_reset
 from torch_investigate.tools.code.flow import Obj, Value
 from torch_investigate.tools.code.names import is_optimizer, last
 from tree_sitter import Node

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
-from torch_investigate.tools.code.events import disables_grad
+from torch_investigate.tools.code.event_kinds import disables_grad
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.flow import Flow, Frame, Obj, Origin, Value
 from torch_investigate.tools.code.names import (

@@ -29,7 +29,8 @@ from torch_investigate.tools.code.checks.common import (
     reaches_return,
     upstream_model_calls,
 )
-from torch_investigate.tools.code.events import Occurrence, decorated_no_grad
+from torch_investigate.tools.code.event_kinds import decorated_no_grad
+from torch_investigate.tools.code.events import Occurrence
 from torch_investigate.tools.code.flow import Origin, Value
 from torch_investigate.tools.code.losses import loss_calls
 from torch_investigate.tools.code.params import is_trained, module_ref

@@ -1,0 +1,208 @@
+"""Stage 2, held-out data: training vs evaluation input statistics per model, and leakage (training rows inside held-out batches, a feature equal to the label)."""
+
+from __future__ import annotations
+
+import math
+from statistics import median
+from typing import TYPE_CHECKING
+
+from torch_investigate.agent.checks.base import Evidence, check
+from torch_investigate.agent.checks.common import (
+    baseline_trace,
+    eval_missing,
+    first_static_location,
+    fmt,
+    loader_location,
+    runtime,
+    where,
+)
+from torch_investigate.tools.records import Location, Stage
+from torch_investigate.tools.trace_models import Frame, Trace
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.session import Session
+
+
+@check(Stage.DATA)
+def train_eval_inputs(session: Session, ev: Evidence) -> None:
+    t = baseline_trace(session) if not session.options.static_only else None
+    if t is None or not t.ran_training:
+        return
+    b = t.batches
+    missing = eval_missing(t)
+    if missing:
+        ev.item("train_eval_inputs", *missing)
+        ev.item("leakage", *missing)
+        return
+    # per model: in a pipeline (a frozen encoder and a probe) each model has its own inputs
+    pairs = [
+        (ph["train"], ph["eval"])
+        for ph in b.moments.values()
+        if ph.get("train") and ph.get("eval") and len(ph["train"].mean) == len(ph["eval"].mean)
+    ]
+    tm, em = max(pairs, key=lambda p: _shift(*p)) if pairs else (None, None)
+    if tm is None or em is None:
+        ev.item(
+            "train_eval_inputs",
+            "not_applicable",
+            "inputs are not floating-point features (e.g. token ids); moments not comparable",
+        )
+    else:
+        zs, rs = [], []
+        for mt, st, me, se in zip(tm.mean, tm.std, em.mean, em.std, strict=False):
+            if st > 1e-6:
+                zs.append(abs(me - mt) / st)
+                rs.append((se + 1e-12) / st)
+        if zs:
+            z, r = median(zs), median(rs)
+            text = (
+                f"per-feature mean shift between training and evaluation inputs: median {fmt(z)} training std; "
+                f"std ratio eval/train: median {fmt(r)} ({len(zs)} features, {tm.n} train and {em.n} eval samples)"
+            )
+            # same-distribution splits agree to a few percent at these sample sizes; a
+            # third of a standard deviation or a 1.6x scale change is a transform
+            if z > 0.35 or r > 1.6 or r < 1 / 1.6:
+                ev.find(
+                    "preprocessing_mismatch",
+                    status="confirmed",
+                    confidence="high" if (z > 2 or r > 5 or r < 0.2) else "medium",
+                    evidence=[runtime(text, None, session, median_shift=z, median_std_ratio=r,
+                                      train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8])],
+                    where=first_static_location(session, "preprocessing_mismatch") or _eval_location(session, t),
+                    why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",
+                    confirm="print per-feature mean/std of one training batch and one evaluation batch; apply the same transform to both",
+                )  # fmt: skip
+                ev.item("train_eval_inputs", "failed", text)
+            else:
+                ev.item("train_eval_inputs", "passed", text)
+    _leakage(session, ev, t)
+
+
+def _shift(tm, em) -> float:
+    """How far evaluation inputs sit from training inputs, in training standard deviations."""
+    zs = [
+        abs(me - mt) / st for mt, st, me in zip(tm.mean, tm.std, em.mean, strict=False) if st > 1e-6
+    ]
+    rs = [
+        abs(math.log((se + 1e-12) / st))
+        for st, se in zip(tm.std, em.std, strict=False)
+        if st > 1e-6
+    ]
+    return median(zs) + median(rs) if zs and rs else 0.0
+
+
+def _eval_location(session: Session, t: Trace) -> Location | None:
+    fws = t.eval_forwards()
+    return where(session, fws[0].frame) if fws else None
+
+
+def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
+    b = t.batches
+    # A feature that equals the class label leaks it; in a regression (or with a single
+    # feature) an exact relation between input and target is simply the task.
+    corr = {int(j): c for j, c in b.column_target_corr.items()}
+    calls = t.train_loss_calls()
+    classification = bool(calls) and calls[0].fn in (
+        "cross_entropy",
+        "nll_loss",
+        "binary_cross_entropy",
+        "binary_cross_entropy_with_logits",
+    )
+    leaky = (
+        sorted(j for j, c in corr.items() if c >= 0.999)
+        if classification and len(corr) >= 2
+        else []
+    )
+    if leaky:
+        text = f"input feature(s) {leaky} track the target exactly (|correlation| >= 0.999 in every training batch)"
+        ev.find(
+            "split_leakage",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, None, session, columns=leaky)],
+            where=first_static_location(session, "split_leakage") or loader_location(session, t),
+            why="the model can read the answer from its input, so the metrics say nothing about the task",
+            confirm=f"drop feature column {leaky[0]} and rerun: the metric falls to its honest level",
+        )
+        ev.item("leakage", "failed", text)
+        return
+    if not b.eval_unique or not b.train_unique:
+        ev.item(
+            "leakage", "not_applicable", "no comparable rows (inputs could not be fingerprinted)"
+        )
+        return
+    loader = t.train_loader()
+    coverage = (
+        min(1.0, b.train_unique / loader.dataset_len) if loader and loader.dataset_len else 1.0
+    )
+    # An evaluation batch drawn from the training data itself (a train-loss estimate) is
+    # not leakage; leakage is training rows inside batches that are meant to be held out.
+    on_train, held_out = [], []
+    for eb in b.eval_batches:
+        if not eb.rows:
+            continue
+        frac = eb.overlap / eb.rows
+        (on_train if frac / max(coverage, 1e-9) >= 0.9 else held_out).append(eb)
+    seen = f"{b.train_unique} training rows seen ({fmt(100 * coverage)}% of the training set)"
+    rows = sum(eb.rows for eb in held_out)
+    overlap = sum(eb.overlap for eb in held_out)
+    est = (overlap / rows) / max(coverage, 1e-9) if rows else 0.0
+    if held_out and overlap >= 5 and est >= 0.05:
+        eb = max(held_out, key=lambda x: x.overlap)
+        s = eb
+        text = (
+            f"{overlap} of {rows} rows in {len(held_out)} held-out evaluation batches (first at {eb.site}) are among the {seen}: "
+            f"about {fmt(100 * min(est, 1.0))}% of the held-out data is training data"
+        )
+    elif on_train and not held_out:
+        # no held-out data at all: the reported metric measures training fit. Worth saying,
+        # but an author may intend it, so it stays a suspicion.
+        s = on_train[0]
+        text = f"every one of {len(on_train)} evaluation batches (at {s.site}) consists of training rows ({seen}); there is no held-out data"
+        file, _, line = s.site.rpartition(":")
+        # the code's own split, when a static check saw it overlap, turns this into a defect
+        static = first_static_location(session, "split_leakage")
+        ev.find(
+            "split_leakage",
+            status="confirmed" if static else "plausible",
+            confidence="high" if static else "medium",
+            evidence=[runtime(text, None, session, eval_batches=len(on_train))],
+            where=first_static_location(session, "split_leakage")
+            or (where(session, Frame(file=file, line=int(line))) if file else None),
+            why="an evaluation on training rows measures memorization, not generalization; it cannot reveal overfitting or leakage",
+            confirm="evaluate on rows that never enter training (split before building the loaders) and compare the metric",
+        )
+        ev.item(
+            "leakage",
+            "passed",
+            text + " (recorded as a suspicion: the program may intend to report training fit)",
+        )
+        return
+    else:
+        note = (
+            f"; {len(on_train)} evaluation batch(es) deliberately evaluate training data"
+            if on_train
+            else ""
+        )
+        ev.item(
+            "leakage",
+            "passed",
+            f"{overlap} of {rows} held-out evaluation rows also appear among the {seen}{note}; no feature tracks the target",
+        )
+        return
+    file, _, line = s.site.rpartition(":")
+    loc = first_static_location(session, "split_leakage")
+    if loc is None and file:
+        loc = where(session, Frame(file=file, line=int(line)))
+    ev.find(
+        "split_leakage",
+        status="confirmed",
+        confidence="high" if est > 0.2 else "medium",
+        evidence=[
+            runtime(text, None, session, overlap=overlap, eval_rows=rows, estimated_fraction=est)
+        ],
+        where=loc,
+        why="evaluation rows the model trained on make the held-out metric optimistic; it no longer measures generalization",
+        confirm="hash the rows of the training and evaluation sets and count the intersection; split by sample (or by group) before anything else",
+    )
+    ev.item("leakage", "failed", text)
