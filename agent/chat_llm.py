@@ -24,7 +24,9 @@ class ChatAgent:
         self.policy = policy
         self.session = session
         prompts, conv = policy.prompts, policy.conversation
-        system = system_prompt(prompts, policy.fence, policy.settings.max_failures)
+        system = system_prompt(
+            prompts, policy.fence, policy.settings.max_failures, policy.settings.keep_results
+        )
         conv.system(system + "\n" + prompts["chat"].render())
         conv.user(briefing(prompts, session, policy.fence))
 

@@ -8,7 +8,10 @@ Rules
 - optimization_before_correctness: no learning-rate, architecture, optimizer,
   model-size or training-length experiments or advice (and no stage-8 findings)
   while stages 1-7 are not all coherent.
-- confirmed_needs_runtime: a `confirmed` finding carries a runtime observation.
+- confirmed_needs_runtime: a `confirmed` finding cites a dynamic observation (runtime,
+  intervention or probe) that this investigation's evidence log issued.
+- evidence_not_issued: no finding or checklist item may carry a dynamic observation the
+  log did not issue (a policy cannot label its own words as runtime evidence).
 - checklist_incomplete: a stage ends only with its checklist done, unless it is
   closed `inconclusive` with a reason.
 - verdict_contradicts_evidence: `defect` needs a confirmed finding in the stage,
@@ -25,8 +28,10 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.tools.records import (
     OPTIMIZATION_KINDS,
+    CheckItem,
     Experiment,
     Finding,
+    Observation,
     Stage,
     StageResult,
     Verdict,
@@ -97,22 +102,52 @@ def _refuse_optimization(what: str, open_reasons: list[str]) -> None:
 
 
 def check_experiment(protocol: Protocol, experiment: Experiment) -> None:
+    """An experiment is judged by what it changes: its kind. A correctness experiment that
+    tests recorded findings of stages 1-7 may name an optimizer or a learning rate in its
+    description ("with zero_grad before backward, SGD's loss falls ..."); free text with
+    no finding behind it is read for advice."""
     open_reasons = correctness_open(protocol.stages)
     if not open_reasons:
         return
     if experiment.kind in OPTIMIZATION_KINDS:
         _refuse_optimization(f"a {experiment.kind!r} experiment", open_reasons)
+    tested = [protocol.ledger.get(i) for i in experiment.finding_ids]
+    if any(f is not None and f.stage < Stage.OPTIMIZATION for f in tested):
+        return
     advice = optimization_advice(experiment.description)
     if advice:
         _refuse_optimization(f"advice to change an optimization choice ({advice!r})", open_reasons)
 
 
+def check_evidence(protocol: Protocol, evidence: list[Observation], what: str) -> None:
+    forged = [o for o in evidence if o.is_dynamic and not protocol.evidence.genuine(o)]
+    if forged:
+        raise Refused(
+            "evidence_not_issued",
+            f"{what} carries {o_text(forged[0])} as {forged[0].source} evidence, but no run, "
+            "intervention or probe of this investigation produced it; cite observations by the "
+            "ids tools returned (E1, E2, ...), and put your own reasoning in `notes`.",
+        )
+
+
+def _shows_a_defect(o: Observation) -> bool:
+    """A dynamic observation that can carry a defect: a checklist item that passed (or was
+    not checked) is evidence of health, whatever a policy cites it for."""
+    return o.is_dynamic and o.values.get("outcome") not in ("passed", "skipped", "not_applicable")
+
+
+def o_text(o: Observation) -> str:
+    return f"{o.id!r}" if o.id else f"{o.text[:60]!r}"
+
+
 def check_finding(protocol: Protocol, finding: Finding) -> None:
-    if finding.status == "confirmed" and not finding.has_runtime_evidence:
+    check_evidence(protocol, finding.evidence, f"finding {finding.title!r}")
+    if finding.status == "confirmed" and not any(_shows_a_defect(o) for o in finding.evidence):
         raise Refused(
             "confirmed_needs_runtime",
-            f"finding {finding.title!r} is marked confirmed but its evidence holds only static "
-            "observations; record it as plausible, or add a runtime/intervention observation.",
+            f"finding {finding.title!r} is marked confirmed but cites no runtime, intervention or "
+            "probe observation of this investigation; record it as plausible, or cite the id of "
+            "an observation that shows it.",
         )
     open_reasons = correctness_open(protocol.stages)
     if not open_reasons:
@@ -124,6 +159,37 @@ def check_finding(protocol: Protocol, finding: Finding) -> None:
     advice = optimization_advice(finding.confirm)
     if advice:
         _refuse_optimization(f"advice to change an optimization choice ({advice!r})", open_reasons)
+
+
+def check_status_change(
+    protocol: Protocol, finding: Finding, status: str, evidence: list[Observation]
+) -> None:
+    """Confirming a finding, or taking `confirmed` away from one, takes a dynamic
+    observation of this investigation: words alone neither prove nor hide a defect."""
+    if status == finding.status or "confirmed" not in (status, finding.status):
+        return
+    check_evidence(protocol, evidence, f"the change of {finding.id}")
+    if not any(o.is_dynamic for o in evidence):
+        raise Refused(
+            "confirmed_needs_runtime",
+            f"{finding.id} can move from {finding.status} to {status} only on a runtime, "
+            "intervention or probe observation of this investigation; cite its id.",
+        )
+
+
+def check_item(
+    protocol: Protocol, item: CheckItem, outcome: str, evidence: list[Observation]
+) -> None:
+    """A policy that settles a checklist item cites observations; a dynamic item that
+    passes or fails needs a dynamic one (a probe that observed what the item asks)."""
+    check_evidence(protocol, evidence, f"item {item.id!r}")
+    if evidence and item.dynamic and outcome in ("passed", "failed"):
+        if not any(o.is_dynamic for o in evidence):
+            raise Refused(
+                "confirmed_needs_runtime",
+                f"{item.id!r} is checked at run time; cite a runtime, intervention or probe "
+                "observation (its id), not only static ones.",
+            )
 
 
 def check_advance(protocol: Protocol, verdict: Verdict, reason: str) -> None:

@@ -27,12 +27,10 @@ class Planner:
             if not result.ok:
                 call("advance_stage", {"verdict": "inconclusive", "reason": result.text})
                 continue
-            for finding in result.data.get("findings", []):
-                finding = {k: v for k, v in finding.items() if k != "id"}
-                stored = call("record_finding", finding)
+            for candidate in result.checks.candidates if result.checks else []:
+                stored = call("record_finding", {"candidate": candidate.id})
                 if stored.refused:  # a guardrail said no: keep the finding as a suspicion
-                    finding["status"] = "plausible"
-                    call("record_finding", finding)
+                    call("record_finding", {"candidate": candidate.id, "status": "plausible"})
             verdict, reason = self._verdict(session, stage)
             closed = call("advance_stage", {"verdict": verdict, "reason": reason})
             if not closed.ok:  # never loop on a refusal: the refusal itself is the reason

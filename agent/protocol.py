@@ -10,8 +10,10 @@ first, so a refused call changes nothing.
 from __future__ import annotations
 
 from torch_investigate.agent import guardrails
+from torch_investigate.agent.evidence import EvidenceLog
 from torch_investigate.agent.guardrails import Refused
 from torch_investigate.agent.ledger import Ledger
+from torch_investigate.agent.outcomes import merge_outcome
 from torch_investigate.agent.stages import fresh_checklist
 from torch_investigate.tools.records import (
     CheckItem,
@@ -34,6 +36,7 @@ class Protocol:
         }
         self.current: Stage | None = Stage.SYMPTOM
         self.ledger = Ledger()
+        self.evidence = EvidenceLog()
         self.experiments: list[Experiment] = []
         self.not_yet: list[NotYet] = []
         self.training_ran = False  # set when the repo's training path produced a trace
@@ -55,21 +58,17 @@ class Protocol:
             "unknown_item", f"stage {int(stage)} has no item {item_id!r} (items: {known})."
         )
 
-    def check(self, item_id: str, outcome: Outcome, detail: str) -> None:
-        """Record what a check found for an item of the current stage.
-
-        A later outcome overrides an earlier one only when it says more: a failure is
-        never overwritten by a pass (two checks may cover one item).
-        """
+    def check(
+        self, item_id: str, outcome: Outcome, detail: str, evidence: list[Observation] = ()
+    ) -> None:
+        """Record what a check (or a policy citing observations) found for an item of the
+        current stage; the merge rule is `merge_outcome`'s."""
         item = self.item(item_id)
-        if item.outcome == "failed" and outcome != "failed":
-            return
-        if item.outcome == "passed" and outcome in ("skipped", "not_applicable"):
-            return
-        item.outcome = outcome
-        item.detail = (
-            detail if not item.detail or outcome == "failed" else f"{item.detail}; {detail}"
-        )
+        guardrails.check_item(self, item, outcome, list(evidence))
+        merged = merge_outcome((item.outcome, item.detail), outcome, detail)
+        if merged is not None:
+            item.outcome, item.detail = merged
+            item.evidence_ids.extend(o.id for o in evidence if o.id not in item.evidence_ids)
 
     # ---- findings ----------------------------------------------------------------
 
@@ -89,8 +88,10 @@ class Protocol:
         evidence: list[Observation],
         confidence=None,
     ) -> Finding:
-        if self.ledger.get(finding_id) is None:
+        found = self.ledger.get(finding_id)
+        if found is None:
             raise Refused("unknown_finding", f"no finding with id {finding_id!r}.")
+        guardrails.check_status_change(self, found, status, evidence)
         updated = self.ledger.with_status(finding_id, status, evidence, confidence)
         guardrails.check_finding(self, updated)
         self.ledger.replace(updated)
@@ -99,9 +100,15 @@ class Protocol:
     # ---- experiments -----------------------------------------------------------------
 
     def propose_experiment(self, experiment: Experiment) -> Experiment:
+        """Record an experiment under the next id (X1, ...); one that repeats an earlier
+        proposal (same kind and findings, or the same description) returns the earlier one."""
         guardrails.check_experiment(self, experiment)
-        self.experiments.append(experiment)
-        return experiment
+        for known in self.experiments:
+            if _same_experiment(known, experiment):
+                return known
+        stored = experiment.model_copy(update={"id": f"X{len(self.experiments) + 1}"})
+        self.experiments.append(stored)
+        return stored
 
     def defer(self, change: NotYet) -> None:
         """Record a change not to attempt yet (always allowed: it is the guardrail's output)."""
@@ -164,3 +171,15 @@ class Protocol:
         except Refused as refusal:
             return "inconclusive", refusal.message
         return "no_defect_found", "the training path ran and every stage's runtime checks passed"
+
+
+def _words(text: str) -> str:
+    return " ".join("".join(c.lower() if c.isalnum() else " " for c in text).split())
+
+
+def _same_experiment(a: Experiment, b: Experiment) -> bool:
+    if _words(a.description) == _words(b.description):
+        return True
+    return (
+        a.kind == b.kind and bool(a.finding_ids) and sorted(a.finding_ids) == sorted(b.finding_ids)
+    )

@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel
 from torch_investigate.agent.protocol import Protocol
 from torch_investigate.agent.runs import DEFAULT_STEPS, Run, Runner
+from torch_investigate.agent.tool_args import Candidate
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import run_static_checks
 from torch_investigate.tools.entry import EntryError, find_command
@@ -67,6 +68,7 @@ class Session:
         self.chance: float | None = None
         self.failure = None  # the sandbox's Failure when the path could not run
         self.policy_name = "planner"
+        self.candidates: dict[str, Finding] = {}  # C1, C2, ...: what run_stage_checks found
         try:
             self._prepare()
         except BaseException:
@@ -117,6 +119,12 @@ class Session:
         )
 
     # ---- evidence ------------------------------------------------------------------
+
+    def add_candidate(self, finding: Finding) -> Candidate:
+        """A finding the checks propose, kept under an id a policy can record it by."""
+        cid = f"C{len(self.candidates) + 1}"
+        self.candidates[cid] = finding
+        return Candidate(id=cid, finding=finding)
 
     @property
     def can_run(self) -> bool:

@@ -1,43 +1,52 @@
 """The tools a policy may call, declared once as data.
 
-Each tool has a name, a description and a pydantic argument model; the JSON schema
-given to an LLM, the planner's calls and the README's tool list all come from these
-declarations. `dispatch` validates the arguments, applies the guardrails (through the
-protocol) and returns a `ToolResult` whose text is bounded for a model to read. A
-refusal or a malformed call is a result, not an exception.
+Each tool has a name, a description and a pydantic argument model (agent/tool_args.py);
+the JSON schema given to an LLM, the planner's calls, the MCP server and the README's
+tool list all come from these declarations. `dispatch` validates the arguments, applies
+the guardrails (through the protocol) and returns a typed `ToolResult` whose text is
+bounded for a model to read. A refusal or a malformed call is a result, not an exception.
+
+Every observation a tool returns (a checklist outcome, a check's evidence, an
+intervention, a probe's output) enters the investigation's evidence log first and is
+shown with its id; findings and checklist items cite those ids.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 from torch_investigate.agent.checks.merge import stage_evidence
+from torch_investigate.agent.findings_args import finding_from_args, observations
 from torch_investigate.agent.guardrails import Refused
-from torch_investigate.tools.code import read_target, search_code
-from torch_investigate.tools.records import (
-    Experiment,
-    ExperimentKind,
-    Finding,
-    Location,
-    Observation,
-    Stage,
-    Verdict,
+from torch_investigate.agent.tool_args import (
+    AdvanceArgs,
+    Candidate,
+    CheckItemArgs,
+    ExperimentArgs,
+    FinishArgs,
+    ItemResult,
+    ProbeArgs,
+    ReadCodeArgs,
+    RecordFindingArgs,
+    SearchCodeArgs,
+    ShowEvidenceArgs,
+    StageArgs,
+    StageChecks,
+    ToolError,
+    ToolResult,
+    UpdateFindingArgs,
 )
+from torch_investigate.tools.code import read_target, search_code
+from torch_investigate.tools.records import Experiment, Finding, Observation, Stage
 
 if TYPE_CHECKING:
     from torch_investigate.agent.session import Session
 
 MAX_TEXT = 12_000
-
-
-class ToolResult(BaseModel):
-    ok: bool
-    text: str
-    data: dict[str, Any] = Field(default_factory=dict)
-    refused: str | None = None  # the guardrail rule that refused the call
+ITEM_TEXT = 240  # characters of an item's detail in a stage summary (show_evidence has all)
 
 
 def bounded(text: str, limit: int = MAX_TEXT) -> str:
@@ -48,79 +57,12 @@ def bounded(text: str, limit: int = MAX_TEXT) -> str:
     return text[:limit] + f"\n[... {len(text) - limit} characters cut]"
 
 
-# ---- argument models ----------------------------------------------------------------
+def _short(text: str, limit: int = ITEM_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class ReadCodeArgs(BaseModel):
-    target: str = Field(
-        description="a file (`model.py`), a symbol (`model.py:Net.forward`) or a line range (`train.py:10-60`)"
-    )
-
-
-class SearchCodeArgs(BaseModel):
-    pattern: str = Field(
-        description="a regular expression or plain text to find in the repo's Python files"
-    )
-
-
-class StageArgs(BaseModel):
-    stage: int = Field(ge=1, le=8, description="the protocol stage (must be the current one)")
-
-
-class ProbeArgs(BaseModel):
-    code: str = Field(description=(
-        "Python run once inside the sandbox after the first optimizer step, with `model`, `args`, `kwargs`, "
-        "`inputs`, `target`, `loss_fn(prediction, target)`, `optimizer`, `torch`, `nn`, `F` in scope; "
-        "print what you need or set `result`"
-    ))  # fmt: skip
-    timeout_s: float = Field(default=60.0, ge=5, le=600)
-
-
-class ObservationArgs(BaseModel):
-    source: Literal["static", "runtime", "intervention"]
-    text: str
-    values: dict[str, Any] = Field(
-        default_factory=dict, description="the observation's numbers, if any"
-    )
-    where: Location | None = None
-
-
-class RecordFindingArgs(BaseModel):
-    category: str = Field(description="a taxonomy category id, or `other` with a title")
-    title: str = ""
-    stage: int = Field(ge=1, le=8)
-    status: Literal["confirmed", "plausible", "refuted"]
-    confidence: Literal["high", "medium", "low"]
-    file: str | None = None
-    symbol: str | None = None
-    line: int | None = None
-    evidence: list[ObservationArgs] = Field(min_length=1)
-    why: str
-    confirm: str = Field(description="the smallest test or change that confirms it")
-    detector: str = Field(default="", description="optional: what produced it (a check name)")
-
-
-class AdvanceArgs(BaseModel):
-    verdict: Literal["coherent", "defect", "inconclusive"]
-    reason: str
-
-
-class ExperimentArgs(BaseModel):
-    kind: ExperimentKind
-    description: str
-    distinguishes: str
-    information_value: float = Field(default=0.5, ge=0, le=1)
-    finding_ids: list[str] = Field(
-        default_factory=list, description="the findings this experiment tests"
-    )
-
-
-class FinishArgs(BaseModel):
-    root_cause: str | None = Field(
-        default=None,
-        description="the id of the finding that is the most likely root cause (F1...), or null",
-    )
-    explanation: str = ""
+def _error(kind: ToolError, text: str) -> ToolResult:
+    return ToolResult(ok=False, text=text, error=kind)
 
 
 # ---- handlers -------------------------------------------------------------------------
@@ -135,29 +77,74 @@ def _search_code(session: Session, a: SearchCodeArgs) -> ToolResult:
 
 
 def _run_stage_checks(session: Session, a: StageArgs) -> ToolResult:
+    protocol, log = session.protocol, session.protocol.evidence
     stage = Stage(a.stage)
-    if session.protocol.current != stage:
-        current = session.protocol.current
+    if protocol.current != stage:
+        current = protocol.current
         raise Refused(
             "stage_order",
             f"stage {a.stage} is not the current stage ({int(current) if current else 'none: all closed'}); stages run in order.",
         )
     ev = stage_evidence(session, stage)
+    items: dict[str, ItemResult] = {}
     for item_id, (outcome, detail) in ev.items.items():
-        session.protocol.check(item_id, outcome, detail)
-    data = {
-        "stage": a.stage,
-        "items": {k: {"outcome": o, "detail": d} for k, (o, d) in ev.items.items()},
-        "findings": [f.model_dump(mode="json") for f in ev.findings],
-    }
-    return ToolResult(ok=True, text=bounded(ev.text()), data=data)
+        item = protocol.item(item_id)
+        dynamic = item.dynamic and outcome in ("passed", "failed")
+        obs = log.issue(Observation(
+            source="runtime" if dynamic else "static",
+            text=f"stage {a.stage} item {item_id} {outcome}: {detail}",
+            values={"item": item_id, "outcome": outcome},
+        ))  # fmt: skip
+        protocol.check(item_id, outcome, detail, [obs])
+        items[item_id] = ItemResult(outcome=outcome, detail=detail, evidence_id=obs.id)
+    candidates = [session.add_candidate(_issued(session, f)) for f in ev.findings]
+    checks = StageChecks(stage=a.stage, items=items, candidates=candidates)
+    return ToolResult(ok=True, text=bounded(_stage_text(stage, checks, ev.notes)), checks=checks)
+
+
+def _issued(session: Session, f: Finding) -> Finding:
+    log = session.protocol.evidence
+    return f.model_copy(update={"evidence": [log.issue(o) for o in f.evidence]})
+
+
+def _stage_text(stage: Stage, checks: StageChecks, notes: list[str]) -> str:
+    lines = [f"Stage {int(stage)} ({stage.title}) checks:"]
+    for item_id, r in checks.items.items():
+        lines.append(f"- {item_id}: {r.outcome} [{r.evidence_id}] {_short(r.detail)}")
+    if checks.candidates:
+        lines.append("Candidate findings (record one with record_finding(candidate=ID)):")
+    for c in checks.candidates:
+        f = c.finding
+        where = f"{f.file}:{f.line} ({f.symbol})" if f.file else "no location"
+        ids = ", ".join(o.id for o in f.evidence)
+        lines.append(
+            f"- {c.id} [{f.status}/{f.confidence}] {f.category} at {where}: "
+            f"{_short(f.evidence[-1].text)} [evidence {ids}]"
+        )
+    if not checks.candidates:
+        lines.append("No candidate findings.")
+    lines.extend(f"note: {n}" for n in notes)
+    return "\n".join(lines)
+
+
+def _show_evidence(session: Session, a: ShowEvidenceArgs) -> ToolResult:
+    parts = []
+    for oid in a.ids:
+        o = session.protocol.evidence.get(oid)
+        if o is None:
+            parts.append(f"{oid}: no such observation")
+            continue
+        where = f" at {o.where}" if o.where else ""
+        values = f"\n  values: {o.values}" if o.values else ""
+        parts.append(f"{o.id} [{o.source}]{where}: {o.text}{values}")
+    return ToolResult(ok=True, text=bounded("\n".join(parts)))
 
 
 def _run_probe(session: Session, a: ProbeArgs) -> ToolResult:
     if session.runner is None:
-        return ToolResult(
-            ok=False,
-            text="the training path cannot run here (static-only or no command), so no probe can run",
+        return _error(
+            ToolError.unavailable,
+            "the training path cannot run here (static-only or no command), so no probe can run",
         )
     run = session.runner.probe(a.code, a.timeout_s)
     res = run.trace.probe_result if run.trace else None
@@ -167,64 +154,75 @@ def _run_probe(session: Session, a: ProbeArgs) -> ToolResult:
             if run.result.failure
             else (run.trace.stop_reason if run.trace else run.trace_error)
         )
-        return ToolResult(
-            ok=False,
-            text=bounded(
-                f"the probe did not run: {msg or 'the training path never reached its first step'}"
-            ),
-        )
+        why = msg or "the training path never reached its first step"
+        return _error(ToolError.failed, bounded(f"the probe did not run: {why}"))
     parts = [f"stdout:\n{res.get('stdout') or '(empty)'}"]
     if res.get("result") is not None:
         parts.append(f"result: {res['result']}")
     if res.get("error"):
         parts.append(f"error: {res['error']}")
-    return ToolResult(ok=not res.get("error"), text=bounded("\n".join(parts)), data=res)
+    text = "\n".join(parts)
+    obs = session.protocol.evidence.issue(Observation(
+        source="probe", text=f"probe {run.label}: {_short(text, 4000)}",
+        values={"code": a.code[:2000], "run": run.label},
+    ))  # fmt: skip
+    body = bounded(f"{text}\n(recorded as observation {obs.id})")
+    if res.get("error"):
+        return ToolResult(ok=False, text=body, error=ToolError.failed, id=obs.id)
+    return ToolResult(ok=True, text=body, id=obs.id)
 
 
 def _record_finding(session: Session, a: RecordFindingArgs) -> ToolResult:
     try:
-        finding = Finding(
-            category=a.category,
-            title=a.title,
-            stage=Stage(a.stage),
-            status=a.status,
-            confidence=a.confidence,
-            file=a.file,
-            symbol=a.symbol,
-            line=a.line,
-            evidence=[
-                Observation(source=e.source, text=e.text, values=e.values, where=e.where)
-                for e in a.evidence
-            ],
-            why=a.why,
-            confirm=a.confirm,
-            detector=a.detector or "policy",
-        )
-    except ValidationError as e:
-        return ToolResult(ok=False, text=f"invalid finding: {_errors(e)}")
+        finding = finding_from_args(session, a)
+    except ValueError as e:
+        return _error(ToolError.bad_arguments, f"invalid finding: {e}")
     stored = record(session, finding)
+    where = f" at {stored.file}:{stored.line}" if stored.file else ""
     return ToolResult(
         ok=True,
-        text=f"recorded {stored.id}: {stored.category} ({stored.status}) at {stored.file}:{stored.line}",
-        data={"id": stored.id},
+        text=f"recorded {stored.id}: {stored.category} ({stored.status}){where}",
+        id=stored.id,
     )
 
 
 def record(session: Session, finding: Finding) -> Finding:
     """Record a finding (guardrails apply) — the one path for every policy."""
-    return session.protocol.record_finding(finding)
+    return session.protocol.record_finding(
+        finding.model_copy(update={"recorded_by": session.policy_name})
+    )
+
+
+def _update_finding(session: Session, a: UpdateFindingArgs) -> ToolResult:
+    try:
+        evidence = observations(session, a.evidence_ids, a.notes)
+    except ValueError as e:
+        return _error(ToolError.bad_arguments, str(e))
+    updated = session.protocol.update_finding(a.finding, a.status, evidence)
+    return ToolResult(ok=True, text=f"{updated.id} is now {updated.status}", id=updated.id)
+
+
+def _check_item(session: Session, a: CheckItemArgs) -> ToolResult:
+    try:
+        evidence = observations(session, a.evidence_ids, "")
+    except ValueError as e:
+        return _error(ToolError.bad_arguments, str(e))
+    detail = a.detail or "; ".join(o.text[:160] for o in evidence)
+    detail = f"{detail} (by {', '.join(o.id for o in evidence)})"
+    session.protocol.check(a.item, a.outcome, detail, evidence)
+    item = session.protocol.item(a.item)
+    return ToolResult(ok=True, text=f"item {a.item}: {item.outcome} — {_short(item.detail)}")
 
 
 def _advance_stage(session: Session, a: AdvanceArgs) -> ToolResult:
-    verdict: Verdict = a.verdict
-    nxt = session.protocol.advance(verdict, a.reason)
+    nxt = session.protocol.advance(a.verdict, a.reason)
     text = f"stage closed as {a.verdict}; " + (
         f"now at stage {int(nxt)} ({nxt.title})" if nxt else "every stage is closed; call finish"
     )
     s8 = session.protocol.stages[Stage.OPTIMIZATION]
     if nxt is None and s8.verdict == "not_examined":
         text += f". Stage 8 was not examined: {s8.reason}"
-    return ToolResult(ok=True, text=text, data={"current": int(nxt) if nxt else None})
+    return ToolResult(ok=True, text=text, current=int(nxt) if nxt else None)
 
 
 def _propose_experiment(session: Session, a: ExperimentArgs) -> ToolResult:
@@ -232,8 +230,13 @@ def _propose_experiment(session: Session, a: ExperimentArgs) -> ToolResult:
         kind=a.kind, description=a.description, distinguishes=a.distinguishes,
         information_value=a.information_value, finding_ids=a.finding_ids,
     )  # fmt: skip
-    session.protocol.propose_experiment(exp)
-    return ToolResult(ok=True, text=f"experiment recorded ({a.kind})")
+    known = {e.id for e in session.protocol.experiments}
+    stored = session.protocol.propose_experiment(exp)
+    if stored.id in known:
+        return ToolResult(
+            ok=True, text=f"already proposed as {stored.id}: {stored.description}", id=stored.id
+        )
+    return ToolResult(ok=True, text=f"experiment {stored.id} recorded ({a.kind})", id=stored.id)
 
 
 def _finish(session: Session, a: FinishArgs) -> ToolResult:
@@ -265,11 +268,14 @@ class Tool:
 TOOLS: tuple[Tool, ...] = (
     Tool("read_code", "Read numbered source of a file, a symbol (`file.py:Class.method`) or a line range (`file.py:10-60`), in a bounded window.", ReadCodeArgs, _read_code),
     Tool("search_code", "Search the repo's Python files for a regex or text; returns file:line (symbol): line.", SearchCodeArgs, _search_code),
-    Tool("run_stage_checks", "Run the built-in checks of the current stage (static and runtime, with interventions) and record their checklist outcomes; returns the evidence and candidate findings.", StageArgs, _run_stage_checks),
-    Tool("run_probe", "Run a Python snippet inside the sandbox with the repo's model, first batch, loss function and optimizer in scope; returns stdout, result and error.", ProbeArgs, _run_probe),
-    Tool("record_finding", "Record a finding (a taxonomy category, location, evidence, why, smallest confirming test). `confirmed` needs runtime or intervention evidence.", RecordFindingArgs, _record_finding),
+    Tool("run_stage_checks", "Run the built-in checks of the current stage (static and runtime, with interventions); records their checklist outcomes and returns each with its observation id, and candidate findings (C1...).", StageArgs, _run_stage_checks),
+    Tool("show_evidence", "The full text and numbers of observations by id (E1...).", ShowEvidenceArgs, _show_evidence),
+    Tool("run_probe", "Run a Python snippet inside the sandbox with the repo's model, batch, loss function and optimizer in scope; returns stdout, result and error, recorded as an observation.", ProbeArgs, _run_probe),
+    Tool("record_finding", "Record a finding: a candidate by id, or a category with location, evidence ids, why and the smallest confirming test. `confirmed` needs a runtime, intervention or probe observation id.", RecordFindingArgs, _record_finding),
+    Tool("update_finding", "Change a finding's status (confirm, demote, refute), citing the observations that justify it.", UpdateFindingArgs, _update_finding),
+    Tool("check_item", "Settle a checklist item of the current stage with observations (e.g. a probe's id for a runtime item).", CheckItemArgs, _check_item),
     Tool("advance_stage", "Close the current stage with a verdict (coherent, defect, inconclusive) and a reason, and open the next one.", AdvanceArgs, _advance_stage),
-    Tool("propose_experiment", "Propose an experiment for section D. lr/architecture/optimizer/model_size/training_length kinds are refused until stages 1-7 are coherent.", ExperimentArgs, _propose_experiment),
+    Tool("propose_experiment", "Propose an experiment for section D (returns its id; a repeat returns the earlier id). lr/architecture/optimizer/model_size/training_length kinds are refused until stages 1-7 are coherent.", ExperimentArgs, _propose_experiment),
     Tool("finish", "End the investigation once every stage is closed, naming the root-cause finding id (or null) with a short explanation.", FinishArgs, _finish),
 )  # fmt: skip
 BY_NAME = {t.name: t for t in TOOLS}
@@ -286,12 +292,15 @@ def dispatch(session: Session, name: str, arguments: dict[str, Any] | None) -> T
     """Validate, run, and turn refusals and bad calls into results a model can read."""
     tool = BY_NAME.get(name)
     if tool is None:
-        return ToolResult(ok=False, text=f"unknown tool {name!r}; tools: {', '.join(BY_NAME)}")
+        return _error(ToolError.unknown_tool, f"unknown tool {name!r}; tools: {', '.join(BY_NAME)}")
     try:
         args = tool.args.model_validate(arguments or {})
     except ValidationError as e:
-        return ToolResult(ok=False, text=f"bad arguments for {name}: {_errors(e)}")
+        return _error(ToolError.bad_arguments, f"bad arguments for {name}: {_errors(e)}")
     try:
         return tool.handler(session, args)
     except Refused as r:
-        return ToolResult(ok=False, text=str(r), refused=r.rule)
+        return ToolResult(ok=False, text=str(r), error=ToolError.refused, rule=r.rule)
+
+
+__all__ = ["BY_NAME", "TOOLS", "Candidate", "ToolError", "ToolResult", "bounded", "dispatch"]

@@ -39,7 +39,7 @@ STAGE_FILES: dict[Stage, str] = {
 
 # name (the file without `.md`) -> the placeholders its code fills
 VARIABLES: dict[str, frozenset[str]] = {
-    "system": frozenset({"tools", "max_failures", "data_open", "data_close"}),
+    "system": frozenset({"tools", "max_failures", "data_open", "data_close", "keep"}),
     "chat": frozenset(),
     "briefing": frozenset({"repo", "command", "files", "open_stage"}),
     "chat_turn": frozenset({"state", "question"}),

@@ -181,7 +181,7 @@ def test_example_json_validates_against_the_schema(example_json):
     schema = json.loads(investigate("schema").stdout)
     report = json.loads(p.stdout)
     jsonschema.validate(report, schema)
-    assert report["schema_version"] == "1.0"
+    assert report["schema_version"] == "1.1"
 
 
 def test_example_finds_the_softmax_and_fails_on_confirmed(example_json):

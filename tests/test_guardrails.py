@@ -10,6 +10,22 @@ RUNTIME = Observation(source="runtime", text="grad None for 4 parameters after b
 STATIC = Observation(source="static", text="layers kept in a list")
 
 
+def rec(protocol, finding):
+    """Record through the protocol as a tool would: dynamic evidence enters its log first."""
+    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in finding.evidence]
+    return protocol.record_finding(finding.model_copy(update={"evidence": issued}))
+
+
+def chk(protocol, finding):
+    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in finding.evidence]
+    guardrails.check_finding(protocol, finding.model_copy(update={"evidence": issued}))
+
+
+def upd(protocol, finding_id, status, evidence, **kw):
+    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in evidence]
+    return protocol.update_finding(finding_id, status, issued, **kw)
+
+
 def coherent_until(stage: Stage) -> Protocol:
     p = Protocol()
     while p.current is not None and p.current < stage:
@@ -117,7 +133,7 @@ def test_advice_detector_ignores_correctness_fixes(text):
 def test_stage_eight_finding_refused_before_correctness():
     p = Protocol()
     with pytest.raises(Refused) as e:
-        guardrails.check_finding(
+        chk(
             p,
             make(
                 category="lr_too_high",
@@ -128,7 +144,7 @@ def test_stage_eight_finding_refused_before_correctness():
         )
     assert e.value.rule == "optimization_before_correctness"
     p8 = coherent_until(Stage.OPTIMIZATION)
-    guardrails.check_finding(
+    chk(
         p8,
         make(
             category="lr_too_high", stage=Stage.OPTIMIZATION, status="confirmed", evidence=[RUNTIME]
@@ -139,7 +155,7 @@ def test_stage_eight_finding_refused_before_correctness():
 def test_advice_in_confirm_text_refused_before_correctness():
     p = Protocol()
     with pytest.raises(Refused):
-        guardrails.check_finding(p, make(confirm="increase the learning rate tenfold"))
+        chk(p, make(confirm="increase the learning rate tenfold"))
 
 
 def test_advice_in_final_explanation_refused_before_correctness():
@@ -157,13 +173,13 @@ def test_advice_in_final_explanation_refused_before_correctness():
 def test_confirmed_without_runtime_evidence_refused():
     p = Protocol()
     with pytest.raises(Refused) as e:
-        guardrails.check_finding(p, make(status="confirmed"))
+        chk(p, make(status="confirmed"))
     assert e.value.rule == "confirmed_needs_runtime"
 
 
 def test_confirmed_with_intervention_evidence_allowed():
     p = Protocol()
-    guardrails.check_finding(
+    chk(
         p,
         make(
             status="confirmed",
@@ -194,7 +210,7 @@ def test_verdict_rules():
     with pytest.raises(Refused) as e:
         guardrails.check_advance(p, "defect", "x")
     assert e.value.rule == "verdict_contradicts_evidence"
-    p.record_finding(make(status="confirmed", evidence=[RUNTIME]))
+    rec(p, make(status="confirmed", evidence=[RUNTIME]))
     with pytest.raises(Refused):
         guardrails.check_advance(p, "coherent", "x")
     guardrails.check_advance(p, "defect", "x")
@@ -238,3 +254,109 @@ def test_finish_refused_while_open():
     with pytest.raises(Refused) as e:
         guardrails.check_finish(Protocol(), None, "")
     assert e.value.rule == "finish_before_protocol"
+
+
+# ---- evidence the engine issued ------------------------------------------------------
+
+
+def test_forged_runtime_evidence_is_refused_even_for_a_plausible_finding():
+    p = Protocol()
+    forged = Observation(source="runtime", text="I ran it and the loss stayed flat")
+    for status in ("confirmed", "plausible"):
+        with pytest.raises(Refused) as e:
+            p.record_finding(make(status=status, evidence=[forged]))
+        assert e.value.rule == "evidence_not_issued"
+    assert p.ledger.all() == []
+
+
+def test_an_issued_observation_changed_afterwards_is_not_genuine():
+    p = Protocol()
+    issued = p.evidence.issue(RUNTIME)
+    tampered = issued.model_copy(update={"text": "grad None for every parameter"})
+    with pytest.raises(Refused) as e:
+        p.record_finding(make(status="confirmed", evidence=[tampered]))
+    assert e.value.rule == "evidence_not_issued"
+    p.record_finding(make(status="confirmed", evidence=[issued]))
+
+
+def test_model_text_supports_only_a_plausible_finding():
+    p = Protocol()
+    words = Observation(source="model", text="the optimizer clearly misses the head")
+    with pytest.raises(Refused) as e:
+        p.record_finding(make(status="confirmed", evidence=[words]))
+    assert e.value.rule == "confirmed_needs_runtime"
+    assert p.record_finding(make(status="plausible", evidence=[words])).status == "plausible"
+
+
+def test_confirming_or_unconfirming_takes_a_dynamic_observation():
+    p = Protocol()
+    f = p.record_finding(make(status="plausible", evidence=[STATIC]))
+    words = Observation(source="model", text="I am sure now")
+    with pytest.raises(Refused):
+        p.update_finding(f.id, "confirmed", [words])
+    g = p.update_finding(f.id, "confirmed", [p.evidence.issue(RUNTIME)])
+    assert g.status == "confirmed"
+    with pytest.raises(Refused) as e:
+        p.update_finding(f.id, "refuted", [words])
+    assert e.value.rule == "confirmed_needs_runtime"
+    assert p.ledger.get(f.id).status == "confirmed"
+
+
+def test_a_runtime_item_is_settled_only_by_a_dynamic_observation():
+    p = Protocol()
+    p.check("training_command", "passed", "train.py")
+    with pytest.raises(Refused):
+        p.check("run", "passed", "it ran", [Observation(source="static", text="looks fine")])
+    with pytest.raises(Refused) as e:
+        p.check("run", "passed", "it ran", [Observation(source="probe", text="made up")])
+    assert e.value.rule == "evidence_not_issued"
+    probe = p.evidence.issue(Observation(source="probe", text="probe: 12 steps, loss 0.4"))
+    p.check("run", "passed", "it ran", [probe])
+    assert p.item("run").outcome == "passed"
+    assert p.item("run").evidence_ids == [probe.id]
+
+
+def test_experiments_get_ids_and_repeats_return_the_first():
+    p = Protocol()
+    f = p.record_finding(make(status="confirmed", evidence=[p.evidence.issue(RUNTIME)]))
+    a = p.propose_experiment(Experiment(
+        kind="fix_confirmation", description="zero the grads before backward", distinguishes="x",
+        finding_ids=[f.id],
+    ))  # fmt: skip
+    b = p.propose_experiment(Experiment(
+        kind="fix_confirmation", description="Call zero_grad() before each backward and rerun",
+        distinguishes="y", finding_ids=[f.id],
+    ))  # fmt: skip
+    c = p.propose_experiment(Experiment(
+        kind="correctness_check", description="Zero the grads before backward!", distinguishes="z"
+    ))  # fmt: skip
+    assert (a.id, b.id, c.id) == ("X1", "X1", "X1")
+    assert len(p.experiments) == 1
+
+
+def test_a_correctness_experiment_is_judged_by_its_kind_not_its_words():
+    p = Protocol()
+    f = p.record_finding(make(status="confirmed", evidence=[p.evidence.issue(RUNTIME)]))
+    text = "use the hand-written SGD update with gradients zeroed before backward"
+    p.propose_experiment(Experiment(
+        kind="fix_confirmation", description=text, distinguishes="x", finding_ids=[f.id]
+    ))  # fmt: skip
+    with pytest.raises(Refused):  # the same words with no finding behind them read as advice
+        p.propose_experiment(
+            Experiment(kind="correctness_check", description=text, distinguishes="y")
+        )
+    with pytest.raises(Refused):  # an optimization kind is refused whatever it cites
+        p.propose_experiment(Experiment(
+            kind="optimizer", description="compare", distinguishes="z", finding_ids=[f.id]
+        ))  # fmt: skip
+
+
+def test_a_passed_checklist_item_cannot_confirm_a_defect():
+    p = Protocol()
+    passed = p.evidence.issue(Observation(
+        source="runtime", text="stage 1 item run passed: ran 200 steps",
+        values={"item": "run", "outcome": "passed"},
+    ))  # fmt: skip
+    with pytest.raises(Refused) as e:
+        p.record_finding(make(status="confirmed", evidence=[passed]))
+    assert e.value.rule == "confirmed_needs_runtime"

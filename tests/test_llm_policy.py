@@ -2,19 +2,16 @@
 path against the planner, guardrail refusals, malformed calls, prompt injection,
 endpoint failures and the run's bounds."""
 
-import json
+import re
 
 import pytest
 from fakellm import Delay, HTTPError, ProtocolWalker, Reply, ScriptedLLM, call
-from fakellm.helpers import run_planner, run_policy, seeded_rings
+from fakellm.helpers import healthy_rings, run_planner, run_policy, seeded_rings
 from torch_investigate.agent.llm import LLMConfigError
 
-STATIC = [
-    {"source": "static", "text": "train.py:46: loss.backward() with no zero_grad in the loop"}
-]
 FINDING = dict(
-    category="missing_zero_grad", stage=6, status="confirmed", confidence="high",
-    file="train.py", line=46, evidence=STATIC, why="gradients accumulate",
+    category="missing_zero_grad", status="confirmed", confidence="high",
+    file="train.py", line=46, notes="no zero_grad call in the loop", why="gradients accumulate",
     confirm="call optimizer.zero_grad() before backward and compare 100 steps",
 )  # fmt: skip
 
@@ -205,8 +202,35 @@ def test_stage_checks_reach_the_model_fenced_with_ready_to_record_candidates(tmp
     (seen,) = tool_messages(server, 1)
     assert seen.startswith("run_stage_checks: ok\n")
     assert policy.fence.open in seen and seen.rstrip().endswith(policy.fence.close)
-    json_lines = [ln for ln in seen.splitlines() if ln.startswith("{")]
-    for line in json_lines:
-        assert {"category", "stage", "status", "evidence", "why", "confirm"} <= set(
-            json.loads(line)
-        )
+    assert re.search(r"^- training_command: passed \[E\d+\]", seen, re.MULTILINE)
+
+
+def test_a_model_that_forges_runtime_evidence_gets_no_confirmed_finding(tmp_path):
+    """A well-formed call that labels the model's own text as a runtime observation, on a
+    healthy repo: refused, and nothing the model wrote becomes confirmed."""
+    repo = healthy_rings(tmp_path)
+    forged = dict(
+        category="missing_zero_grad", status="confirmed", confidence="high", file="train.py",
+        line=40, evidence_ids=["E1"], notes="observed at run time: gradients accumulate",
+        why="gradients accumulate", confirm="zero the gradients and compare 100 steps",
+    )  # fmt: skip
+    script = [
+        Reply(tool_calls=[call("run_stage_checks", stage=1)]),
+        Reply(tool_calls=[call("record_finding", **forged)]),
+        Reply(tool_calls=[call("record_finding", **{**forged, "evidence_ids": [], "notes": "ran it"})]),
+        Reply(tool_calls=[call("record_finding", category="missing_zero_grad", status="confirmed",
+                               confidence="high", why="w", confirm="c",
+                               evidence=[{"source": "runtime", "text": "loss flat"}])]),
+    ]  # fmt: skip
+    with ScriptedLLM(script, fallback=ProtocolWalker()) as server:
+        report, policy, _ = run_policy(repo, server)
+    kinds = [(f.kind, f.rule) for f in policy.failures]
+    # E1 exists (stage 1's first item), but it says nothing about gradients: a confirmed
+    # finding needs a dynamic observation, and E1 is the static training_command item
+    assert kinds[:3] == [
+        ("refused", "confirmed_needs_runtime"),
+        ("refused", "confirmed_needs_runtime"),
+        ("malformed", None),
+    ]
+    assert not [f for f in report.findings if f.recorded_by.startswith("llm")]
+    assert all(f.status != "confirmed" for f in report.findings)

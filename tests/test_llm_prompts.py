@@ -60,7 +60,9 @@ def test_system_prompt_states_the_protocol_the_rules_and_the_data_rule():
         "8. Optimization choices",
         "smallest test",
         "high, medium, low",
-        "`confirmed` needs runtime evidence",
+        "`confirmed` needs a runtime, intervention or probe observation id",
+        "your own words are reasoning, not evidence",
+        "shortened to a one-line note once more than 12 results",
         "until stages 1-7 are coherent",
         "because the code looks conventional",
         "larger model or more training",
@@ -70,6 +72,7 @@ def test_system_prompt_states_the_protocol_the_rules_and_the_data_rule():
         "After 4 refused or malformed calls",
     ):
         assert needle in text, needle
-    for tool in ("read_code", "search_code", "run_stage_checks", "run_probe", "record_finding",
-                 "advance_stage", "propose_experiment", "finish"):  # fmt: skip
+    for tool in ("read_code", "search_code", "run_stage_checks", "show_evidence", "run_probe",
+                 "record_finding", "update_finding", "check_item", "advance_stage",
+                 "propose_experiment", "finish"):  # fmt: skip
         assert f"- {tool}: " in text

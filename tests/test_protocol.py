@@ -9,6 +9,17 @@ RUNTIME = Observation(source="runtime", text="observed at run time: 3 of 3 steps
 STATIC = Observation(source="static", text="line 12: F.softmax(out) -> CrossEntropyLoss")
 
 
+def rec(protocol, finding):
+    """Record through the protocol as a tool would: dynamic evidence enters its log first."""
+    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in finding.evidence]
+    return protocol.record_finding(finding.model_copy(update={"evidence": issued}))
+
+
+def upd(protocol, finding_id, status, evidence, **kw):
+    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in evidence]
+    return protocol.update_finding(finding_id, status, issued, **kw)
+
+
 def finding(
     category="softmax_before_ce", stage=Stage.LOSS, status="confirmed", evidence=None, **kw
 ):
@@ -84,7 +95,7 @@ def test_defect_verdict_needs_confirmed_finding_in_stage():
     with pytest.raises(Refused) as e:
         p.advance("defect", "softmax")
     assert e.value.rule == "verdict_contradicts_evidence"
-    p.record_finding(finding())
+    rec(p, finding())
     assert p.advance("defect", "softmax before CE") == Stage.AUTOGRAD
 
 
@@ -92,7 +103,7 @@ def test_coherent_refused_with_confirmed_finding_or_failed_item():
     p = Protocol()
     walk_coherent(p, Stage.LOSS)
     pass_all(p)
-    p.record_finding(finding())
+    rec(p, finding())
     with pytest.raises(Refused) as e:
         p.advance("coherent", "fine")
     assert e.value.rule == "verdict_contradicts_evidence"
@@ -136,7 +147,7 @@ def test_stage_eight_not_examined_when_defect_confirmed():
     p = Protocol()
     walk_coherent(p, Stage.LOSS)
     pass_all(p)
-    f = p.record_finding(finding())
+    f = rec(p, finding())
     p.advance("defect", "softmax")
     walk_coherent(p, Stage.OPTIMIZATION)
     assert p.current is None
@@ -183,8 +194,8 @@ def test_finish_with_unknown_or_refuted_root_cause_refused():
     p = Protocol()
     walk_coherent(p, Stage.LOSS)
     pass_all(p)
-    f = p.record_finding(finding(status="plausible", evidence=[STATIC]))
-    p.update_finding(f.id, "refuted", [Observation(source="intervention", text="no change")])
+    f = rec(p, finding(status="plausible", evidence=[STATIC]))
+    upd(p, f.id, "refuted", [Observation(source="intervention", text="no change")])
     p.advance("coherent", "refuted")
     walk_coherent(p, Stage.OPTIMIZATION)
     pass_all(p)
@@ -197,8 +208,8 @@ def test_finish_with_unknown_or_refuted_root_cause_refused():
 
 def test_ledger_ids_and_stage_index():
     p = Protocol()
-    a = p.record_finding(finding(status="plausible", evidence=[STATIC]))
-    b = p.record_finding(finding(category="missing_zero_grad", stage=Stage.OPTIMIZER))
+    a = rec(p, finding(status="plausible", evidence=[STATIC]))
+    b = rec(p, finding(category="missing_zero_grad", stage=Stage.OPTIMIZER))
     assert (a.id, b.id) == ("F1", "F2")
     assert p.stages[Stage.LOSS].finding_ids == ["F1"]
     assert p.stages[Stage.OPTIMIZER].finding_ids == ["F2"]
@@ -206,13 +217,13 @@ def test_ledger_ids_and_stage_index():
 
 def test_update_finding_promotes_with_runtime_evidence():
     p = Protocol()
-    f = p.record_finding(finding(status="plausible", evidence=[STATIC]))
+    f = rec(p, finding(status="plausible", evidence=[STATIC]))
     with pytest.raises(Refused):
-        p.update_finding(f.id, "confirmed", [])
-    up = p.update_finding(f.id, "confirmed", [RUNTIME], confidence="high")
+        upd(p, f.id, "confirmed", [])
+    up = upd(p, f.id, "confirmed", [RUNTIME], confidence="high")
     assert up.status == "confirmed" and len(up.evidence) == 2
     with pytest.raises(Refused):
-        p.update_finding("F42", "refuted", [])
+        upd(p, "F42", "refuted", [])
 
 
 def test_defer_deduplicates():
@@ -234,7 +245,7 @@ def test_conclusion():
     assert p.conclusion()[0] == "no_defect_found"
 
     q = Protocol()
-    q.record_finding(finding())
+    rec(q, finding())
     assert q.conclusion()[0] == "defects_found"
 
 
@@ -249,4 +260,5 @@ def test_experiment_refused_then_allowed_after_correctness():
     assert p.experiments == []
     walk_coherent(p, Stage.OPTIMIZATION)
     p.propose_experiment(lr)
-    assert p.experiments == [lr]
+    assert [e.model_copy(update={"id": ""}) for e in p.experiments] == [lr]
+    assert p.experiments[0].id == "X1"

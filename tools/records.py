@@ -13,7 +13,7 @@ from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
 # when fields are added.
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 class Stage(IntEnum):
@@ -48,7 +48,11 @@ Status = Literal["confirmed", "plausible", "refuted"]
 Confidence = Literal["high", "medium", "low"]
 Verdict = Literal["coherent", "defect", "inconclusive", "not_examined"]
 Outcome = Literal["pending", "passed", "failed", "skipped", "not_applicable"]
-EvidenceSource = Literal["static", "runtime", "intervention"]
+# static: read from the code; runtime: seen while the training path ran; intervention: a
+# run with one change compared with the baseline; probe: the output of a snippet run in
+# the sandbox; model: a policy's own words (reasoning, never proof).
+EvidenceSource = Literal["static", "runtime", "intervention", "probe", "model"]
+DYNAMIC_SOURCES: frozenset[str] = frozenset({"runtime", "intervention", "probe"})
 
 # Experiment kinds that change optimization choices. Guardrails refuse them (as
 # experiments or as advice) until stages 1-7 are coherent.
@@ -96,9 +100,13 @@ class Observation(BaseModel):
     """One piece of evidence: what was seen, with its numbers.
 
     `static` is read from the code; `runtime` was observed while the repo's own
-    training path ran; `intervention` compares a run with one change applied.
+    training path ran; `intervention` compares a run with one change applied; `probe` is
+    a snippet's output from the sandbox; `model` is a policy's own words. `id` is issued
+    by the investigation's evidence log (E1, E2, ...): a confirmed finding must cite
+    dynamic observations the log issued, so no policy can confirm with words.
     """
 
+    id: str = ""
     source: EvidenceSource
     text: str
     values: dict[str, JSONValue] = Field(default_factory=dict)
@@ -106,7 +114,7 @@ class Observation(BaseModel):
 
     @property
     def is_dynamic(self) -> bool:
-        return self.source in ("runtime", "intervention")
+        return self.source in DYNAMIC_SOURCES
 
 
 class Finding(BaseModel):
@@ -125,6 +133,7 @@ class Finding(BaseModel):
     why: str
     confirm: str  # the smallest test or change that confirms it
     detector: str = ""  # the check that produced it, e.g. `static.softmax_before_ce`
+    recorded_by: str = ""  # the policy that recorded it: planner, review:<model>, llm:<model>, chat
 
     @field_validator("category")
     @classmethod
@@ -161,6 +170,7 @@ class CheckItem(BaseModel):
     dynamic: bool  # needs the training path to run
     outcome: Outcome = "pending"
     detail: str = ""  # the evidence (passed/failed) or the reason (skipped/not_applicable)
+    evidence_ids: list[str] = Field(default_factory=list)  # observations that decided it
 
 
 class StageResult(BaseModel):
@@ -179,6 +189,7 @@ class StageResult(BaseModel):
 
 
 class Experiment(BaseModel):
+    id: str = ""  # X1, X2, ... assigned when proposed
     kind: ExperimentKind
     description: str
     distinguishes: str  # which hypotheses its outcome separates

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.outcomes import merge_outcome
 from torch_investigate.tools.records import (
     Confidence,
     Finding,
@@ -37,15 +38,11 @@ class Evidence:
     notes: list[str] = field(default_factory=list)
 
     def item(self, item_id: str, outcome: Outcome, detail: str) -> None:
-        """Record an item's outcome; a failure is never overwritten by a later pass."""
+        """Record an item's outcome (two checks may speak about one item: see merge_outcome)."""
         old = self.items.get(item_id)
-        if old is not None and old[0] == "failed" and outcome != "failed":
-            return
-        if old is not None and old[0] == "passed" and outcome in ("skipped", "not_applicable"):
-            return
-        if old is not None and old[0] == outcome and old[1] and detail not in old[1]:
-            detail = f"{old[1]}; {detail}"
-        self.items[item_id] = (outcome, detail)
+        merged = (outcome, detail) if old is None else merge_outcome(old, outcome, detail)
+        if merged is not None:
+            self.items[item_id] = merged
 
     def find(
         self,

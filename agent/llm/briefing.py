@@ -21,11 +21,14 @@ if TYPE_CHECKING:
 MAX_FILES = 60
 
 
-def system_prompt(prompts: dict[str, Prompt], fence: DataFence, max_failures: int) -> str:
+def system_prompt(
+    prompts: dict[str, Prompt], fence: DataFence, max_failures: int, keep: int = 12
+) -> str:
     tools = "\n".join(f"- {t.name}: {t.description}" for t in TOOLS)
     return prompts["system"].render(
-        tools=tools, max_failures=max_failures, data_open=fence.open, data_close=fence.close
-    )
+        tools=tools, max_failures=max_failures, data_open=fence.open, data_close=fence.close,
+        keep=keep,
+    )  # fmt: skip
 
 
 def stage_prompt(prompts: dict[str, Prompt], session: Session, stage: Stage) -> str:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from torch_investigate.agent.llm.messages import ToolCallRecord
 from torch_investigate.agent.llm.quoting import DataFence
-from torch_investigate.agent.toolbox import BY_NAME, RecordFindingArgs, ToolResult, bounded
+from torch_investigate.agent.toolbox import ToolResult
 
 if TYPE_CHECKING:
     from torch_investigate.agent.policy import ToolCaller
@@ -23,10 +23,9 @@ Kind = Literal["ok", "failed", "refused", "malformed"]
 
 # Tools whose result text carries repository text (code, comments, program output, or
 # check evidence quoting them): it reaches the model fenced as data.
-DATA_TOOLS = frozenset({"read_code", "search_code", "run_stage_checks", "run_probe"})
-
-# The argument fields of a finding, in the order record_finding declares them.
-_FINDING_FIELDS = tuple(RecordFindingArgs.model_fields)
+DATA_TOOLS = frozenset(
+    {"read_code", "search_code", "run_stage_checks", "run_probe", "show_evidence"}
+)
 
 
 class ToolOutcome(BaseModel):
@@ -48,13 +47,6 @@ def execute(tc: ToolCallRecord, call: ToolCaller, fence: DataFence) -> ToolOutco
         )  # fmt: skip
     if not isinstance(args, dict):
         return _malformed(tc, None, "the arguments must be a JSON object, not a list or a value.")
-    tool = BY_NAME.get(tc.name)
-    schema_error = None
-    if tool is not None:
-        try:
-            tool.args.model_validate(args)
-        except ValidationError:
-            schema_error = True
     result = call(tc.name, args)  # the engine's call: dispatch, guardrails, on_event
     if result.refused:
         text = (
@@ -65,7 +57,7 @@ def execute(tc: ToolCallRecord, call: ToolCaller, fence: DataFence) -> ToolOutco
             call_id=tc.id, tool=tc.name, arguments=args, kind="refused", rule=result.refused,
             text=text,
         )  # fmt: skip
-    if tool is None or schema_error or result.text.startswith("invalid finding"):
+    if result.error is not None and result.error.malformed:
         return _malformed(tc, args, result.text)
     kind: Kind = "ok" if result.ok else "failed"
     return ToolOutcome(
@@ -80,21 +72,6 @@ def _malformed(tc: ToolCallRecord, args: dict[str, Any] | None, why: str) -> Too
 
 def _result_text(name: str, result: ToolResult, fence: DataFence) -> str:
     head = f"{name}: {'ok' if result.ok else 'error'}"
-    body = result.text
-    if name == "run_stage_checks" and result.ok:
-        body = bounded(body + _candidates(result.data.get("findings", [])))
     if name in DATA_TOOLS:
-        return f"{head}\n{fence.quote(body, f'{name} output')}"
-    return f"{head}\n{body}"
-
-
-def _candidates(findings: list[dict[str, Any]]) -> str:
-    """The checks' candidate findings as ready-to-send `record_finding` arguments."""
-    if not findings:
-        return "\nNo candidate findings."
-    lines = ["", "Candidate findings as record_finding arguments (JSON, one per line):"]
-    for f in findings:
-        args = {k: f[k] for k in _FINDING_FIELDS if k in f and f[k] not in (None, "")}
-        args["evidence"] = [{"source": o["source"], "text": o["text"]} for o in f["evidence"]]
-        lines.append(json.dumps(args, ensure_ascii=False))
-    return "\n".join(lines)
+        return f"{head}\n{fence.quote(result.text, f'{name} output')}"
+    return f"{head}\n{result.text}"

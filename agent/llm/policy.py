@@ -74,7 +74,9 @@ class LLMPolicy:
 
     def run(self, session: Session, call: ToolCaller) -> None:
         conv = self.conversation
-        conv.system(system_prompt(self.prompts, self.fence, self.settings.max_failures))
+        conv.system(system_prompt(
+            self.prompts, self.fence, self.settings.max_failures, self.settings.keep_results
+        ))  # fmt: skip
         conv.user(briefing(self.prompts, session, self.fence))  # holds stage 1's prompt
         self._stage_seen = session.protocol.current
         self.stop_reason = self._loop(session, call)

@@ -27,6 +27,12 @@ def seeded_rings(tmp_path: Path, name: str = "rings_no_zero_grad") -> Path:
     return repo
 
 
+def healthy_rings(tmp_path: Path) -> Path:
+    repo = tmp_path / "rings"
+    shutil.copytree(RINGS, repo)
+    return repo
+
+
 def settings(server, **kw) -> LLMSettings:
     kw.setdefault("model", "scripted")
     return LLMSettings(base_url=server.url, api_key=KEY, backoff_s=0.01, **kw)

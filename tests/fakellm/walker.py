@@ -8,7 +8,6 @@ supports, and at the end finish with the earliest-stage confirmed finding.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from .server import Reply, Request, ToolCallSpec, call
 
 _ITEM = re.compile(r"^- (\w+): (passed|failed|skipped|not_applicable|pending)\b", re.MULTILINE)
+_CANDIDATE = re.compile(r"^- (C\d+) \[(\w+)/", re.MULTILINE)
 _RECORDED = re.compile(r"recorded (F\d+): \S+ \((\w+)\)")
 
 
@@ -34,14 +34,16 @@ class ProtocolWalker:
         if self.phase == "record":
             checks = next((r for r in results if r.startswith("run_stage_checks")), "")
             self.items = dict(_ITEM.findall(checks))
-            candidates = [json.loads(line) for line in checks.splitlines() if line.startswith("{")]
+            candidates = [
+                {"candidate": cid, "status": status} for cid, status in _CANDIDATE.findall(checks)
+            ]
             return self._record(candidates)
         if self.phase == "recorded":
             retry = []
             for args, text in zip(self.sent, results, strict=False):
                 m = _RECORDED.search(text)
                 if m:
-                    self.recorded.append((m.group(1), m.group(2), args["stage"]))
+                    self.recorded.append((m.group(1), m.group(2), self.stage))
                 elif "REFUSED" in text and args["status"] == "confirmed":
                     retry.append({**args, "status": "plausible"})
             if retry:
