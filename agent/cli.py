@@ -51,6 +51,11 @@ class Format(str, Enum):
     html = "html"
 
 
+class Mode(str, Enum):
+    review = "review"
+    walk = "walk"
+
+
 class FailOn(str, Enum):
     never = "never"
     confirmed = "confirmed"
@@ -99,12 +104,15 @@ LLMTimeoutOpt = Annotated[
 ]
 
 
-def _llm_options(model, base_url, max_steps, max_tokens, max_cost, price, max_failures, timeout):
+def _llm_options(
+    model, base_url, max_steps, max_tokens, max_cost, price, max_failures, timeout, mode="walk"
+):
     from torch_investigate.agent.llm.options import LLMOptions
 
     return LLMOptions(
         model=model, base_url=base_url, max_steps=max_steps, max_tokens=max_tokens,
         max_cost=max_cost, price_per_1k=price, max_failures=max_failures, llm_timeout=timeout,
+        mode=mode,
     )  # fmt: skip
 
 
@@ -180,6 +188,14 @@ def run(
             help="save the run's trajectory to FILE (LLM runs save one in the cache by default)",
         ),
     ] = None,
+    mode: Annotated[
+        Mode,
+        typer.Option(
+            "--mode",
+            help="with --model: review (the planner walks, the model works on its weak points) "
+            "or walk (the model walks every stage)",
+        ),
+    ] = Mode.review,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")] = False,
 ) -> None:
     from torch_investigate.agent.policy import investigate
@@ -195,7 +211,7 @@ def run(
         isolation=isolation, save_trace=save_trace,
     )  # fmt: skip
     llm = (
-        _llm_options(model, base_url, max_steps, max_tokens, max_cost, price_per_1k, max_failures, llm_timeout)
+        _llm_options(model, base_url, max_steps, max_tokens, max_cost, price_per_1k, max_failures, llm_timeout, mode.value)
         if model is not None
         else None
     )  # fmt: skip
@@ -258,7 +274,7 @@ def _policy(llm):
         from torch_investigate.agent.planner import Planner
 
         return Planner()
-    return llm.policy()
+    return llm.investigator()
 
 
 def _llm_progress(quiet: bool):

@@ -269,6 +269,14 @@ def check_finish(protocol: Protocol, root_cause: str | None, explanation: str) -
             f"stage {int(protocol.current)} ({protocol.current.title}) is still open; "
             "every stage must be closed before the investigation ends.",
         )
+    confirmed = protocol.ledger.confirmed()
+    if root_cause is None and confirmed:
+        raise Refused(
+            "finish_before_protocol",
+            "confirmed defects exist ("
+            + ", ".join(f"{f.id} {f.category}" for f in confirmed[:5])
+            + "); name the most likely root cause among the findings.",
+        )
     if root_cause is not None:
         finding = protocol.ledger.get(root_cause)
         if finding is None:

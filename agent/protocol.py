@@ -59,16 +59,24 @@ class Protocol:
         )
 
     def check(
-        self, item_id: str, outcome: Outcome, detail: str, evidence: list[Observation] = ()
+        self,
+        item_id: str,
+        outcome: Outcome,
+        detail: str,
+        evidence: list[Observation] = (),
+        stage: Stage | None = None,
     ) -> None:
         """Record what a check (or a policy citing observations) found for an item of the
-        current stage; the merge rule is `merge_outcome`'s."""
-        item = self.item(item_id)
+        current stage, or of a closed `stage` (a review settling what the walk left open;
+        the stage's verdict is revised). The merge rule is `merge_outcome`'s."""
+        item = self.item(item_id, stage)
         guardrails.check_item(self, item, outcome, list(evidence))
         merged = merge_outcome((item.outcome, item.detail), outcome, detail)
         if merged is not None:
             item.outcome, item.detail = merged
             item.evidence_ids.extend(o.id for o in evidence if o.id not in item.evidence_ids)
+        if stage is not None and stage != self.current:
+            self.revise(stage)
 
     # ---- findings ----------------------------------------------------------------
 
@@ -79,6 +87,7 @@ class Protocol:
         guardrails.check_finding(self, finding)
         stored = self.ledger.add(finding)
         self.stages[stored.stage].finding_ids.append(stored.id)
+        self.revise(stored.stage)
         return stored
 
     def update_finding(
@@ -95,6 +104,7 @@ class Protocol:
         updated = self.ledger.with_status(finding_id, status, evidence, confidence)
         guardrails.check_finding(self, updated)
         self.ledger.replace(updated)
+        self.revise(updated.stage)
         return updated
 
     # ---- experiments -----------------------------------------------------------------
@@ -131,6 +141,38 @@ class Protocol:
         result.reason = reason
         self.current = self._next(stage)
         return self.current
+
+    def revise(self, stage: Stage) -> None:
+        """Keep a closed stage's verdict true to what it now holds (a finding confirmed or
+        refuted, or an item settled, after it closed). When stages 1-7 become coherent
+        and stage 8 was not examined, stage 8 opens."""
+        result = self.stages[stage]
+        if result.verdict in (None, "not_examined") or stage == self.current:
+            return
+        confirmed = [f.id for f in self.findings_in(stage) if f.status == "confirmed"]
+        unsettled = [
+            i.id for i in result.checklist
+            if i.outcome == "failed" or (i.dynamic and i.outcome in ("skipped", "pending"))
+        ]  # fmt: skip
+        if confirmed:
+            verdict, reason = "defect", "confirmed: " + ", ".join(confirmed)
+        elif unsettled:
+            verdict, reason = "inconclusive", f"unsettled: {', '.join(unsettled)}"
+        else:
+            verdict, reason = "coherent", "every item settled, nothing confirmed"
+        if verdict != result.verdict:
+            result.verdict, result.reason = verdict, f"{reason} (revised after the walk)"
+        s8 = self.stages[Stage.OPTIMIZATION]
+        if (
+            self.current is None
+            and s8.verdict == "not_examined"
+            and not guardrails.correctness_open(self.stages)
+        ):
+            s8.verdict, s8.reason = None, ""
+            for item in s8.checklist:
+                item.outcome, item.detail = "pending", ""
+            self.current = Stage.OPTIMIZATION
+            self.finished = False
 
     def _next(self, stage: Stage) -> Stage | None:
         if stage < Stage.MODES:

@@ -67,6 +67,10 @@ class Session:
         self.symptom_evidence = ""
         self.chance: float | None = None
         self.failure = None  # the sandbox's Failure when the path could not run
+        # stage 8: the fixed-batch fits per learning-rate scale (first, settled, diverged),
+        # and units that died during training (judged once the lr sweep has spoken)
+        self.fixed_batch_fits: dict[float, tuple[float | None, float | None, bool]] = {}
+        self.late_dead: tuple[object, str] | None = None
         self.policy_name = "planner"
         self.candidates: dict[str, Finding] = {}  # C1, C2, ...: what run_stage_checks found
         try:

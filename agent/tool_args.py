@@ -82,7 +82,13 @@ class UpdateFindingArgs(Args):
 
 
 class CheckItemArgs(Args):
-    item: str = Field(description="a checklist item id of the current stage (e.g. `pairing`)")
+    item: str = Field(description="a checklist item id (e.g. `pairing`)")
+    stage: int | None = Field(
+        default=None,
+        ge=1,
+        le=8,
+        description="the item's stage when it is not the current one (a review of a closed stage)",
+    )
     outcome: Literal["passed", "failed", "not_applicable"]
     evidence_ids: list[str] = Field(
         min_length=1, description="observations that settle it (a probe's id for a runtime item)"

@@ -209,8 +209,9 @@ def _check_item(session: Session, a: CheckItemArgs) -> ToolResult:
         return _error(ToolError.bad_arguments, str(e))
     detail = a.detail or "; ".join(o.text[:160] for o in evidence)
     detail = f"{detail} (by {', '.join(o.id for o in evidence)})"
-    session.protocol.check(a.item, a.outcome, detail, evidence)
-    item = session.protocol.item(a.item)
+    stage = Stage(a.stage) if a.stage is not None else None
+    session.protocol.check(a.item, a.outcome, detail, evidence, stage)
+    item = session.protocol.item(a.item, stage)
     return ToolResult(ok=True, text=f"item {a.item}: {item.outcome} — {_short(item.detail)}")
 
 

@@ -44,6 +44,8 @@ VARIABLES: dict[str, frozenset[str]] = {
     "briefing": frozenset({"repo", "command", "files", "open_stage"}),
     "chat_turn": frozenset({"state", "question"}),
     "nudge": frozenset({"state"}),
+    "review": frozenset({"repo", "command", "summary", "weak_points", "budget"}),
+    "review_nudge": frozenset({"state"}),
     **{name: _STAGE for name in STAGE_FILES.values()},
 }
 

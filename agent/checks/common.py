@@ -288,7 +288,7 @@ def usable(session: Session, ev: Evidence, items: tuple[str, ...]) -> Trace | No
     t = baseline_trace(session)
     if t is None or not t.ran_training:
         why = "the training path did not run" + (
-            f" ({session.failure.message})" if getattr(session, "failure", None) else ""
+            f" ({session.failure.message})" if session.failure else ""
         )
         skip_all(ev, items, why)
         return None

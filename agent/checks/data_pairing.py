@@ -56,7 +56,7 @@ def pairing(session: Session, ev: Evidence) -> None:
     if t is None or not t.ran_training:
         return
     stats = curve_stats(t.raw_curve())
-    chance = getattr(session, "chance", None)
+    chance = session.chance
     # Misaligned pairs leave nothing to learn from the full data: the training loss stays
     # at its start (or at chance). Any real progress says the pairs carry information; the
     # permutation test below runs only otherwise, since a broken update path (stages 5-6)

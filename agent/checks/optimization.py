@@ -244,7 +244,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
             ev.item("lr_sweep", "failed", text)
             return
     ev.item("lr_sweep", "passed", text)
-    late = getattr(session, "late_dead", None)
+    late = session.late_dead
     if late is not None:
         a, dead_text = late
         ev.find(
@@ -309,7 +309,7 @@ def capacity(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
-    fits = getattr(session, "fixed_batch_fits", None)
+    fits = session.fixed_batch_fits
     explained = [i for i in ("lr_sweep", "activations") if ev.items.get(i, ("",))[0] == "failed"]
     if explained:
         ev.item(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel
 from torch_investigate.agent.llm.errors import LLMConfigError
 from torch_investigate.agent.llm.policy import LLMPolicy
@@ -17,6 +19,19 @@ class LLMOptions(BaseModel):
     price_per_1k: str | None = None  # "IN,OUT" USD per 1k tokens
     max_failures: int | None = None
     llm_timeout: float | None = None
+    mode: Literal["review", "walk"] = "review"
+
+    # A review works on a few weak points of a finished walk; it needs fewer requests.
+    REVIEW_STEPS: int = 30
+
+    def investigator(self):
+        """The policy of `investigate --model`: a review of the planner's walk, or a full walk."""
+        llm = self.policy()
+        if self.mode == "walk":
+            return llm
+        from torch_investigate.agent.review import ReviewPolicy
+
+        return ReviewPolicy(llm)
 
     def policy(self) -> LLMPolicy:
         """The policy these options describe; LLMConfigError (exit 2) on a bad value."""
@@ -34,10 +49,13 @@ class LLMOptions(BaseModel):
         for flag, value in (("--max-cost", self.max_cost), ("--llm-timeout", self.llm_timeout)):
             if value is not None and value <= 0:
                 raise LLMConfigError(f"{flag} must be positive")
+        steps = self.max_steps
+        if steps is None and self.mode == "review":
+            steps = self.REVIEW_STEPS
         return LLMPolicy.from_env(
             self.model,
             base_url=self.base_url,
-            max_steps=self.max_steps,
+            max_steps=steps,
             max_tokens=self.max_tokens,
             max_cost_usd=self.max_cost,
             price_per_1k=price,

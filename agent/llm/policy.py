@@ -28,6 +28,7 @@ from torch_investigate.tools.records import LLMUsage, Stage
 if TYPE_CHECKING:
     from torch_investigate.agent.policy import ToolCaller
     from torch_investigate.agent.session import Session
+    from torch_investigate.agent.weak_points import WeakPoint
 
 TOOL_SCHEMAS = [t.schema() for t in TOOLS]
 
@@ -85,7 +86,32 @@ class LLMPolicy:
         if not session.protocol.finished:
             session.notes.append(f"the LLM run ended before finish: {self.stop_reason}")
 
-    def _loop(self, session: Session, call: ToolCaller) -> str:
+    def review(
+        self, session: Session, call: ToolCaller, summary: str, points: list[WeakPoint]
+    ) -> None:
+        """Review mode: the stages are closed; the model works on the weak points."""
+        from torch_investigate.agent.review import render_points
+
+        conv = self.conversation
+        conv.system(system_prompt(
+            self.prompts, self.fence, self.settings.max_failures, self.settings.keep_results
+        ))  # fmt: skip
+        command = " ".join(session.command.argv) if session.command else "none found"
+        conv.user(self.prompts["review"].render(
+            repo=session.repo.name or str(session.repo),
+            command=self.fence.quote(f"python {command}", "training command"),
+            summary=self.fence.quote(summary, "the planner's walk"),
+            weak_points=render_points(points),
+            budget=self.settings.max_steps,
+        ))  # fmt: skip
+        self._stage_seen = None
+        self.stop_reason = self._loop(session, call, nudge="review_nudge")
+        if self.budget.estimated:
+            session.notes.append("LLM token counts are estimated: the endpoint reported no usage")
+        if not session.protocol.finished:
+            session.notes.append(f"the LLM review ended before finish: {self.stop_reason}")
+
+    def _loop(self, session: Session, call: ToolCaller, nudge: str = "nudge") -> str:
         protocol, conv, limit = session.protocol, self.conversation, self.settings.max_failures
         while True:
             if reason := self.budget.exhausted():
@@ -97,8 +123,10 @@ class LLMPolicy:
                 return "finished"
             if self.streak >= limit:
                 return f"{self.streak} refused or malformed calls in a row (limit {limit})"
-            if not message.tool_calls:
-                conv.user(self.prompts["nudge"].render(state=state(session)))
+            if nudge == "review_nudge" and protocol.current is not None:
+                conv.user(_reopened(session, call))  # stage 8 opened: its checks run
+            elif not message.tool_calls:
+                conv.user(self.prompts[nudge].render(state=state(session)))
             elif protocol.current is not None and protocol.current != self._stage_seen:
                 conv.user(stage_prompt(self.prompts, session, protocol.current))
             self._stage_seen = protocol.current
@@ -145,3 +173,23 @@ class LLMPolicy:
             elif outcome.kind == "ok":
                 self.streak = 0
         return message
+
+
+def _reopened(session: Session, call: ToolCaller) -> str:
+    """Stages 1-7 became coherent during a review: the planner runs stage 8 and the model
+    reads what it found."""
+    from torch_investigate.agent.planner import Planner
+
+    before = {f.id for f in session.protocol.ledger.all()}
+    name, session.policy_name = session.policy_name, "planner"
+    try:
+        Planner().run(session, call)
+    finally:
+        session.policy_name = name
+    s8 = session.protocol.stages[Stage.OPTIMIZATION]
+    new = [f for f in session.protocol.ledger.all() if f.id not in before]
+    found = "; ".join(f"{f.id} {f.category} ({f.status})" for f in new) or "no finding"
+    return (
+        "Stages 1-7 are now coherent, so stage 8 (optimization choices) was opened and its "
+        f"checks ran: {s8.verdict} ({s8.reason[:200]}); {found}. Every stage is closed again."
+    )

@@ -253,6 +253,8 @@ def _finding(f: Finding, is_root: bool) -> str:
         rows.append(("Smallest test or change that confirms it", esc(f.confirm)))
     if f.detector:
         rows.append(("Detector", _code(f.detector)))
+    if f.recorded_by.startswith(("review:", "llm:", "chat")):
+        rows.append(("Recorded by", _code(f.recorded_by)))
     body = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
     return (
         f'<div class="finding {esc(f.status)}" id="finding-{esc(f.id)}">'

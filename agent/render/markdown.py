@@ -184,6 +184,8 @@ def _finding(f: Finding, is_root: bool) -> list[str]:
     lines.append(f"- **Smallest test or change that confirms it:** {md(one_line(f.confirm))}")
     if f.detector:
         lines.append(f"- **Detector:** {code(f.detector)}")
+    if f.recorded_by.startswith(("review:", "llm:", "chat")):
+        lines.append(f"- **Recorded by:** {code(f.recorded_by)} (not the built-in checks)")
     return lines
 
 

@@ -125,6 +125,8 @@ def _properties(f: Finding, root_cause: str | None) -> SarifObject:
     }
     if f.detector:
         props["detector"] = f.detector
+    if f.recorded_by:
+        props["recordedBy"] = f.recorded_by
     return props
 
 

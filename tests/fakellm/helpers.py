@@ -48,6 +48,18 @@ def run_policy(repo: Path, server, static_only: bool = False, steps: int = 40, *
     return report, policy, recorder
 
 
+def run_review(repo: Path, server, steps: int = 40, **kw):
+    """(report, policy, recorder) of one review-mode investigation."""
+    from torch_investigate.agent.review import ReviewPolicy
+
+    policy = ReviewPolicy(LLMPolicy(settings(server, **kw)))
+    recorder = Recorder(repo)
+    with Session(repo, Options(steps=steps)) as session:
+        investigate(session, policy, on_event=recorder)
+        report = session.report(llm=policy.usage)
+    return report, policy, recorder
+
+
 def run_planner(repo: Path, steps: int = 40):
     from torch_investigate.agent.planner import Planner
 
