@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from enum import Enum
 from pathlib import Path
@@ -25,9 +26,37 @@ import typer
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Find why a PyTorch model runs but does not learn.",
+    help=(
+        "Find why a PyTorch model runs but does not learn.\n\n"
+        "investigate PATH [--cmd 'python train.py ...'] [--format md|json|sarif|html] [-o FILE] "
+        "[--steps N] [--timeout S] [--static-only] [--python PATH] [--model NAME "
+        "[--mode review|walk]] [--fail-on confirmed] [--quiet]\n\n"
+        "`investigate run --help` describes every option of an investigation. Exit codes: 0 "
+        "finished, 1 a confirmed defect with --fail-on confirmed, 2 bad input, 3 inconclusive "
+        "(the training path could not run), 4 internal error."
+    ),
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from torch_investigate import __version__
+
+        typer.echo(f"investigate (torch-investigate) {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _top(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="print the version"),
+    ] = False,
+) -> None:
+    """The top-level options (the subcommands have their own)."""
+
+
 SUBCOMMANDS = {"run", "schema", "chat", "bench", "seed", "replay"}
 
 EXIT_OK, EXIT_CONFIRMED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
@@ -38,6 +67,8 @@ ENVIRONMENT_FAILURES = {
     "missing_data",
     "missing_module",
     "gpu_required",
+    "syntax_error",
+    "bad_arguments",
     "interpreter",
     "output_limit",
     "killed",
@@ -226,6 +257,7 @@ def run(
             investigate(session, policy, on_event=_chain(progress, recorder))
             report = session.report(**_extra(policy))
             failure = session.failure
+            training_ran = session.protocol.training_ran
     except InvestigationError as e:
         if recorder is not None and llm is not None:  # e.g. 401: keep what the run did
             _save_trajectory(recorder, policy, None, trajectory, error=e.message)
@@ -254,6 +286,15 @@ def run(
         code = EXIT_INCONCLUSIVE
     elif report.command is None and not static_only:
         typer.echo(f"investigate: {report.command_note}", err=True)
+        code = EXIT_INCONCLUSIVE
+    elif (
+        not static_only
+        and not training_ran
+        and not any(s.verdict == "defect" for s in report.stages)
+    ):
+        run = next((s for s in report.stages[0].checklist if s.id == "run"), None)
+        why = run.detail if run is not None and run.detail else "no training step was observed"
+        typer.echo(f"investigate: inconclusive: {why}", err=True)
         code = EXIT_INCONCLUSIVE
     elif failure is not None and failure.kind == "user_exception":
         where = f" at {failure.file}:{failure.line} ({failure.function})" if failure.file else ""
@@ -414,16 +455,36 @@ def replay(
     sys.stdout.write(text)
 
 
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP: unwind like Ctrl-C, so every workspace and sandbox is removed."""
+
+
+def _on_signal(number, _frame) -> None:
+    raise Terminated(128 + number)
+
+
 def main() -> None:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _on_signal)
     argv = sys.argv[1:]
-    if argv and argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help"):
+    if argv and argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv = ["run", *argv]
     try:
-        app(args=argv, prog_name="investigate", standalone_mode=True)
+        code = app(args=argv, prog_name="investigate", standalone_mode=False)
     except KeyboardInterrupt:
         typer.echo("investigate: interrupted", err=True)
         sys.exit(130)
+    except Terminated as e:
+        typer.echo("investigate: terminated; temporary files removed", err=True)
+        sys.exit(e.code)
     except Exception as e:  # noqa: BLE001 - never a traceback for a user; TI_DEBUG=1 shows it
+        if _usage_error(e):
+            sub = argv[0] if argv and argv[0] in SUBCOMMANDS else ""
+            hint = f"investigate {sub} --help" if sub and sub != "run" else "investigate --help"
+            message = " ".join(e.format_message().split())  # type: ignore[attr-defined]
+            if message:  # empty: the parser printed the help for a bare `investigate`
+                typer.echo(f"investigate: error: {message} (see {hint})", err=True)
+            sys.exit(EXIT_BAD_INPUT)
         if os.environ.get("TI_DEBUG"):
             raise
         typer.echo(
@@ -431,6 +492,13 @@ def main() -> None:
             err=True,
         )
         sys.exit(4)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _usage_error(e: Exception) -> bool:
+    """The command-line parser's own errors (a bad option value, a missing argument): they
+    carry a message and an exit code; the parser lives inside typer, so no import names it."""
+    return hasattr(e, "format_message") and getattr(e, "exit_code", None) == EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

@@ -90,14 +90,20 @@ class Session:
         for skipped in self.index.skipped:
             self.notes.append(f"skipped {skipped.file}: {skipped.reason}")
         try:
-            self.command = find_command(root, self.options.cmd)
-        except EntryError as e:
-            raise InvestigationError(f"--cmd: {e}") from e
+            self.command = find_command(root, self.options.cmd, self.index)
+        except EntryError as e:  # name the user's repo, not our copy of it
+            raise InvestigationError(f"--cmd: {str(e).replace(str(root), str(self.repo))}") from e
         if self.command is None:
             self.command_note = (
-                "no training command found (no README command, pyproject script, Makefile target "
-                "or train*.py/main.py with a main guard that builds an optimizer); pass --cmd"
+                "no training command found (no README command, Makefile target or pyproject "
+                "script, and no file whose top level reaches backward and an update); pass --cmd"
             )
+            broken = [f"{p.file}:{p.line} ({p.message})" for p in self.index.parse_issues]
+            if broken:
+                self.command_note = (
+                    f"no training command found; {', '.join(broken[:3])} does not parse "
+                    "(a syntax error), so what it runs could not be read"
+                )
         self.protocol = Protocol()
         if self.command is not None and not self.options.static_only:
             self._start_sandbox()
@@ -108,8 +114,9 @@ class Session:
         limits = Limits(wall_s=self.options.timeout_s, memory_mb=self.options.memory_mb)
         try:
             self.sandbox = Sandbox(
-                self.workspace.root, python=python, limits=limits, isolation=self.options.isolation
-            )
+                self.workspace.root, python=python, limits=limits,
+                isolation=self.options.isolation, origin=self.repo,
+            )  # fmt: skip
         except SandboxError as e:
             raise InvestigationError(str(e)) from e
         env = dict(getattr(self.command, "env", {}) or {})

@@ -18,6 +18,10 @@ TRAIN = """import torch
 def main():
     model = torch.nn.Linear(2, 1)
     opt = torch.optim.Adam(model.parameters())
+    for x in torch.randn(10, 4, 2):
+        opt.zero_grad()
+        model(x).pow(2).mean().backward()
+        opt.step()
 
 if __name__ == "__main__":
     main()
@@ -76,7 +80,7 @@ def test_flat_script(tmp_path: Path) -> None:
     write(tmp_path, {"train.py": TRAIN, "utils.py": HELPER, "run_eval.py": "print(1)\n"})
     info = find_command(tmp_path)
     assert info is not None and info.argv == ["train.py"] and info.source == "train.py"
-    assert "main guard" in info.reason and "optimizer" in info.reason
+    assert "main guard reaches the training loop at train.py" in info.reason
 
 
 def test_package_run_with_m(tmp_path: Path) -> None:
@@ -152,3 +156,77 @@ def test_candidates_pointing_at_missing_files_are_dropped(tmp_path: Path) -> Non
 def test_nothing_found(tmp_path: Path) -> None:
     write(tmp_path, {"lib.py": HELPER})
     assert find_command(tmp_path) is None
+
+
+TRAINER = """import torch
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def fit(self, batches):
+        for x, y in batches:
+            self.opt.zero_grad()
+            ((self.model(x) - y) ** 2).mean().backward()
+            self.opt.step()
+"""
+
+
+def test_any_file_whose_main_reaches_a_trainer_class_elsewhere(tmp_path: Path) -> None:
+    """A script named neither train* nor main, training through a class in a package."""
+    write(tmp_path, {
+        "lab/__init__.py": "",
+        "lab/engine.py": TRAINER,
+        "experiment.py": (
+            "import torch\nfrom lab.engine import Trainer\n\n"
+            "def run():\n    Trainer(torch.nn.Linear(2, 1)).fit([(torch.ones(1, 2), torch.ones(1, 1))])\n\n"
+            "if __name__ == '__main__':\n    run()\n"
+        ),
+        "plot_results.py": "import torch\n\nif __name__ == '__main__':\n    print(torch.zeros(1))\n",
+    })  # fmt: skip
+    info = find_command(tmp_path)
+    assert info is not None and info.argv == ["experiment.py"]
+    assert "lab/engine.py" in info.reason and "Trainer.fit" in info.reason
+    assert not any("plot_results" in c for c in info.candidates)
+
+
+def test_a_package_main_module_runs_with_m(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "src/blobs/__init__.py": "",
+        "src/blobs/trainer.py": TRAINER,
+        "src/blobs/__main__.py": (
+            "import torch\nfrom blobs.trainer import Trainer\n\n"
+            "if __name__ == '__main__':\n    Trainer(torch.nn.Linear(2, 1)).fit([])\n"
+        ),
+    })  # fmt: skip
+    info = find_command(tmp_path)
+    assert info is not None and info.argv == ["-m", "blobs"] and info.env == {"PYTHONPATH": "src"}
+
+
+def test_a_lightning_fit_is_a_training_step(tmp_path: Path) -> None:
+    write(tmp_path, {"fit_model.py": (
+        "import lightning as L\n\ndef main():\n    trainer = L.Trainer(max_epochs=2)\n"
+        "    trainer.fit(object())\n\nif __name__ == '__main__':\n    main()\n"
+    )})  # fmt: skip
+    info = find_command(tmp_path)
+    assert (
+        info is not None
+        and info.argv == ["fit_model.py"]
+        and "lightning.Trainer.fit" in info.reason
+    )
+
+
+def test_readme_lines_tie_by_number_and_a_non_training_command_ranks_last(tmp_path: Path) -> None:
+    lines = ["x"] * 60
+    lines[47] = "```\npython train.py --small\n```"
+    lines[59] = "```\npython evaluate.py --weights best.pt\n```"
+    readme = "\n".join(lines) + "\n```\npython train.py --large\n```\n"
+    write(tmp_path, {
+        "README.md": readme, "train.py": TRAIN,
+        "evaluate.py": "import torch\n\nif __name__ == '__main__':\n    torch.load('best.pt')\n",
+    })  # fmt: skip
+    ranked = rank_candidates(tmp_path)
+    assert ranked[0].argv == ["train.py", "--small"]  # README.md:48 before README.md:6x
+    assert ranked[-1].argv[0] == "evaluate.py" and "reaches no training step" in ranked[-1].reason

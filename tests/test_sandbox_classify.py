@@ -106,7 +106,11 @@ def test_network_from_guard_log_names_host_and_repo_frame() -> None:
     ]
     f = classify(evidence(network=net, trace=trace_error("URLError", "<urlopen error ...>")))
     assert f is not None and f.kind == "network_blocked"
-    assert "download.pytorch.org:443" in f.message and "--data" in f.message
+    assert (
+        "download.pytorch.org:443" in f.message
+        and "--cmd" in f.message
+        and "--data" not in f.message
+    )
     assert (f.file, f.line, f.function) == ("data.py", 9, "get")
 
 
@@ -120,7 +124,7 @@ def test_missing_data_names_the_path() -> None:
     msg = "[Errno 2] No such file or directory: 'data/train.csv'"
     f = classify(evidence(trace=trace_error("FileNotFoundError", msg)))
     assert f is not None and f.kind == "missing_data"
-    assert "data/train.csv" in f.message and "--data" in f.message
+    assert "data/train.csv" in f.message and "../data" in f.message and "--data" not in f.message
 
 
 def test_stderr_traceback_is_parsed_when_there_is_no_trace() -> None:
@@ -186,3 +190,23 @@ def test_output_cap_keeps_head_and_tail() -> None:
     small = HeadTail(100)
     small.add(b"short")
     assert small.text() == "short"
+
+
+def test_an_argparse_rejection_is_bad_arguments_not_a_defect():
+    stderr = "usage: main.py [-h] --dataset DATASET\nmain.py: error: the following arguments are required: --dataset\n"
+    f = classify(evidence(exit_code=2, stderr=stderr))
+    assert f.kind == "bad_arguments"
+    assert "required: --dataset" in f.message and "--cmd" in f.message
+
+
+def test_a_syntax_error_names_the_file_and_line():
+    trace = {
+        "error": {
+            "type": "SyntaxError",
+            "message": "invalid syntax (model.py, line 29)",
+            "frames": [],
+        }
+    }
+    f = classify(evidence(exit_code=1, trace=trace))
+    assert f.kind == "syntax_error" and f.file == "model.py" and f.line == 29
+    assert f.message.startswith("model.py:29 does not parse")

@@ -120,7 +120,7 @@ def test_network_attempt_is_blocked_and_located(request, repo, mode, file, marke
     result = (run_flat if repo == "flat" else run_pkg)(sandbox, mode)
     failure = result.failure
     assert failure is not None and failure.kind == "network_blocked", result.stderr
-    assert host in failure.message and "--data" in failure.message
+    assert host in failure.message and "--cmd" in failure.message
     assert (failure.file, failure.line) == (
         file,
         mark(f"{'flat' if repo == 'flat' else 'pkgrepo'}/{file}", marker),

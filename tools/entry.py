@@ -1,10 +1,13 @@
 """Finding the training command: `--cmd` when given, else ranked candidates from the
-README's code blocks, `[project.scripts]`, Makefile targets and `train*.py` /
-`main.py` / `run*.py` files that have a main guard (and best, build an optimizer).
+README's code blocks, Makefile targets, `[project.scripts]` and every file whose top
+level (a script body, a main guard, a package's `__main__`) reaches a training step
+through the repo's call graph (tools/code/entries.py), whatever the file is named.
 
-Arguments are kept as written, including those that make runs long (epochs): bounding
-the run is the tracer's job, not ours. A candidate whose script or module does not
-exist in the repo is dropped.
+A documented command ranks first when its target reaches training; one that does not
+(an evaluation script that needs downloaded weights) ranks below every file that does.
+Names (`train*.py`) only break ties. Arguments are kept as written, including those
+that make runs long (epochs): bounding the run is the tracer's job, not ours. A
+candidate whose script or module does not exist in the repo is dropped.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+from torch_investigate.tools.code import CodeIndex
+from torch_investigate.tools.code.entries import Reach, entries
 from torch_investigate.tools.records import CommandInfo
 
 _PYTHON = re.compile(r"^(?:.*/)?python(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
@@ -45,9 +50,6 @@ _SKIP_DIRS = {
     "dist",
 }
 _SCRIPT_NAME = re.compile(r"^(train.*|main|run.*)\.py$")
-_OPTIMIZER_CALL = re.compile(
-    r"\b(optim\.[A-Z]\w*|SGD|Adam|AdamW|RMSprop|Adagrad|Adadelta|LBFGS|NAdam|RAdam|Adamax)\s*\("
-)
 _MAKE_PYTHON_VAR = re.compile(r"\$[({](PYTHON\w*|PY)[)}]")
 _NOT_TRAINING_TARGETS = {"install", "test", "tests", "lint", "format", "clean", "docs", "setup"}
 MAX_DEPTH = 3
@@ -63,6 +65,7 @@ class Candidate(BaseModel):
     reason: str
     score: int
     env: dict[str, str] = Field(default_factory=dict)  # e.g. PYTHONPATH=src for a src layout
+    order: int = 0  # position in its source (a README line), for ties
 
     def display(self) -> str:
         env = " ".join(f"{k}={v}" for k, v in self.env.items())
@@ -150,7 +153,7 @@ def _target_exists(root: Path, argv: list[str], env: dict[str, str]) -> bool:
     return (root / argv[0]).is_file()
 
 
-# -- reading a Python file ------------------------------------------------------------------
+# -- what reaches training ---------------------------------------------------------------
 
 
 def _has_main_guard(tree: ast.Module) -> bool:
@@ -163,16 +166,32 @@ def _has_main_guard(tree: ast.Module) -> bool:
     return False
 
 
-def _read_python(path: Path) -> tuple[bool, bool, bool]:
-    """(has a main guard, trains: builds an optimizer or calls backward, loops at module level)."""
+def _main_guard(path: Path) -> bool:
     try:
-        text = path.read_text(errors="replace")
-        tree = ast.parse(text)
+        return _has_main_guard(ast.parse(path.read_text(errors="replace")))
     except (OSError, SyntaxError, ValueError):
-        return False, False, False
-    loops = any(isinstance(node, ast.For | ast.While) for node in tree.body)
-    trains = bool(_OPTIMIZER_CALL.search(text)) or ".backward(" in text
-    return _has_main_guard(tree), trains, loops
+        return False
+
+
+class Reaching:
+    """Which repo files start training (their top level reaches a training step)."""
+
+    def __init__(self, root: Path, index: CodeIndex) -> None:
+        self.root = root
+        self.reach: dict[str, Reach] = entries(index)
+
+    def of(self, file: Path | None) -> Reach | None:
+        if file is None:
+            return None
+        try:
+            rel = file.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return None
+        return self.reach.get(rel)
+
+
+def _target_file(root: Path, argv: list[str], env: dict[str, str]) -> Path | None:
+    return _module_file(root, argv[1], env) if argv[0] == "-m" else root / argv[0]
 
 
 # -- sources ------------------------------------------------------------------------------
@@ -207,7 +226,14 @@ def _readme_lines(path: Path) -> Iterator[tuple[int, str]]:
                 yield start, part
 
 
-def _from_readme(root: Path) -> Iterator[Candidate]:
+def _documented(reach: Reach | None, where: str, base: int) -> tuple[int, str]:
+    """Score and reason of a documented command (README, Makefile, pyproject)."""
+    if reach is not None:
+        return base, f"{where}; it reaches {reach.via}"
+    return 30, f"{where}, but its code reaches no training step (backward and an update)"
+
+
+def _from_readme(root: Path, reaching: Reaching) -> Iterator[Candidate]:
     for path in sorted(root.iterdir()):
         if not path.is_file() or not path.name.lower().startswith("readme"):
             continue
@@ -219,23 +245,15 @@ def _from_readme(root: Path) -> Iterator[Candidate]:
             target = argv[1] if argv[0] == "-m" else argv[0]
             if argv[0] == "-m" and _NOT_TRAINING_MODULES.match(target):
                 continue
-            if "train" in line.lower():
-                score, reason = 100, "documented in the README"
-            else:
-                file = _module_file(root, target, env) if argv[0] == "-m" else root / target
-                _, optimizer, _ = _read_python(file) if file else (False, False, False)
-                if not optimizer:
-                    continue  # a README command that builds no optimizer is not training
-                score, reason = (
-                    95,
-                    "documented in the README; the script trains (optimizer or backward)",
-                )
+            reach = reaching.of(_target_file(root, argv, env))
+            score, reason = _documented(reach, "documented in the README", 100)
             yield Candidate(
-                argv=argv, source=f"{path.name}:{number}", reason=reason, score=score, env=env
-            )
+                argv=argv, source=f"{path.name}:{number}", reason=reason, score=score, env=env,
+                order=number,
+            )  # fmt: skip
 
 
-def _from_pyproject(root: Path, notes: list[str]) -> Iterator[Candidate]:
+def _from_pyproject(root: Path, reaching: Reaching, notes: list[str]) -> Iterator[Candidate]:
     path = root / "pyproject.toml"
     try:
         data = tomllib.loads(path.read_text(errors="replace"))
@@ -252,21 +270,17 @@ def _from_pyproject(root: Path, notes: list[str]) -> Iterator[Candidate]:
         if file is None:
             notes.append(f"pyproject script {name} = {spec}: module {module} not found in the repo")
             continue
-        guard, _, _ = _read_python(file)
-        if not guard:
+        if not _main_guard(file):
             notes.append(
                 f"pyproject script {name} = {spec}: {module} has no main guard, so it cannot be "
                 f"run with -m (its entry is the function {func}); give --cmd"
             )
             continue
-        is_training = "train" in f"{name} {module}".lower()
+        score, reason = _documented(reaching.of(file), f"script {name} = {spec}", 85)
         yield Candidate(
-            argv=["-m", module],
-            source="pyproject [project.scripts]",
-            reason=f"script {name} = {spec}; {module} has a main guard",
-            score=80 if is_training else 40,
-            env=env,
-        )
+            argv=["-m", module], source="pyproject [project.scripts]", reason=reason,
+            score=score, env=env,
+        )  # fmt: skip
 
 
 def _makefile_targets(text: str) -> Iterator[tuple[str, list[str]]]:
@@ -290,14 +304,14 @@ def _makefile_targets(text: str) -> Iterator[tuple[str, list[str]]]:
         yield target, recipe
 
 
-def _from_makefile(root: Path) -> Iterator[Candidate]:
+def _from_makefile(root: Path, reaching: Reaching) -> Iterator[Candidate]:
     for name in ("Makefile", "makefile", "GNUmakefile"):
         path = root / name
         if path.is_file():
             break
     else:
         return
-    for target, recipe in _makefile_targets(path.read_text(errors="replace")):
+    for number, (target, recipe) in enumerate(_makefile_targets(path.read_text(errors="replace"))):
         if target in _NOT_TRAINING_TARGETS or target.startswith("."):
             continue
         for line in recipe:
@@ -308,88 +322,70 @@ def _from_makefile(root: Path) -> Iterator[Candidate]:
                 continue
             if "$" in " ".join(argv):
                 continue  # depends on make variables we do not evaluate
-            is_training = target.startswith("train") or "train" in line.lower()
+            reach = reaching.of(_target_file(root, argv, env))
+            score, reason = _documented(reach, f"make target {target}", 90)
             yield Candidate(
-                argv=argv,
-                source=f"{path.name}:{target}",
-                reason=f"make target {target} runs python",
-                score=90 if target.startswith("train") else (75 if is_training else 50),
-                env=env,
-            )
+                argv=argv, source=f"{path.name}:{target}", reason=reason, score=score, env=env,
+                order=number,
+            )  # fmt: skip
             break
 
 
-def _python_files(root: Path) -> Iterator[tuple[Path, bool]]:
-    """(file, named like an entry point) for train*/main/run* files at any depth up to
-    MAX_DEPTH and any other .py file at the top level."""
-    for folder, dirs, files in os.walk(root):
-        here = Path(folder)
-        depth = len(here.relative_to(root).parts)
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if d not in _SKIP_DIRS
-            and not d.startswith(".")
-            and not (here / d / "pyvenv.cfg").exists()
-            and depth < MAX_DEPTH
-        )
-        for name in sorted(files):
-            if _SCRIPT_NAME.match(name):
-                yield here / name, True
-            elif depth == 0 and name.endswith(".py") and name not in ("setup.py", "conftest.py"):
-                yield here / name, False
-
-
 def _invocation(root: Path, path: Path) -> tuple[list[str], dict[str, str]]:
-    """`-m pkg.mod` for a file inside a package (its relative imports need it), else the
-    script path. `-m` starts above the top package of the file's package chain; when that
-    is not the repo root (a src layout), PYTHONPATH points there."""
+    """`-m pkg.mod` for a file inside a package (its relative imports need it; a package's
+    `__main__.py` is `-m pkg`), else the script path. `-m` starts above the top package of
+    the file's package chain; when that is not the repo root (a src layout), PYTHONPATH
+    points there."""
     if not (path.parent / "__init__.py").is_file():
         return [path.relative_to(root).as_posix()], {}
     top = path.parent
     while top.parent != root and (top.parent / "__init__.py").is_file():
         top = top.parent
     base = top.parent
-    module = ".".join(path.relative_to(base).with_suffix("").parts)
+    parts = path.relative_to(base).with_suffix("").parts
+    if parts[-1] == "__main__":
+        parts = parts[:-1]
     env = {} if base == root else {"PYTHONPATH": base.relative_to(root).as_posix()}
-    return ["-m", module], env
+    return ["-m", ".".join(parts)], env
 
 
-def _from_files(root: Path) -> Iterator[Candidate]:
-    for path, entry_name in _python_files(root):
-        guard, optimizer, loops = _read_python(path)
-        if entry_name and guard:
-            name = path.name
-            base = 75 if name.startswith("train") else (60 if name == "main.py" else 55)
-            score = base - (0 if optimizer else 20) - 5 * (len(path.relative_to(root).parts) - 1)
-            what = "builds an optimizer" if optimizer else "no optimizer built in this file"
-            reason = f"has a main guard; {what}"
-        elif optimizer and (guard or loops):
-            score = 45  # a script not named like an entry point that trains
-            reason = "builds an optimizer and " + (
-                "has a main guard" if guard else "trains at top level"
-            )
-        else:
+def _skipped(rel: str) -> bool:
+    parts = rel.split("/")
+    return any(p in _SKIP_DIRS or p.startswith(".") for p in parts[:-1]) or parts[-1] in (
+        "setup.py",
+        "conftest.py",
+    )
+
+
+def _from_files(root: Path, reaching: Reaching) -> Iterator[Candidate]:
+    """Every file whose top level reaches a training step; a main guard, a shallow place
+    and an entry-point name (train*, main, run*) only order them."""
+    for rel, reach in sorted(reaching.reach.items()):
+        if _skipped(rel):
             continue
+        path = root / rel
+        guard = _main_guard(path)
+        depth = len(Path(rel).parts) - 1
+        score = 70 + (5 if guard else 0) + (3 if _SCRIPT_NAME.match(path.name) else 0) - 2 * depth
+        how = "its main guard" if guard else "its top level"
         argv, env = _invocation(root, path)
         yield Candidate(
-            argv=argv,
-            source=path.relative_to(root).as_posix(),
-            reason=reason,
-            score=score,
-            env=env,
+            argv=argv, source=rel, reason=f"{how} reaches {reach.via}", score=score, env=env
         )
 
 
-def rank_candidates(root: Path, notes: list[str] | None = None) -> list[Candidate]:
+def rank_candidates(
+    root: Path, notes: list[str] | None = None, index: CodeIndex | None = None
+) -> list[Candidate]:
     """Every runnable candidate, best first; problems worth telling go to `notes`."""
     root = Path(root)
     notes = [] if notes is None else notes
+    reaching = Reaching(root, index if index is not None else CodeIndex.build(root))
     found: list[Candidate] = [
-        *_from_readme(root),
-        *_from_makefile(root),
-        *_from_pyproject(root, notes),
-        *_from_files(root),
+        *_from_readme(root, reaching),
+        *_from_makefile(root, reaching),
+        *_from_pyproject(root, reaching, notes),
+        *_from_files(root, reaching),
     ]
     best: dict[tuple[str, ...], Candidate] = {}
     for candidate in found:
@@ -401,14 +397,19 @@ def rank_candidates(root: Path, notes: list[str] | None = None) -> list[Candidat
         key = tuple(candidate.argv)
         if key not in best or candidate.score > best[key].score:
             best[key] = candidate
-    return sorted(best.values(), key=lambda c: (-c.score, c.source))
+    # ties: the earlier README line (as a number, not as text), then the source
+    return sorted(
+        best.values(), key=lambda c: (-c.score, c.source.split(":")[0], c.order, c.source)
+    )
 
 
-def find_command(root: Path, cmd: str | None = None) -> CommandInfo | None:
+def find_command(
+    root: Path, cmd: str | None = None, index: CodeIndex | None = None
+) -> CommandInfo | None:
     """The training command: `cmd` if given (EntryError if it is not a Python command),
     else the best-ranked candidate, else None."""
     root = Path(root)
-    ranked = rank_candidates(root)
+    ranked = rank_candidates(root, index=index)
     if cmd is not None:
         argv, env, interpreter = parse_command(cmd)
         if argv[0] != "-m" and not (root / argv[0]).is_file():

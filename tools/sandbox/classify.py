@@ -50,6 +50,16 @@ _TRACEBACK_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), 
 _EXCEPTION_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<message>.*))?$")
 _QUOTED_PATH = re.compile(r"""No such file or directory: ['"](?P<path>[^'"]+)['"]""")
 _MODULE_NAME = re.compile(r"No module named ['\"](?P<name>[^'\"]+)['\"]")
+# argparse's rejection: `usage: ...` then `prog: error: ...`, exit code 2
+_ARGPARSE_ERROR = re.compile(r"^(?P<prog>[\w./-]+): error: (?P<message>.+)$", re.MULTILINE)
+_SYNTAX_LOCATION = re.compile(
+    r'File "(?P<file>[^"]+)", line (?P<line>\d+)|\((?P<file2>[^(),]+\.py), line (?P<line2>\d+)\)'
+)
+_DATA_ADVICE = (
+    "the run sees your repo as it is on disk, with the folders around it read-only "
+    "(`../data` resolves as it does for you); make the data first, or pass --cmd with the "
+    "argument that points at it"
+)
 
 
 @dataclass
@@ -224,7 +234,8 @@ def classify(ev: RunEvidence) -> Failure | None:
         port = f":{attempt['port']}" if attempt.get("port") else ""
         msg = (
             f"training command tried to reach {host}{port}{_where(frame)}; the sandbox has no "
-            "network: download the data beforehand and pass it with --data or a local path"
+            "network: download what it fetches beforehand and pass --cmd with the arguments "
+            "that point at the local copy"
         )
         detail = f"{len(ev.network)} blocked attempt(s)" if ev.network else ""
         return _failure("network_blocked", msg, error, frame, detail)
@@ -247,13 +258,20 @@ def classify(ev: RunEvidence) -> Failure | None:
         msg = f"training command requires a CUDA GPU ({_one_line(err_text or 'CUDA error', 120)}){_where(frame)}"
         return _failure("gpu_required", msg, error, frame)
 
+    if error and error.type in ("SyntaxError", "IndentationError", "TabError"):
+        return _syntax_error(error, ev)
     if error and error.type == "ModuleNotFoundError":
         found = _MODULE_NAME.search(error.message)
         name = found["name"] if found else error.message
-        msg = (
-            f"training command needs module '{name}', which {ev.python} cannot import{_where(frame)}; "
-            "pass --python with the interpreter of the repo's own virtualenv"
-        )
+        local = _repo_package(ev.run_dir, name)
+        if local is not None:
+            advice = (
+                f"the repo has it at {local}, which is not on the import path of this command; "
+                f"pass --cmd with PYTHONPATH set (e.g. --cmd 'PYTHONPATH={Path(local).parent.as_posix() or '.'} python ...')"
+            )
+        else:
+            advice = "pass --python with the interpreter of the repo's own environment"
+        msg = f"training command needs module '{name}', which {ev.python} cannot import{_where(frame)}; {advice}"
         return _failure("missing_module", msg, error, frame)
 
     if error and error.type in ("FileNotFoundError", "IsADirectoryError", "NotADirectoryError"):
@@ -261,11 +279,11 @@ def classify(ev: RunEvidence) -> Failure | None:
         if path is not None:
             msg = (
                 f"training command could not find data '{path}' ({error.type}){_where(frame)}; "
-                "pass --data with the path to the data"
+                + _DATA_ADVICE
             )
             return _failure("missing_data", msg, error, frame)
     if error and "Dataset not found" in error.message:
-        msg = f"training command could not find its dataset{_where(frame)}; pass --data with the path to the data"
+        msg = f"training command could not find its dataset{_where(frame)}; {_DATA_ADVICE}"
         return _failure("missing_data", msg, error, frame, _one_line(err_text))
 
     if error and "File too large" in error.message:
@@ -274,6 +292,13 @@ def classify(ev: RunEvidence) -> Failure | None:
         )
         return _failure("output_limit", msg, error, frame)
 
+    rejected = _ARGPARSE_ERROR.search(tail) if ev.exit_code == 2 else None
+    if rejected and "usage:" in tail:
+        msg = (
+            f"the training command's argument parser refused it: {rejected['prog']}: error: "
+            f"{_one_line(rejected['message'], 200)}; pass --cmd with the arguments it needs"
+        )
+        return _failure("bad_arguments", msg, error, frame)
     if ev.signal is not None:
         name = _signal_name(ev.signal)
         return _failure("killed", f"training command was killed by {name}", error, frame)
@@ -284,3 +309,33 @@ def classify(ev: RunEvidence) -> Failure | None:
         return _failure("user_exception", msg, error, frame)
     msg = f"training command exited with code {ev.exit_code}"
     return _failure("user_exception", msg, None, None, _one_line(tail[-400:]))
+
+
+def _syntax_error(error: RunError, ev: RunEvidence) -> Failure:
+    """A file that does not parse: named with its line, whichever module imported it."""
+    found = _SYNTAX_LOCATION.search(error.message) or _SYNTAX_LOCATION.search(ev.stderr[-4000:])
+    path = (found["file"] or found["file2"]) if found else None
+    file = (_relative(path, ev.run_dir) or Path(path).name) if path else None
+    line = int(found["line"] or found["line2"]) if found else None
+    head = error.message.split(" (", 1)[0]
+    where = f"{file}:{line}" if file else "a repo file"
+    msg = f"{where} does not parse ({error.type}: {_one_line(head, 120)}): nothing of the training ran"
+    return Failure(
+        kind="syntax_error", message=msg, file=file, line=line, exception_type=error.type
+    )
+
+
+def _repo_package(run_dir: Path, module: str) -> str | None:
+    """Where the repo holds the module a command could not import (a src layout, a
+    subfolder), relative to the repo; None when the repo does not have it."""
+    parts = module.split(".")
+    try:
+        folders = sorted(p for p in run_dir.iterdir() if p.is_dir())
+    except OSError:
+        return None
+    for base in [run_dir, *folders]:
+        target = base.joinpath(*parts)
+        if (target / "__init__.py").is_file() or target.with_suffix(".py").is_file():
+            rel = target.relative_to(run_dir).as_posix()
+            return rel if base != run_dir else None
+    return None

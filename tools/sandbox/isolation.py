@@ -72,19 +72,24 @@ def _under(path: Path, folder: str) -> bool:
     return path == Path(folder) or Path(folder) in path.parents
 
 
-def wrap(isolation: str, root: Path, runtime: Path, python: Path) -> list[str]:
+def wrap(
+    isolation: str, root: Path, runtime: Path, python: Path, surroundings: Path | None = None
+) -> list[str]:
     """The command prefix that runs a process under `isolation`.
 
     Under bwrap the whole filesystem is read-only except `root` (run copies, outputs);
     the staged runtime inside it is read-only again so no run can change the code of
-    a later one; /tmp is private, so an interpreter living under /tmp is bound back.
+    a later one; /tmp is private, so an interpreter (or the folder around the user's
+    repo, `surroundings`) living under /tmp is bound back, read-only.
     """
     if isolation == "bwrap":
         argv = _bwrap_base(_probe("bwrap")[1])
         argv += ["--bind", str(root), str(root), "--ro-bind", str(runtime), str(runtime)]
         prefix = python.parent.parent  # the venv (or installation) around bin/python
-        if _under(prefix, "/tmp") and not _under(root, str(prefix)):
-            argv += ["--ro-bind", str(prefix), str(prefix)]
+        for folder in (prefix, surroundings):
+            if folder is not None and _under(folder, "/tmp") and not _under(root, str(folder)):
+                if folder != Path("/tmp") and not _under(folder, str(root)):
+                    argv += ["--ro-bind", str(folder), str(folder)]
         return [*argv, "--chdir", str(root), "--"]
     if isolation == "unshare":
         return ["unshare", "-r", "-n", "--"]

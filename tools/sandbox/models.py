@@ -14,6 +14,8 @@ FailureKind = Literal[
     "missing_data",
     "missing_module",
     "gpu_required",
+    "syntax_error",  # a repo file does not parse: nothing of the program ran
+    "bad_arguments",  # the program's argument parser refused the command line
     "user_exception",
     "interpreter",
     "output_limit",

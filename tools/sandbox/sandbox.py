@@ -10,7 +10,8 @@ Layout of the sandbox root (the only writable place under bwrap):
     runtime/                staged in-sandbox code (read-only under bwrap)
     server/                 the server's own HOME, TMPDIR and log
     runs/<run_id>/<repo>/   the run dir: a fresh copy of the workspace, the child's cwd
-    runs/<run_id>/home|tmp  the run's private HOME and TMPDIR
+    homes/<run_id>/home|tmp the run's private HOME and TMPDIR (runs/<run_id>/ holds only
+                            the copy and, under bwrap, links to what lies beside the repo)
     out/<run_id>/           the trace JSON and the socket guard's log, outside the run dir
 """
 
@@ -43,6 +44,10 @@ from .staging import SITE_DIR, stage_runtime
 _ANSWER_MARGIN_S = 30.0
 _START_TIMEOUT_S = 180.0
 _MAX_SERVER_STARTS = 3
+
+
+# entries beside the user's repo linked next to each run copy (a home folder can hold many)
+MAX_SURROUNDINGS = 500
 
 
 class SandboxError(RuntimeError):
@@ -90,11 +95,16 @@ class Sandbox:
         parallel: int = 2,
         root: Path | None = None,
         tracer: Path | None = None,
+        origin: Path | None = None,
     ) -> None:
         """`root` keeps run copies and traces after close(); by default they live in a
         temporary folder removed by close(). `tracer` replaces the tracer package staged
-        into the sandbox (tools/trace by default; tests stage a stub with its interface)."""
+        into the sandbox (tools/trace by default; tests stage a stub with its interface).
+        `origin` is the user's repo: under bwrap (where the whole filesystem is read-only
+        to the run) each run's copy sits among links to the entries beside the original,
+        so `../data` resolves as it does for the user; absolute paths resolve as they are."""
         self.workspace_root = Path(workspace_root).resolve()
+        self.origin = Path(origin).resolve() if origin is not None else None
         if not self.workspace_root.is_dir():
             raise SandboxError(f"workspace {self.workspace_root} is not a folder")
         try:
@@ -133,7 +143,10 @@ class Sandbox:
 
     def _spawn(self, *, once: bool) -> SandboxProcess:
         assert self._python_path is not None
-        argv = isolation_mod.wrap(self.isolation, self.root, self._runtime, self._python_path)
+        around = self.origin.parent if self.origin is not None else None
+        argv = isolation_mod.wrap(
+            self.isolation, self.root, self._runtime, self._python_path, around
+        )
         argv += [str(self._python_path), str(self._boot)] + (["--once"] if once else [])
         env = sandbox_env(
             home=self.root / "server" / "home",
@@ -224,9 +237,11 @@ class Sandbox:
         base = self.root / "runs" / run_id
         run_dir = base / (self.workspace_root.name or "repo")
         out_dir = self.root / "out" / run_id
-        for folder in (base / "home", base / "tmp", out_dir):
+        home, tmp = self.root / "homes" / run_id / "home", self.root / "homes" / run_id / "tmp"
+        for folder in (base, home, tmp, out_dir):
             folder.mkdir(parents=True)
         shutil.copytree(self.workspace_root, run_dir, symlinks=True)
+        self._surroundings(base, run_dir.name)
         trace_path = out_dir / "trace.json"
         net_log = out_dir / "network.jsonl"
 
@@ -266,8 +281,8 @@ class Sandbox:
             return result(None, self._interpreter_failure(), False)
         assert self._python_path is not None
         env = sandbox_env(
-            home=base / "home",
-            tmpdir=base / "tmp",
+            home=home,
+            tmpdir=tmp,
             python=self._python_path,
             single_thread=self.parallel > 1,
             extra=extra,
@@ -307,6 +322,22 @@ class Sandbox:
             network=_read_json_lines(net_log),
         )
         return result(answer, classify(evidence), server is not None)
+
+    def _surroundings(self, base: Path, name: str) -> None:
+        """Links beside the run copy to what lies beside the original repo (read-only
+        under bwrap; never made without it, where a link would let the run write there)."""
+        if self.origin is None or self.isolation != "bwrap":
+            return
+        try:
+            entries = sorted(self.origin.parent.iterdir())[:MAX_SURROUNDINGS]
+        except OSError:
+            return
+        for entry in entries:
+            if entry.name != name and entry != self.origin:
+                try:
+                    (base / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
+                except OSError:
+                    continue
 
     def _run_cold(self, request: dict[str, Any], timeout: float) -> Answer:
         process = self._spawn(once=True)

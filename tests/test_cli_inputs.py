@@ -1,0 +1,147 @@
+"""Bad input and interruption, as a new user meets them: one line, the documented exit
+code, the user's own paths named, nothing left behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "not_learning"
+INVESTIGATE = [sys.executable, "-m", "torch_investigate.agent.cli"]
+TRAIN = """import torch
+from pathlib import Path
+
+rows = Path({path!r}).read_text()
+model = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(20):
+    opt.zero_grad()
+    loss = (model(torch.ones(4, 2)) - 1).pow(2).mean()
+    loss.backward()
+    opt.step()
+"""
+
+
+def run(*args, env=None, timeout=240) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*INVESTIGATE, *map(str, args)], capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, **(env or {})}, cwd=ROOT,
+    )  # fmt: skip
+
+
+def one_line(stderr: str) -> str:
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, stderr
+    return lines[0]
+
+
+def test_version():
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout.startswith("investigate (torch-investigate) ")
+
+
+def test_a_bad_option_value_is_one_line():
+    done = run(EXAMPLE, "--format", "xml")
+    assert done.returncode == 2
+    assert "'xml' is not one of" in one_line(done.stderr)
+
+
+def test_top_level_help_names_the_run_options():
+    out = run("--help").stdout
+    for option in ("--cmd", "--format", "--steps", "--static-only", "--model"):
+        assert option in out
+
+
+def test_a_missing_cmd_script_names_the_users_repo(tmp_path):
+    repo = tmp_path / "myrepo"
+    shutil.copytree(EXAMPLE, repo)
+    done = run(repo, "--cmd", "python nope.py")
+    assert done.returncode == 2
+    line = one_line(done.stderr)
+    assert str(repo) in line and "ti-workspace" not in line
+
+
+def test_a_syntax_error_is_named_with_file_and_line(tmp_path):
+    repo = tmp_path / "broken"
+    shutil.copytree(EXAMPLE, repo)
+    (repo / "model.py").write_text((repo / "model.py").read_text() + "\ndef oops(:\n    pass\n")
+    for extra in ((), ("--cmd", "python train.py")):
+        done = run(repo, *extra, "-q")
+        assert done.returncode == 3, done.stderr
+        assert "model.py:" in done.stderr and "SyntaxError" in done.stderr
+        assert "confirmed" not in done.stdout.split("## Stages")[0]
+
+
+def test_an_argparse_rejection_shows_its_message(tmp_path):
+    repo = tmp_path / "needs_args"
+    repo.mkdir()
+    (repo / "main.py").write_text(
+        "import argparse\nimport torch\n\n"
+        "def train(n):\n    m = torch.nn.Linear(1, 1)\n    opt = torch.optim.SGD(m.parameters(), lr=0.1)\n"
+        "    for _ in range(n):\n        opt.zero_grad()\n        m(torch.ones(1, 1)).sum().backward()\n"
+        "        opt.step()\n\n"
+        "if __name__ == '__main__':\n    ap = argparse.ArgumentParser()\n"
+        "    ap.add_argument('--dataset', required=True)\n    train(len(ap.parse_args().dataset))\n"
+    )
+    done = run(repo, "-q")
+    assert done.returncode == 3
+    assert "required: --dataset" in done.stderr and "--cmd" in done.stderr
+
+
+def test_a_command_with_no_training_loop_is_inconclusive(tmp_path):
+    repo = tmp_path / "no_loop"
+    repo.mkdir()
+    (repo / "train.py").write_text("import torch\nprint(torch.ones(2) * 2)\n")
+    done = run(repo, "--cmd", "python train.py", "-q")
+    assert done.returncode == 3
+    assert "no backward pass or optimizer step" in done.stderr
+
+
+def test_a_binary_py_file_is_skipped_with_a_note(tmp_path):
+    repo = tmp_path / "with_binary"
+    shutil.copytree(EXAMPLE, repo)
+    (repo / "weird.py").write_bytes(b"\x00\xff\xfe not python")
+    done = run(repo, "-q", "-f", "json")
+    assert done.returncode == 0, done.stderr
+    assert "skipped weird.py" in done.stdout
+
+
+def test_data_beside_the_repo_resolves_as_for_the_user(tmp_path):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "rows.csv").write_text("1,2\n")
+    repo = tmp_path / "project"
+    repo.mkdir()
+    (repo / "train.py").write_text(TRAIN.format(path="../data/rows.csv"))
+    done = run(repo, "-q", "-f", "json")
+    if '"isolation": "bwrap"' not in done.stdout:
+        pytest.skip("the surroundings are linked only under bwrap")
+    assert done.returncode == 0, done.stderr
+    assert "missing_data" not in done.stdout
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_killed_run_leaves_no_temporary_files(tmp_path, sig):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    repo = tmp_path / "slow"
+    shutil.copytree(ROOT / "evals" / "repos" / "cnn_bn", repo)
+    p = subprocess.Popen(
+        [*INVESTIGATE, str(repo), "-q"], cwd=ROOT, env={**os.environ, "TMPDIR": str(tmp)},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.time() + 60
+    while time.time() < deadline and not list(tmp.glob("ti-sandbox-*/runs/*")):
+        time.sleep(0.2)
+    assert list(tmp.glob("ti-sandbox-*")), "the run never started"
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode in (128 + sig, 130), err
+    assert list(tmp.iterdir()) == []
