@@ -6,6 +6,7 @@
     investigate bench [SUITE]       the benchmark
     investigate seed PATH --category ID --out DIR
     investigate replay FILE         re-render a saved trajectory
+    investigate bisect PATH --good REV --bad REV   the commit that broke learning, and why
 
 Exit codes: 0 the investigation finished; 1 with --fail-on confirmed when a confirmed
 defect exists; 2 bad input; 3 inconclusive (the training path could not run).
@@ -13,6 +14,7 @@ defect exists; 2 bad input; 3 inconclusive (the training path could not run).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -28,7 +30,7 @@ app = typer.Typer(
     help="Find why a PyTorch model runs but does not learn.",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-SUBCOMMANDS = {"run", "schema", "chat", "bench", "seed", "replay"}
+SUBCOMMANDS = {"run", "schema", "chat", "bench", "seed", "replay", "bisect"}
 
 EXIT_OK, EXIT_CONFIRMED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 ENVIRONMENT_FAILURES = {
@@ -396,6 +398,75 @@ def replay(
     except TrajectoryError as e:
         fail(e.message, e.exit_code)
     sys.stdout.write(text)
+
+
+class BisectFormat(str, Enum):
+    md = "md"
+    json = "json"
+
+
+@app.command("bisect", help="Find the commit that broke learning, then investigate it.")
+def bisect(
+    path: Annotated[Path, typer.Argument(help="the repo (its checkout is never touched)")],
+    good: Annotated[str, typer.Option("--good", help="a commit that learns")],
+    bad: Annotated[str, typer.Option("--bad", help="a later commit that does not")],
+    cmd: Annotated[
+        str | None,
+        typer.Option("--cmd", help="the training command (default: found at the bad commit)"),
+    ] = None,
+    steps: Annotated[int, typer.Option(help="optimizer steps traced per commit")] = 200,
+    timeout: Annotated[float, typer.Option(help="wall-clock limit per run, seconds")] = 120.0,
+    fmt: Annotated[BisectFormat, typer.Option("--format", "-f")] = BisectFormat.md,
+    output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
+    python: Annotated[
+        str | None, typer.Option("--python", help="interpreter of the repo's own environment")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")] = False,
+) -> None:
+    from torch_investigate.tools.commits import HistoryError, history
+
+    if steps < 1:
+        fail("--steps must be at least 1")
+    if timeout <= 0:
+        fail("--timeout must be positive")
+    try:  # bad input is answered before the investigator (and its imports) load
+        walk = history(path, good, bad)
+    except HistoryError as e:
+        fail(str(e))
+    from torch_investigate.agent.bisect import BisectError, BisectOptions, bisect_history
+    from torch_investigate.agent.render.bisect_md import to_bisect_json, to_bisect_markdown
+
+    options = BisectOptions(cmd=cmd, steps=steps, timeout_s=timeout, python=python)
+    try:
+        result = bisect_history(path, walk, options, on_probe=None if quiet else _probe_lines())
+    except BisectError as e:
+        fail(e.message, e.exit_code)
+    text = to_bisect_json(result) if fmt == BisectFormat.json else to_bisect_markdown(result)
+    _write(text, output)
+    if result.first_bad is None:
+        typer.echo(f"investigate: no first bad commit: {result.conclusion_text}", err=True)
+        raise typer.Exit(EXIT_INCONCLUSIVE)
+
+
+def _probe_lines():
+    """One progress line on stderr per probed commit, numbered in the order they ran."""
+    runs = itertools.count(1)
+
+    def on_probe(probe) -> None:
+        head = f"bisect: run {next(runs)}: {probe.sha[:10]} {probe.status:<9}"
+        typer.echo(f"{head} {probe.subject[:50]!r}: {probe.reason}", err=True)
+
+    return on_probe
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as e:
+        fail(f"cannot write {output}: {e.strerror}")
 
 
 def main() -> None:
