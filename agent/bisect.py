@@ -246,7 +246,13 @@ class Bisection:
         investigate(held.session, Planner())
         report = held.session.report()
         note = f"investigated a checkout of commit {held.probe.sha} (the first bad commit)"
-        return report.model_copy(update={"repo": str(self.path), "notes": [note, *report.notes]})
+        update = {"repo": str(self.path), "notes": [note, *report.notes]}
+        if report.command is not None and self.cmd_source != "--cmd":
+            reason = "found at the bad commit; bisect ran it at every commit"
+            update["command"] = report.command.model_copy(
+                update={"source": self.cmd_source, "reason": reason}
+            )
+        return report.model_copy(update=update)
 
     def _report(self, conclusion: Conclusion, text: str, **found) -> BisectReport:
         o = self.options

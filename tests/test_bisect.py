@@ -18,6 +18,7 @@ from torch_investigate.agent.bisect_measure import eval_level, judge, train_leve
 from torch_investigate.agent.render import to_json
 from torch_investigate.agent.render.bisect_md import to_bisect_json, to_bisect_markdown
 from torch_investigate.tools.bisect_records import LossLevel, Probe
+from torch_investigate.tools.commits import checkout, history
 from torch_investigate.tools.records import Report
 from torch_investigate.tools.trace_models import Trace
 
@@ -118,6 +119,38 @@ def snapshot(root: Path) -> dict[str, str]:
         else:
             found[rel] = "dir"
     return found
+
+
+# ---- history and checkouts, without running anything -----------------------------------
+
+
+def test_history_follows_first_parents_from_a_subfolder(tmp_path: Path) -> None:
+    r = git.Repo.init(tmp_path)
+    (tmp_path / "proj").mkdir()
+    good = _commit(r, {"proj/train.py": "a"}, "good")
+    main = r.active_branch
+    side = r.create_head("side")
+    side.checkout()
+    _commit(r, {"proj/side.py": "s"}, "on the side branch")
+    main.checkout()
+    one = _commit(r, {"proj/train.py": "b"}, "on main")
+    r.git.merge("side", "--no-ff", "-m", "merge side")
+    merge = r.head.commit.hexsha
+    walk = history(tmp_path / "proj", good, "HEAD")
+    assert walk.prefix == "proj" and walk.commits == [one, merge]
+
+
+def test_checkout_leaves_no_worktree_behind_even_when_the_body_fails(tmp_path: Path) -> None:
+    repo = tmp_path / "toy"
+    shas = make_repo(repo)
+    dirty_up(repo)
+    before = snapshot(repo)
+    walk = history(repo, shas[0], shas[-1])
+    with pytest.raises(RuntimeError), checkout(walk.repo, shas[3], "toy") as tree:
+        assert "zero_grad" not in (tree / "train.py").read_text()
+        assert (tree / "README.md").read_text() == README + "\nSee train.py.\n"
+        raise RuntimeError("a probe failed")
+    assert not tree.exists() and snapshot(repo) == before
 
 
 # ---- the search and the verdict, without running anything ----------------------------

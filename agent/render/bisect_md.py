@@ -72,7 +72,8 @@ def _commit(c: CommitDetail) -> list[str]:
         "",
         f"- **Subject:** {md(c.subject)}",
         f"- **Author:** {md(c.author)}, {md(c.date)}",
-        f"- **Diff stat:** {len(c.files)} files, +{c.insertions} -{c.deletions}",
+        f"- **Diff stat:** {len(c.files)} file{'s' if len(c.files) != 1 else ''}, "
+        f"+{c.insertions} -{c.deletions}",
         "",
         "```",
         *[line.replace("```", "`\u200b``") for line in c.message.rstrip().splitlines()],
