@@ -171,16 +171,16 @@ class Bisection:
     def _reference(self) -> Probe:
         found = self._checkout(self.walk.good, 0)
         found.close()
-        probe = found.probe
-        if probe.train is not None and probe.train.settled is None:
-            probe.status, probe.reason = "skipped", "the good commit's training loss is not finite"
-        elif probe.train is not None:
-            train = probe.train
-            probe.reason = f"training loss settled over {train.steps} steps: {fmt(train.settled)}"
-            if probe.eval is not None:
-                probe.reason += (
-                    f"; evaluation loss at step {probe.eval.steps}: {fmt(probe.eval.settled)}"
-                )
+        probe, train = found.probe, found.probe.train
+        if train is None or train.settled is None:
+            probe.status = "skipped"
+            probe.reason = probe.reason or "the good commit's training loss is not finite"
+            return self._emit(probe)
+        probe.reason = f"training loss settled over {train.steps} steps: {fmt(train.settled)}"
+        if probe.eval is not None:
+            probe.reason += (
+                f"; evaluation loss at step {probe.eval.steps}: {fmt(probe.eval.settled)}"
+            )
         return self._emit(probe)
 
     def _probe_at(self, index: int, reference: Probe) -> Probe:

@@ -9,11 +9,12 @@ import math
 import os
 import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import git
 import pytest
-from torch_investigate.agent.bisect import BisectOptions, bisect, pick
+from torch_investigate.agent.bisect import Bisection, BisectOptions, Checkout, bisect, pick
 from torch_investigate.agent.bisect_measure import eval_level, judge, train_level
 from torch_investigate.agent.render import to_json
 from torch_investigate.agent.render.bisect_md import to_bisect_json, to_bisect_markdown
@@ -163,6 +164,64 @@ def test_pick_halves_and_steps_around_skipped_commits() -> None:
     assert pick(-1, 5, {2}) == 3  # the middle cannot run: its neighbour
     assert pick(-1, 5, {2, 3}) == 1
     assert pick(1, 3, {2}) is None  # only skipped commits left
+
+
+def _linear_repo(root: Path, n: int) -> list[str]:
+    r = git.Repo.init(root)
+    return [_commit(r, {"train.py": f"# {i}\n"}, f"commit {i}") for i in range(n + 1)]
+
+
+def _fake_runs(monkeypatch, verdicts: dict[int, str]) -> list[int]:
+    """Replace the run of each commit with a made-up curve: position -> good|bad|crash."""
+    ran: list[int] = []
+
+    def fake(self, sha: str, position: int) -> Checkout:
+        ran.append(position)
+        kind = verdicts.get(position, "good")
+        curve = [1.0 - 0.009 * i for i in range(100)] if kind == "good" else [1.0] * 100
+        probe = _probe(_trace(curve)).model_copy(
+            update={
+                "sha": sha,
+                "position": position,
+                "status": "reference" if position == 0 else "skipped",
+            }
+        )
+        if kind == "crash":
+            probe = probe.model_copy(update={"train": None, "reason": "crashed"})
+        return Checkout(probe, None, ExitStack())
+
+    monkeypatch.setattr(Bisection, "_checkout", fake)
+    return ran
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 8, 13])
+def test_every_first_bad_position_is_found_in_about_log2_runs(tmp_path, monkeypatch, n) -> None:
+    shas = _linear_repo(tmp_path, n)
+    options = BisectOptions(cmd="python train.py", investigate=False)
+    for first in range(1, n + 1):
+        ran = _fake_runs(monkeypatch, {p: "bad" for p in range(first, n + 1)})
+        result = bisect(tmp_path, shas[0], shas[-1], options)
+        assert result.first_bad == shas[first] and result.runs == len(ran)
+        # the bad commit itself is run only when it is the answer (then its run is also
+        # the investigation's baseline)
+        assert result.runs <= math.ceil(math.log2(n)) + 1 + (first == n)
+
+
+def test_no_regression_and_skips_that_leave_several_candidates(tmp_path, monkeypatch) -> None:
+    shas = _linear_repo(tmp_path, 5)
+    options = BisectOptions(cmd="python train.py", investigate=False)
+    _fake_runs(monkeypatch, {})
+    result = bisect(tmp_path, shas[0], shas[-1], options)
+    assert result.conclusion == "no_regression" and result.first_bad is None
+    assert result.probes[-1].sha == shas[-1] and result.probes[-1].status == "good"
+
+    _fake_runs(monkeypatch, {2: "crash", 3: "bad", 4: "bad", 5: "bad"})
+    result = bisect(tmp_path, shas[0], shas[-1], options)
+    assert result.conclusion == "ambiguous" and result.candidates == [shas[2], shas[3]]
+
+    ran = _fake_runs(monkeypatch, {0: "crash"})
+    result = bisect(tmp_path, shas[0], shas[-1], options)
+    assert result.conclusion == "not_judged" and ran == [0]
 
 
 def _trace(step_losses: list[float], evals: list[tuple[int, float]] = ()) -> Trace:
