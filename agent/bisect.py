@@ -81,7 +81,7 @@ def bisect_history(
 
 
 @dataclass
-class Checkout:
+class ProbedCommit:
     """A probed commit; its session (and worktree) stay open while it may be the answer."""
 
     probe: Probe
@@ -111,7 +111,7 @@ class Bisection:
         self.on_probe = on_probe
         self.name = Path(walk.repo.working_tree_dir or "repo").name
         self.probes: list[Probe] = []
-        self.held: Checkout | None = None  # the latest bad commit: the answer so far
+        self.held: ProbedCommit | None = None  # the latest bad commit: the answer so far
         self.cmd, self.cmd_source = self._command()
 
     # ---- the search ---------------------------------------------------------------
@@ -154,7 +154,7 @@ class Bisection:
             return self._report("no_regression", text)
         return self._found(held)
 
-    def _found(self, held: Checkout) -> BisectReport:
+    def _found(self, held: ProbedCommit) -> BisectReport:
         sha = held.probe.sha
         text = f"first bad commit {sha[:10]} {held.probe.subject}: {held.probe.reason}"
         investigation = self._investigate(held) if self.options.investigate else None
@@ -202,7 +202,7 @@ class Bisection:
             self.on_probe(probe)
         return probe
 
-    def _checkout(self, sha: str, position: int) -> Checkout:
+    def _checkout(self, sha: str, position: int) -> ProbedCommit:
         """The commit checked out and run once under the tracer (its stage 1 checks)."""
         stack = ExitStack()
         try:
@@ -212,9 +212,9 @@ class Bisection:
             try:
                 session = stack.enter_context(Session(tree / self.walk.prefix, self._options()))
             except InvestigationError as e:
-                return Checkout(_skipped(base, e.message), None, stack)
+                return ProbedCommit(_skipped(base, e.message), None, stack)
             run_checks(session, Stage.SYMPTOM)
-            return Checkout(_measured(base, session, self.options.steps), session, stack)
+            return ProbedCommit(_measured(base, session, self.options.steps), session, stack)
         except BaseException:
             stack.close()
             raise
@@ -241,7 +241,7 @@ class Bisection:
 
     # ---- the result ------------------------------------------------------------------
 
-    def _investigate(self, held: Checkout) -> Report:
+    def _investigate(self, held: ProbedCommit) -> Report:
         assert held.session is not None
         investigate(held.session, Planner())
         report = held.session.report()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import git
 import pytest
-from torch_investigate.agent.bisect import Bisection, BisectOptions, Checkout, bisect, pick
+from torch_investigate.agent.bisect import Bisection, BisectOptions, ProbedCommit, bisect, pick
 from torch_investigate.agent.bisect_measure import eval_level, judge, train_level
 from torch_investigate.agent.render import to_json
 from torch_investigate.agent.render.bisect_md import to_bisect_json, to_bisect_markdown
@@ -175,7 +175,7 @@ def _fake_runs(monkeypatch, verdicts: dict[int, str]) -> list[int]:
     """Replace the run of each commit with a made-up curve: position -> good|bad|crash."""
     ran: list[int] = []
 
-    def fake(self, sha: str, position: int) -> Checkout:
+    def fake(self, sha: str, position: int) -> ProbedCommit:
         ran.append(position)
         kind = verdicts.get(position, "good")
         curve = [1.0 - 0.009 * i for i in range(100)] if kind == "good" else [1.0] * 100
@@ -188,7 +188,7 @@ def _fake_runs(monkeypatch, verdicts: dict[int, str]) -> list[int]:
         )
         if kind == "crash":
             probe = probe.model_copy(update={"train": None, "reason": "crashed"})
-        return Checkout(probe, None, ExitStack())
+        return ProbedCommit(probe, None, ExitStack())
 
     monkeypatch.setattr(Bisection, "_checkout", fake)
     return ran
