@@ -6,6 +6,7 @@
     investigate bench [SUITE]       the benchmark
     investigate seed PATH --category ID --out DIR
     investigate replay FILE         re-render a saved trajectory
+    investigate mcp                 serve the tools over MCP (stdio) for other agents
 
 Exit codes: 0 the investigation finished; 1 with --fail-on confirmed when a confirmed
 defect exists; 2 bad input; 3 inconclusive (the training path could not run).
@@ -28,7 +29,7 @@ app = typer.Typer(
     help="Find why a PyTorch model runs but does not learn.",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-SUBCOMMANDS = {"run", "schema", "chat", "bench", "seed", "replay"}
+SUBCOMMANDS = {"run", "schema", "chat", "bench", "seed", "replay", "mcp"}
 
 EXIT_OK, EXIT_CONFIRMED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
 ENVIRONMENT_FAILURES = {
@@ -396,6 +397,32 @@ def replay(
     except TrajectoryError as e:
         fail(e.message, e.exit_code)
     sys.stdout.write(text)
+
+
+@app.command("mcp", help="Serve the investigation tools over MCP on stdio, for other agents.")
+def mcp(
+    steps: Annotated[int, typer.Option(help="optimizer steps to trace, in every session")] = 200,
+    timeout: Annotated[float, typer.Option(help="wall-clock limit per run, seconds")] = 120.0,
+    isolation: Annotated[str, typer.Option(help="auto | bwrap | unshare | socket-guard")] = "auto",
+) -> None:
+    from torch_investigate.agent.session import Options
+    from torch_investigate.tools.sandbox.isolation import IsolationError, choose
+
+    try:
+        from torch_investigate.agent.mcp_server import serve
+    except ModuleNotFoundError as e:
+        if e.name != "mcp" and not (e.name or "").startswith("mcp."):
+            raise
+        fail("the MCP server needs the mcp package: pip install 'torch-investigate[mcp]'")
+    if steps < 1:
+        fail("--steps must be at least 1")
+    if timeout <= 0:
+        fail("--timeout must be positive")
+    try:
+        choose(isolation)  # refuse an isolation this machine lacks before a client connects
+    except IsolationError as e:
+        fail(str(e))
+    raise typer.Exit(serve(Options(steps=steps, timeout_s=timeout, isolation=isolation)))
 
 
 def main() -> None:
