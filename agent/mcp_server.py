@@ -274,7 +274,7 @@ def _schema(args: type[BaseModel]) -> dict[str, Any]:
 def mcp_tools() -> list[McpTool]:
     return [
         _own_tool("investigate", "Investigate a repo end to end with the built-in planner (all eight stages, runs in a sandbox, interventions) and return the report as JSON, the same as `investigate PATH -f json`. Continues a session walked step by step from its open stage.", InvestigateArgs, _investigate),
-        _own_tool("static_check", "The static findings only (code patterns such as softmax feeding CrossEntropyLoss), as JSON; nothing is run. They are plausible, never confirmed.", RepoArgs, _static_check),
+        _own_tool("static_check", "The static findings only (code patterns such as softmax feeding CrossEntropyLoss), as JSON; the repo's code is not run, so they are plausible, never confirmed.", RepoArgs, _static_check),
         *(_step_tool(t) for t in TOOLS),
         _own_tool("findings", "The session's findings so far and its open stage, as JSON.", RepoArgs, _findings),
     ]  # fmt: skip
