@@ -7,6 +7,7 @@
     investigate seed PATH --category ID --out DIR
     investigate replay FILE         re-render a saved trajectory
     investigate bisect PATH --good REV --bad REV   the commit that broke learning, and why
+    investigate mcp                 serve the tools over MCP (stdio) for other agents
 
 Exit codes: 0 the investigation finished; 1 with --fail-on confirmed when a confirmed
 defect exists; 2 bad input; 3 inconclusive (the training path could not run).

@@ -1,4 +1,4 @@
-"""The other commands: schema, chat, bench, seed, replay, bisect."""
+"""The other commands: schema, chat, bench, seed, replay, bisect, mcp."""
 
 from __future__ import annotations
 
@@ -176,3 +176,29 @@ def _probe_lines():
         typer.echo(f"{head} {probe.subject[:50]!r}: {probe.reason}", err=True)
 
     return on_probe
+
+
+@app.command("mcp", help="Serve the investigation tools over MCP on stdio, for other agents.")
+def mcp(
+    steps: Annotated[int, typer.Option(help="optimizer steps to trace, in every session")] = 200,
+    timeout: Annotated[float, typer.Option(help="wall-clock limit per run, seconds")] = 120.0,
+    isolation: Annotated[str, typer.Option(help="auto | bwrap | unshare | socket-guard")] = "auto",
+) -> None:
+    from torch_investigate.agent.session import Options
+    from torch_investigate.tools.sandbox.isolation import IsolationError, choose
+
+    try:
+        from torch_investigate.agent.mcp_server import serve
+    except ModuleNotFoundError as e:
+        if e.name != "mcp" and not (e.name or "").startswith("mcp."):
+            raise
+        fail("the MCP server needs the mcp package: pip install 'torch-investigate[mcp]'")
+    if steps < 1:
+        fail("--steps must be at least 1")
+    if timeout <= 0:
+        fail("--timeout must be positive")
+    try:
+        choose(isolation)  # refuse an isolation this machine lacks before a client connects
+    except IsolationError as e:
+        fail(str(e))
+    raise typer.Exit(serve(Options(steps=steps, timeout_s=timeout, isolation=isolation)))

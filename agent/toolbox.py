@@ -282,7 +282,8 @@ TOOLS: tuple[Tool, ...] = (
 BY_NAME = {t.name: t for t in TOOLS}
 
 
-def _errors(e: ValidationError) -> str:
+def validation_errors(e: ValidationError) -> str:
+    """A validation error in one line a model (or a person) can act on."""
     return "; ".join(
         f"{'.'.join(str(x) for x in err['loc']) or 'arguments'}: {err['msg']}"
         for err in e.errors()[:6]
@@ -297,7 +298,7 @@ def dispatch(session: Session, name: str, arguments: dict[str, Any] | None) -> T
     try:
         args = tool.args.model_validate(arguments or {})
     except ValidationError as e:
-        return _error(ToolError.bad_arguments, f"bad arguments for {name}: {_errors(e)}")
+        return _error(ToolError.bad_arguments, f"bad arguments for {name}: {validation_errors(e)}")
     try:
         return tool.handler(session, args)
     except Refused as r:

@@ -293,3 +293,48 @@ def test_with_the_real_tracer_a_crash_is_still_evidence() -> None:
     assert crash.trace_path is not None
     assert crash.failure is not None and crash.failure.kind == "user_exception"
     assert (crash.failure.file, crash.failure.function) == ("train.py", "step")
+
+
+def test_close_during_runs_stops_them_and_leaves_nothing(planted_secrets) -> None:
+    """close() from another thread (a server shutting down): the runs in flight end at once,
+    no process or folder survives, and a run started afterwards is refused."""
+    import threading
+    import time
+
+    from torch_investigate.tools.sandbox import SandboxError
+
+    token = f"ti-close-{uuid.uuid4().hex}"
+    slow = Limits(wall_s=120, memory_mb=512)
+    with Workspace.create(FIXTURES / "flat") as ws:
+        sandbox = Sandbox(ws.root, limits=slow, tracer=STUB_TRACER, parallel=1)
+        results: list = []
+        argv = ["train.py", "--mode", "child_hang", "--token", token]
+
+        def run(*argv: str) -> None:
+            try:
+                results.append(sandbox.run(list(argv), trace_config={}, limits=slow))
+            except SandboxError as e:
+                results.append(e)
+
+        runs = [  # the second waits for the only slot while the first hangs
+            threading.Thread(target=run, args=argv),
+            threading.Thread(target=run, args=("train.py", "--mode", "sleep")),
+        ]
+        for t in runs:
+            t.start()
+        deadline = time.monotonic() + 60
+        while not processes_with(token) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert processes_with(token), "the run never started"
+        started = time.monotonic()
+        sandbox.close()
+        for t in runs:
+            t.join(timeout=30)
+        assert time.monotonic() - started < 15 and not any(t.is_alive() for t in runs)
+        assert not sandbox.root.exists()
+        assert processes_with(token) == []
+    (ended,) = [r for r in results if not isinstance(r, SandboxError)]
+    assert ended.failure is not None and ended.failure.kind == "killed"
+    assert [str(r) for r in results if isinstance(r, SandboxError)] == ["the sandbox is closed"]
+    with pytest.raises(SandboxError, match="closed"):
+        sandbox.run(argv, trace_config={})

@@ -79,7 +79,7 @@ def _remove_tree(path: Path) -> None:
 
 
 def _close_all(processes: list[SandboxProcess]) -> None:
-    for process in processes:
+    for process in list(processes):  # a cold run removes its process when it ends
         process.close()
 
 
@@ -130,6 +130,10 @@ class Sandbox:
             self._interpreter_problem = f"interpreter {python} does not exist or is not executable"
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
+        # `_life` guards _closed, _active and every spawn, so close() can stop the
+        # processes and know that none starts after it, then wait for runs in flight.
+        self._life = threading.Condition()
+        self._active = 0
         self._slots = threading.Semaphore(self.parallel)
         self._processes: list[SandboxProcess] = []
         self._finalizer = weakref.finalize(self, _close_all, self._processes)
@@ -155,11 +159,14 @@ class Sandbox:
             single_thread=self.parallel > 1,
         )
         name = "cold" if once else "server"
-        log = self.root / "server" / f"{name}-{len(self._processes)}.log"
-        process = SandboxProcess(argv, env=env, cwd=self.root, log=log)
+        with self._life:
+            if self._closed:
+                raise SandboxError("the sandbox is closed")
+            log = self.root / "server" / f"{name}-{len(self._processes)}.log"
+            process = SandboxProcess(argv, env=env, cwd=self.root, log=log)
+            self._processes.append(process)
         if not once:
             self._server_starts += 1
-        self._processes.append(process)
         return process
 
     def _warm_server(self) -> SandboxProcess | None:
@@ -214,7 +221,16 @@ class Sandbox:
         if not argv or (argv[0] == "-m" and len(argv) < 2):
             raise SandboxError(f"nothing to run: argv={argv!r}")
         with self._slots:
-            return self._run(list(argv), dict(trace_config), label, limits or self.limits, env)
+            with self._life:
+                if self._closed:  # closed while this run waited for a slot
+                    raise SandboxError("the sandbox is closed")
+                self._active += 1
+            try:
+                return self._run(list(argv), dict(trace_config), label, limits or self.limits, env)
+            finally:
+                with self._life:
+                    self._active -= 1
+                    self._life.notify_all()
 
     def run_many(self, jobs: list[tuple[list[str], dict[str, Any], str]]) -> list[RunResult]:
         """Up to `parallel` runs at once; results in the order of `jobs`."""
@@ -357,11 +373,17 @@ class Sandbox:
 
     # -- life cycle ----------------------------------------------------------------
 
-    def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
+    def close(self, drain_s: float = 10.0) -> None:
+        """Stop every process, wait (up to `drain_s`) for the runs in flight, which lose
+        their process and return at once, then remove the folder. Safe from any thread,
+        also while runs are in flight; a run that starts after it raises SandboxError."""
+        with self._life:
+            if self._closed:
+                return
+            self._closed = True
         self._finalizer()
+        with self._life:
+            self._life.wait_for(lambda: self._active == 0, timeout=drain_s)
         if self._owns_root:
             _remove_tree(self.root)
 

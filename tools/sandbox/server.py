@@ -152,8 +152,8 @@ class SandboxProcess:
                 self._proc.stdin.close()
         except OSError:
             pass
-        try:
-            self._proc.wait(timeout=grace_s)
+        try:  # a process still starting (importing torch) has no runs to stop: no grace
+            self._proc.wait(timeout=grace_s if self._ready.is_set() else 0)
         except subprocess.TimeoutExpired:
             pass
         try:
