@@ -3,7 +3,7 @@
     investigate PATH [options]      walk the protocol on a repo and print the report
     investigate schema              the report's JSON schema
     investigate chat PATH           an interactive session
-    investigate bench [SUITE]       the benchmark
+    investigate bench [SUITE]       the benchmark (--ray [ADDRESS]: on a Ray cluster)
     investigate seed PATH --category ID --out DIR
     investigate replay FILE         re-render a saved trajectory
     investigate bisect PATH --good REV --bad REV   the commit that broke learning, and why
@@ -35,7 +35,7 @@ def _on_signal(number, _frame) -> None:
 def main() -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _on_signal)
-    argv = sys.argv[1:]
+    argv = cli_subcommands.bare_ray(sys.argv[1:])
     if argv and argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv = ["run", *argv]
     try:

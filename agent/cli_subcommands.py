@@ -82,14 +82,56 @@ def bench(
     suite: Annotated[
         Path | None, typer.Argument(help="a generated suite folder (default: the full suite)")
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j")] = 2,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", "-j", help="parallel runs here (with --ray: the local instance's CPUs)"
+        ),
+    ] = 2,
     json_out: Annotated[Path | None, typer.Option("--json")] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="[ADDRESS]",
+            help="run the cases as Ray tasks: alone, on a new local instance; with ADDRESS "
+            "(auto, ray://host:10001), on that cluster",
+        ),
+    ] = None,
+    ray_cpus_per_case: Annotated[
+        float | None,
+        typer.Option(
+            "--ray-cpus-per-case", help="CPUs each case reserves on Ray (default 1; may be 0.25)"
+        ),
+    ] = None,
 ) -> None:
     try:
         from torch_investigate.evals.bench import run_bench
     except ImportError:
         fail("the benchmark is not available yet in this build")
-    raise typer.Exit(run_bench(suite, jobs=jobs, json_out=json_out))
+    if ray_cpus_per_case is not None and ray is None:
+        fail("--ray-cpus-per-case needs --ray")
+    code = run_bench(
+        suite,
+        jobs=jobs,
+        json_out=json_out,
+        ray=ray,
+        ray_cpus_per_case=1.0 if ray_cpus_per_case is None else ray_cpus_per_case,
+    )
+    raise typer.Exit(code)
+
+
+def bare_ray(argv: list[str]) -> list[str]:
+    """`bench --ray` with no ADDRESS means a new local instance: typer has no option with
+    an optional value, so the missing value is filled in. A folder after --ray is the
+    suite (no Ray address is a folder)."""
+    if not argv or argv[0] != "bench" or "--ray" not in argv:
+        return argv
+    at = argv.index("--ray") + 1
+    following = argv[at] if at < len(argv) else None
+    if following is None or following.startswith("-") or Path(following).is_dir():
+        return [*argv[:at], "local", *argv[at:]]
+    return argv
 
 
 @app.command("seed", help="Inject a taxonomy category into a copy of a repo.")

@@ -1,29 +1,35 @@
-"""`investigate bench [SUITE] [--jobs N] [--json FILE]`: run the investigator on every
-case of a generated suite, score it against the ground truth, and compare two
-baselines run on the same cases: the investigator with `--static-only`, and TorchFix.
+"""`investigate bench [SUITE] [--jobs N] [--json FILE] [--ray [ADDRESS]]`: run the
+investigator on every case of a generated suite, score it against the ground truth, and
+compare two baselines run on the same cases: the investigator with `--static-only`, and
+TorchFix.
 
 With no SUITE the full suite in evals/suite runs; `evals/suite/ci` is the small subset
 CI runs. With --json, each run is cached next to FILE (`FILE-stem.cache/`), so an
-interrupted benchmark resumes where it stopped.
+interrupted benchmark resumes where it stopped. With --ray the investigations run as
+Ray tasks (a new local instance, or the cluster at ADDRESS); the cache, the scoring and
+TorchFix stay here.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pydantic import ValidationError
 from torch_investigate.evals.benchmark import scoring
+from torch_investigate.evals.benchmark.executors import Executor, ExecutorError, LocalExecutor
 from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, Mode, Run
-from torch_investigate.evals.benchmark.runner import Runner
+from torch_investigate.evals.benchmark.runner import Runner, case_job
 from torch_investigate.evals.benchmark.table import render
 from torch_investigate.evals.benchmark.torchfix import version as torchfix_version
 from torch_investigate.evals.seeding.records import MANIFEST, Case, CleanControl, Manifest
 
 DEFAULT_SUITE = Path(__file__).resolve().parent / "suite"
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
+RAY_MISSING = "--ray needs Ray, an optional extra: pip install 'torch-investigate[ray]'"
 
 
 def _fail(message: str) -> int:
@@ -35,10 +41,21 @@ def cache_dir(json_out: Path | None) -> Path | None:
     return json_out.parent / f"{json_out.stem}.cache" if json_out is not None else None
 
 
-def run_bench(suite: Path | None, *, jobs: int = 2, json_out: Path | None = None) -> int:
+def run_bench(
+    suite: Path | None,
+    *,
+    jobs: int = 2,
+    json_out: Path | None = None,
+    ray: str | None = None,
+    ray_cpus_per_case: float = 1.0,
+) -> int:
+    """`ray`: None runs here; "local" a new Ray instance of `jobs` CPUs; else the address
+    of a running cluster (`auto`, `ray://host:10001`)."""
     suite = (suite or DEFAULT_SUITE).expanduser()
     if jobs < 1:
         return _fail("--jobs must be at least 1")
+    if not ray_cpus_per_case > 0:
+        return _fail("--ray-cpus-per-case must be positive")
     if not (suite / MANIFEST).is_file():
         return _fail(
             f"{suite} holds no {MANIFEST} (generate one: python -m evals.seeding.generate)"
@@ -56,14 +73,17 @@ def run_bench(suite: Path | None, *, jobs: int = 2, json_out: Path | None = None
     modes: list[Mode] = ["investigator", "static_only"] + (["torchfix"] if tf_version else [])
     runner = Runner(cache_dir(json_out))
     started = time.perf_counter()
-    runs = _run_all(runner, suite, entries, modes, jobs)
+    try:
+        with open_executor(ray, jobs, ray_cpus_per_case) as executor:
+            runs = _run_all(runner, suite, entries, modes, jobs, executor)
+    except ExecutorError as e:
+        return _fail(str(e))
     wall = round(time.perf_counter() - started, 1)
 
     scores = {m: [_score(e, runs[(m, e.id)]) for e in entries] for m in modes}
     result = BenchResult(
         suite=str(suite),
-        command=f"investigate bench {suite} --jobs {jobs}"
-        + (f" --json {json_out}" if json_out else ""),
+        command=_command(suite, jobs, json_out, ray, ray_cpus_per_case),
         jobs=jobs,
         wall_s=wall,
         summary=scoring.summarize("investigator", scores["investigator"]),
@@ -77,11 +97,37 @@ def run_bench(suite: Path | None, *, jobs: int = 2, json_out: Path | None = None
         investigator=investigator_version(),
     )
     render(result)
-    print(f"wall time {wall:.0f} s with --jobs {jobs}", file=sys.stderr)
+    print(f"wall time {wall:.0f} s with {executor.description}", file=sys.stderr)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
     return EXIT_OK
+
+
+@contextmanager
+def open_executor(ray: str | None, jobs: int, cpus_per_case: float) -> Iterator[Executor]:
+    if ray is None:
+        yield LocalExecutor(jobs)
+        return
+    try:
+        from torch_investigate.evals.benchmark.ray_executor import connect
+    except ImportError as e:
+        if (e.name or "ray").split(".")[0] != "ray":
+            raise
+        raise ExecutorError(RAY_MISSING) from None
+    with connect(ray, jobs, cpus_per_case) as executor:
+        yield executor
+
+
+def _command(suite: Path, jobs: int, json_out: Path | None, ray: str | None, cpus: float) -> str:
+    words = [f"investigate bench {suite} --jobs {jobs}"]
+    if json_out is not None:
+        words.append(f"--json {json_out}")
+    if ray is not None:
+        words.append("--ray" if ray == "local" else f"--ray {ray}")
+        if cpus != 1:
+            words.append(f"--ray-cpus-per-case {cpus:g}")
+    return " ".join(words)
 
 
 def investigator_version() -> str:
@@ -114,30 +160,34 @@ def _run_all(
     entries: list[Case | CleanControl],
     modes: list[Mode],
     jobs: int,
+    executor: Executor,
 ) -> dict[tuple[Mode, str], Run]:
     runs: dict[tuple[Mode, str], Run] = {}
     total = len(entries) * len(modes)
 
-    def note(n: int, mode: Mode, case_id: str, run: Run, cached: bool) -> None:
+    def note(run: Run, cached: bool) -> None:
+        runs[(run.mode, run.case_id)] = run
         took = "cached" if cached else f"{run.seconds:.1f} s"
         status = run.error or f"exit {run.exit_code}"
-        print(f"[{n}/{total}] {mode:12s} {case_id:40s} {took:>8s} {status}", file=sys.stderr)
+        print(
+            f"[{len(runs)}/{total}] {run.mode:12s} {run.case_id:40s} {took:>8s} {status}",
+            file=sys.stderr,
+        )
 
-    n = 0
-    if "torchfix" in modes:  # one quick batch first
-        batch = runner.torchfix({e.id: suite / e.path for e in entries}, jobs)
-        for case_id, (run, cached) in batch.items():
-            n += 1
-            runs[("torchfix", case_id)] = run
-            note(n, "torchfix", case_id, run, cached)
+    if "torchfix" in modes:  # one quick batch first, here
+        for run, cached in runner.torchfix({e.id: suite / e.path for e in entries}, jobs).values():
+            note(run, cached)
     # The long investigations first, so the quick static-only runs fill the tail.
-    tasks = [(m, e) for m in modes if m != "torchfix" for e in entries]
-    with ThreadPoolExecutor(jobs) as pool:
-        futures = {pool.submit(runner.run, m, e.id, suite / e.path): (m, e) for m, e in tasks}
-        for future in as_completed(futures):
-            mode, entry = futures[future]
-            run, cached = future.result()
-            runs[(mode, entry.id)] = run
-            n += 1
-            note(n, mode, entry.id, run, cached)
+    todo = []
+    for mode in (m for m in modes if m != "torchfix"):
+        for entry in entries:
+            job = case_job(mode, entry.id, suite / entry.path)
+            cached = runner.cached(mode, entry.id, job.key)
+            if cached is not None:
+                note(cached, True)
+            else:
+                todo.append(job)
+    for run in executor.run(todo):
+        runner.save(run)
+        note(run, False)
     return runs

@@ -1,9 +1,12 @@
-"""Running the tools on case folders, in parallel, with a cache for resumed runs.
+"""Running the tools on case folders, with a cache for resumed runs.
 
-A run is cached as `<cache>/<mode>/<case id>.json` with the content hash of the case
-folder; a resumed benchmark reuses it only when the folder is unchanged. Runs are
-subprocesses (`python -m agent.cli CASE -f json -q`), so a crash or hang in one
-investigation costs that case only.
+A case is its files: what git would not ignore in its folder. The content hash of
+those files keys the cache (`<cache>/<mode>/<case id>.json`), so a resumed benchmark
+reuses a run only when the folder is unchanged. An investigation gets the files
+themselves (a `CaseJob`), writes them to a fresh temporary folder and runs
+`python -m torch_investigate.agent.cli CASE -f json -q` there as a subprocess, so a crash
+or hang costs that case only, and the run is the same wherever it happens: in a thread
+here or in a Ray task on another machine (evals/benchmark/executors.py).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from pydantic import BaseModel
 from torch_investigate.evals.benchmark.records import Mode, Run
 from torch_investigate.evals.benchmark.torchfix import run_torchfix
 from torch_investigate.evals.seeding.apply import repo_files
@@ -27,90 +31,100 @@ CASE_TIMEOUT_S = 300.0
 REPORTING_EXITS = (0, 1, 3)  # the report is on stdout: finished, confirmed, inconclusive
 
 
-def case_key(folder: Path) -> str:
-    """A hash of the files an investigation copies: what git would not ignore (a run
-    of the case in place leaves `data/` and caches behind; they change nothing)."""
+class CaseJob(BaseModel):
+    """One investigation to run, self-contained: it carries the case's files (a few KB),
+    so a worker needs torch-investigate but not the suite."""
+
+    mode: Mode  # investigator or static_only
+    case_id: str
+    key: str  # content_key(files)
+    origin: str  # the case folder as the driver names it; the report's `repo`
+    files: dict[str, bytes]  # relative name -> content
+    timeout: float = CASE_TIMEOUT_S
+
+
+def case_files(folder: Path) -> dict[str, bytes]:
+    """The files an investigation copies: what git would not ignore (a run of the case
+    in place leaves `data/` and caches behind; they change nothing)."""
+    return {name: (folder / name).read_bytes() for name in repo_files(folder)}
+
+
+def content_key(files: dict[str, bytes]) -> str:
     digest = hashlib.sha256()
-    for name in repo_files(folder):
-        digest.update(name.encode() + b"\0" + (folder / name).read_bytes() + b"\0")
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + files[name] + b"\0")
     return digest.hexdigest()[:32]
 
 
-class Runner:
-    def __init__(self, cache: Path | None, timeout: float = CASE_TIMEOUT_S) -> None:
-        self.cache = cache
-        self.timeout = timeout
+def case_key(folder: Path) -> str:
+    return content_key(case_files(folder))
 
-    def run(self, mode: Mode, case_id: str, folder: Path) -> tuple[Run, bool]:
-        """The investigator's run (or --static-only's), and whether it was cached."""
-        key = case_key(folder)
-        cached = self._load(mode, case_id, key)
-        if cached is not None:
-            return cached, True
-        run = self._investigate(mode, case_id, folder, key)
-        self._save(run)
-        return run, False
 
-    def torchfix(self, cases: dict[str, Path], jobs: int) -> dict[str, tuple[Run, bool]]:
-        """TorchFix on every case not cached yet, in one batch."""
-        done: dict[str, tuple[Run, bool]] = {}
-        todo: dict[str, tuple[Path, str]] = {}
-        for case_id, folder in cases.items():
-            key = case_key(folder)
-            cached = self._load("torchfix", case_id, key)
-            if cached is not None:
-                done[case_id] = (cached, True)
-            else:
-                todo[case_id] = (folder, key)
-        for case_id, run in run_torchfix(todo, jobs).items():
-            self._save(run)
-            done[case_id] = (run, False)
-        return done
+def case_job(mode: Mode, case_id: str, folder: Path, timeout: float = CASE_TIMEOUT_S) -> CaseJob:
+    files = case_files(folder)
+    return CaseJob(
+        mode=mode, case_id=case_id, key=content_key(files), origin=str(folder.resolve()),
+        files=files, timeout=timeout,
+    )  # fmt: skip
 
-    def _investigate(self, mode: Mode, case_id: str, folder: Path, key: str) -> Run:
-        argv = [
-            sys.executable,
-            "-m",
-            "torch_investigate.agent.cli",
-            str(folder.resolve()),
-            "-f",
-            "json",
-            "-q",
-        ]
-        if mode == "static_only":
-            argv.append("--static-only")
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-        started = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="ti-bench-") as cwd:
-            try:
-                done = subprocess.run(
-                    argv, cwd=cwd, env=env, capture_output=True, text=True,
-                    timeout=self.timeout, start_new_session=True,
-                )  # fmt: skip
-            except subprocess.TimeoutExpired:
-                return Run(
-                    mode=mode, case_id=case_id, key=key, exit_code=None,
-                    seconds=self.timeout, error=f"timed out after {self.timeout:.0f} s",
-                )  # fmt: skip
-        seconds = round(time.perf_counter() - started, 3)
-        report, error = None, ""
-        if done.returncode in REPORTING_EXITS:
-            try:
-                report = json.loads(done.stdout)
-            except json.JSONDecodeError:
-                error = "the report is not JSON"
-        if report is None and not error:
-            tail = [line for line in done.stderr.strip().splitlines() if line.strip()]
-            error = tail[-1][:300] if tail else f"exit code {done.returncode}"
-        return Run(
-            mode=mode, case_id=case_id, key=key, exit_code=done.returncode,
-            seconds=seconds, error=error, report=report,
+
+def investigate(job: CaseJob) -> Run:
+    """The investigator's run (or --static-only's) on the job's files, in a fresh folder
+    named like the case's. The report's `repo` is set back to the case folder, so the
+    record does not depend on where it ran."""
+    with tempfile.TemporaryDirectory(prefix="ti-bench-") as tmp:
+        case = Path(tmp) / "case" / Path(job.origin).name
+        for name, content in job.files.items():
+            (case / name).parent.mkdir(parents=True, exist_ok=True)
+            (case / name).write_bytes(content)
+        cwd = Path(tmp) / "cwd"
+        cwd.mkdir()
+        run = _subprocess(job, case, cwd)
+    if run.report is not None:
+        run.report["repo"] = job.origin
+    return run
+
+
+def _subprocess(job: CaseJob, case: Path, cwd: Path) -> Run:
+    argv = [sys.executable, "-m", "torch_investigate.agent.cli", str(case), "-f", "json", "-q"]
+    if job.mode == "static_only":
+        argv.append("--static-only")
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(
+            argv, cwd=cwd, env=env, capture_output=True, text=True,
+            timeout=job.timeout, start_new_session=True,
         )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return Run(
+            mode=job.mode, case_id=job.case_id, key=job.key, exit_code=None,
+            seconds=job.timeout, error=f"timed out after {job.timeout:.0f} s",
+        )  # fmt: skip
+    seconds = round(time.perf_counter() - started, 3)
+    report, error = None, ""
+    if done.returncode in REPORTING_EXITS:
+        try:
+            report = json.loads(done.stdout)
+        except json.JSONDecodeError:
+            error = "the report is not JSON"
+    if report is None and not error:
+        tail = [line for line in done.stderr.strip().splitlines() if line.strip()]
+        error = tail[-1][:300] if tail else f"exit code {done.returncode}"
+    return Run(
+        mode=job.mode, case_id=job.case_id, key=job.key, exit_code=done.returncode,
+        seconds=seconds, error=error, report=report,
+    )  # fmt: skip
 
-    def _path(self, mode: Mode, case_id: str) -> Path | None:
-        return self.cache / mode / f"{case_id}.json" if self.cache is not None else None
 
-    def _load(self, mode: Mode, case_id: str, key: str) -> Run | None:
+class Runner:
+    """The cache of runs, on the driver: a job is made only for a case not cached yet,
+    and every finished run is saved, wherever it ran."""
+
+    def __init__(self, cache: Path | None) -> None:
+        self.cache = cache
+
+    def cached(self, mode: Mode, case_id: str, key: str) -> Run | None:
         path = self._path(mode, case_id)
         if path is None or not path.is_file():
             return None
@@ -120,7 +134,7 @@ class Runner:
             return None
         return run if run.key == key and not run.error else None
 
-    def _save(self, run: Run) -> None:
+    def save(self, run: Run) -> None:
         path = self._path(run.mode, run.case_id)
         if path is None:
             return
@@ -128,3 +142,22 @@ class Runner:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(run.model_dump_json(), encoding="utf-8")
         tmp.replace(path)  # a run killed mid-write never leaves a half file
+
+    def torchfix(self, cases: dict[str, Path], jobs: int) -> dict[str, tuple[Run, bool]]:
+        """TorchFix on every case not cached yet, in one batch (here, on the driver)."""
+        done: dict[str, tuple[Run, bool]] = {}
+        todo: dict[str, tuple[Path, str]] = {}
+        for case_id, folder in cases.items():
+            key = case_key(folder)
+            cached = self.cached("torchfix", case_id, key)
+            if cached is not None:
+                done[case_id] = (cached, True)
+            else:
+                todo[case_id] = (folder, key)
+        for case_id, run in run_torchfix(todo, jobs).items():
+            self.save(run)
+            done[case_id] = (run, False)
+        return done
+
+    def _path(self, mode: Mode, case_id: str) -> Path | None:
+        return self.cache / mode / f"{case_id}.json" if self.cache is not None else None
