@@ -16,6 +16,7 @@ from torch_investigate.agent.checks.common import (
     usable,
     where,
 )
+from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import LossCall, Trace
 
@@ -418,9 +419,7 @@ def _loss_tensor(session: Session, ev: Evidence, t: Trace | None) -> None:
         if ratio is not None and 0 < abs(ratio) < 1e-3:
             opt = t.optimizers[0].class_ if t.optimizers else "?"
             text = f"the backward'ed loss ({fmt(value)}) is {fmt(ratio)} times the loss function's value ({fmt(total)}): the gradient is scaled down by the same factor"
-            adaptive = opt.lower().startswith(
-                ("adam", "rmsprop", "adagrad", "adadelta", "nadam", "radam", "adamax")
-            )
+            adaptive = opt.lower().startswith(ADAPTIVE_OPTIMIZERS)
             ev.find(
                 "loss_detached_scale",
                 status="plausible" if adaptive else "confirmed",

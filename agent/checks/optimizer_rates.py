@@ -20,30 +20,7 @@ from torch_investigate.tools.records import Stage
 if TYPE_CHECKING:
     from torch_investigate.agent.session import Session
 from torch_investigate.agent.checks.optimizer import updated_by_hand
-
-ADAPTIVE = (
-    "adam",
-    "rmsprop",
-    "adagrad",
-    "adadelta",
-    "nadam",
-    "radam",
-    "adamax",
-    "adafactor",
-    "lion",
-)
-
-
-PER_EPOCH = {
-    "StepLR",
-    "MultiStepLR",
-    "ExponentialLR",
-    "CosineAnnealingLR",
-    "LambdaLR",
-    "MultiplicativeLR",
-    "PolynomialLR",
-    "CosineAnnealingWarmRestarts",
-}
+from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS, PER_EPOCH_SCHEDULERS
 
 
 @check(Stage.OPTIMIZER)
@@ -83,7 +60,7 @@ def learning_rate(session: Session, ev: Evidence) -> None:
         ev.find(
             "scheduler_misuse",
             status="confirmed",
-            confidence="high" if sched.class_ in PER_EPOCH and per_batch else "medium",
+            confidence="high" if sched.class_ in PER_EPOCH_SCHEDULERS and per_batch else "medium",
             evidence=[
                 runtime(
                     text,
@@ -141,7 +118,7 @@ def clipping(session: Session, ev: Evidence) -> None:
     detail = f"clip_grad_{c.kind}_({fmt(c.limit)}) at {c.frame}: raw norms median {fmt(median(totals))}; {c.clipped} of {c.calls} steps clipped; updates scaled by a median {fmt(ratio)}"
     if frac >= 0.9 and ratio < 0.1:
         opt = t.optimizers[0].class_ if t.optimizers else ""
-        adaptive = opt.lower().startswith(ADAPTIVE)
+        adaptive = opt.lower().startswith(ADAPTIVE_OPTIMIZERS)
         eff = intervene(session, {"no_clip": True}, "without clipping")
         # a hundredfold cut on every step is never a deliberate setting, whatever the optimizer
         confirmed = eff.improved or not adaptive or ratio < 0.01

@@ -90,7 +90,11 @@ def _framework_loop(a, unit, call: Node) -> str | None:
             return f"{obj.resolved}.{method} ({unit.file}:{sx.line(call)})"
         ctor = obj.ctor
         if ctor is not None:
-            callee = unit.resolve_callee(sx.call_function(ctor.node))[1] if ctor.frame.unit is unit else ""
+            callee = (
+                unit.resolve_callee(sx.call_function(ctor.node))[1]
+                if ctor.frame.unit is unit
+                else ""
+            )
             if (callee.split(".")[0], method) in FRAMEWORK_LOOPS:
                 return f"{callee}.{method} ({unit.file}:{sx.line(call)})"
     return None

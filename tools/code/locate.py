@@ -7,18 +7,14 @@ symbol, so probes and the report can point at them.
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, Field
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.code.names import EVALUATION_NAME
 from torch_investigate.tools.code.records import MODULE_SYMBOL
 from torch_investigate.tools.code.sites import Site, SiteKind
 
-EVALUATION = re.compile(
-    r"(^|[._])(eval|evaluate|valid|validate|validation|test|predict|infer|inference)", re.IGNORECASE
-)
 EVENT_SITES: dict[str, SiteKind] = {
     "backward": "backward",
     "step": "optimizer_step",
@@ -161,7 +157,7 @@ def _evaluations(index: CodeIndex) -> list[Site]:
     a = analysis(index)
     out = []
     for region in a.regions():
-        if region.node is None or not EVALUATION.search(region.qualname.rsplit(".", 1)[-1]):
+        if region.node is None or not EVALUATION_NAME.search(region.qualname.rsplit(".", 1)[-1]):
             continue
         kinds = {o.kind for o in a.programs.flatten(a.program(region))}
         if {"forward", "eval_mode"} & kinds:

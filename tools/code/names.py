@@ -158,6 +158,24 @@ SCHEDULER_NAMES = frozenset(
     }
 )
 
+# Optimizers that rescale each gradient by its running magnitude: a uniformly scaled-down
+# gradient (a tiny loss factor, a clip) changes their steps far less than SGD's.
+ADAPTIVE_OPTIMIZERS = (
+    "adam", "rmsprop", "adagrad", "adadelta", "nadam", "radam", "adamax", "adafactor", "lion",
+)  # fmt: skip
+
+# What names an evaluation: a function (`evaluate`, `Trainer.validate`), a split or a
+# loader variable (`val_loader`, `test_set`). A tie-breaker only: what a run shows
+# (grad mode, module.training, which batches reach backward) decides.
+EVALUATION_WORDS = (
+    "eval|evaluate|valid|validate|validation|val|test|dev|holdout|predict|infer|inference|calib"
+)
+EVALUATION_NAME = re.compile(rf"(^|[._])({EVALUATION_WORDS})", re.IGNORECASE)  # a qualname part
+EVALUATION_TEXT = re.compile(rf"({EVALUATION_WORDS})", re.IGNORECASE)  # anywhere in a name
+# `Dataset(root, train=False)`: the keyword says evaluation, whatever else "train" matches
+TRAIN_FALSE = re.compile(r"\btrain\s*=\s*False\b")
+TRAINING_TEXT = re.compile(r"train", re.IGNORECASE)
+
 # Schedulers whose step counts epochs in their usual configuration: stepping them per
 # batch decays the learning rate len(loader) times too fast.
 PER_EPOCH_SCHEDULERS = frozenset({"StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR"})

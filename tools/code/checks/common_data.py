@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.flow import Value
-from torch_investigate.tools.code.names import is_data_loader
+from torch_investigate.tools.code.names import (
+    EVALUATION_TEXT,
+    TRAIN_FALSE,
+    TRAINING_TEXT,
+    is_data_loader,
+)
 
-TRAIN_NAME = re.compile(r"train", re.IGNORECASE)
-EVAL_NAME = re.compile(r"val|test|eval|dev|pred|infer|calib|holdout", re.IGNORECASE)
 ITERATION_WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "zip", "trange"})
 
 
@@ -42,7 +44,11 @@ def _find(a: Analysis) -> list[LoaderSite]:
             target = _target(statement) if _whole_value(call, statement) else ""
             dataset = sx.argument(call, 0, "dataset")
             names = f"{target} {sx.flat(dataset) if dataset is not None else ''}".strip()
-            by_name = bool(TRAIN_NAME.search(names)) and not EVAL_NAME.search(names)
+            by_name = (
+                bool(TRAINING_TEXT.search(names))
+                and not EVALUATION_TEXT.search(names)
+                and not TRAIN_FALSE.search(names)
+            )
             out.append(LoaderSite(v, names, call.id in iterated or by_name))
     return out
 
@@ -89,6 +95,8 @@ def _iterated_by_training(a: Analysis) -> set[int]:
 
 def is_eval_named(site: LoaderSite) -> bool:
     """Its target or its dataset says validation/test."""
-    return bool(EVAL_NAME.search(site.names)) and not TRAIN_NAME.search(
+    if TRAIN_FALSE.search(site.names):
+        return True
+    return bool(EVALUATION_TEXT.search(site.names)) and not TRAINING_TEXT.search(
         site.names.split(" ")[0] if site.names else ""
     )

@@ -8,12 +8,12 @@ explicit parameter list without it) does not fire; nor does a freeze undone late
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
 from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.names import EVALUATION_NAME
 from torch_investigate.tools.code.params import (
     Freeze,
     OptimizerSite,
@@ -26,9 +26,6 @@ from torch_investigate.tools.code.params import (
 from torch_investigate.tools.records import Finding
 
 NAME = "frozen_parameters"
-EVALUATION = re.compile(
-    r"(^|[._])(eval|evaluate|valid|validate|validation|test|predict|infer)", re.IGNORECASE
-)
 
 
 @check(NAME, "frozen_parameters")
@@ -48,7 +45,7 @@ def frozen_parameters(ctx: CheckContext) -> Iterator[Finding]:
             continue
         if fr.kind == "eval":
             covering = [(o, s) for o, s in covering if not covers(a, fr.ref, s.module)]
-            if not covering or EVALUATION.search(
+            if not covering or EVALUATION_NAME.search(
                 ctx.index.enclosing_symbol(fr.at.file, fr.at.line)
             ):
                 continue  # the whole model, or an evaluation routine: not a freeze

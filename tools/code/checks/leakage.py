@@ -7,13 +7,9 @@ from collections.abc import Iterator
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
-from torch_investigate.tools.code.checks.common_data import (
-    TRAIN_NAME,
-    LoaderSite,
-    is_eval_named,
-    loaders,
-)
+from torch_investigate.tools.code.checks.common_data import LoaderSite, is_eval_named, loaders
 from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.names import TRAIN_FALSE, TRAINING_TEXT
 from torch_investigate.tools.records import Finding
 
 NAME = "split_leakage"
@@ -25,11 +21,14 @@ def split_leakage(ctx: CheckContext) -> Iterator[Finding]:
     sites = loaders(ctx.analysis)
     training = [s for s in sites if s.trains and not is_eval_named(s)]
     for site in sites:
-        if not is_eval_named(site) or TRAIN_NAME.search(_target(site)):
+        if not is_eval_named(site) or TRAINING_TEXT.search(_target(site)):
             continue  # `train_eval_loader` measures training accuracy on purpose
         dataset = _dataset_text(site)
         shared = next((t for t in training if t is not site and _same_dataset(ctx, t, site)), None)
-        if shared is None and not (dataset and TRAIN_NAME.search(dataset)):
+        names_training = (
+            dataset and TRAINING_TEXT.search(dataset) and not TRAIN_FALSE.search(dataset)
+        )
+        if shared is None and not names_training:
             continue
         at = spot(ctx, site.ctor)
         evidence = [observe(at, f"the evaluation loader reads `{dataset}`")]

@@ -21,13 +21,10 @@ from torch_investigate.tools.code.checks.common import forward_methods
 from torch_investigate.tools.code.events import Occurrence, contextual_objects
 from torch_investigate.tools.code.flow import Flow, Obj, Value
 from torch_investigate.tools.code.models import mode_dependent
-from torch_investigate.tools.code.names import last
+from torch_investigate.tools.code.names import EVALUATION_NAME, last
 from torch_investigate.tools.code.params import is_trained, module_ref, normalized_text, same_object
 from torch_investigate.tools.records import Finding
 
-EVALUATION = re.compile(
-    r"(^|[._])(eval|evaluate|valid|validate|validation|test|predict|infer|inference)", re.IGNORECASE
-)
 AUXILIARY = re.compile(
     r"teacher|target|ema|frozen|pretrained|reference|(^|_)ref($|_)", re.IGNORECASE
 )
@@ -181,7 +178,7 @@ def _evaluation_in_train_mode(
 ) -> Finding | None:
     a = ctx.analysis
     symbol = ctx.index.enclosing_symbol(o.event.file, o.event.line)
-    evaluating = EVALUATION.search(symbol) or o.grad_disabled
+    evaluating = EVALUATION_NAME.search(symbol) or o.grad_disabled
     if not evaluating or _in_training_loop(a, o) or AUXILIARY.search(_text(o)):
         return None
     behaving = [x for x in models.objects(o) if mode_dependent(a, x)]

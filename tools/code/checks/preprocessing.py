@@ -14,14 +14,13 @@ from torch_investigate.tools.code.checks.base import CheckContext, check, findin
 from torch_investigate.tools.code.events import Occurrence
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.flow import Flow
-from torch_investigate.tools.code.names import last
+from torch_investigate.tools.code.names import EVALUATION_NAME, EVALUATION_TEXT, last
 from torch_investigate.tools.code.params import same_object
 from torch_investigate.tools.records import Finding
 from tree_sitter import Node
 
 NAME = "preprocessing_mismatch"
 TRAIN = re.compile(r"train", re.IGNORECASE)
-EVAL = re.compile(r"val|test|eval|infer|predict|inference", re.IGNORECASE)
 MEAN = re.compile(r"mean|mu\b|avg", re.IGNORECASE)
 STD = re.compile(r"std|sigma|stdev", re.IGNORECASE)
 
@@ -54,7 +53,7 @@ def preprocessing_mismatch(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _role(text: str) -> str | None:
-    if EVAL.search(text):
+    if EVALUATION_TEXT.search(text):
         return "eval"
     if TRAIN.search(text):
         return "train"
@@ -199,11 +198,6 @@ def _compare(ctx: CheckContext, unit: FileUnit, train: _Prep, evaluation: _Prep)
     )
 
 
-EVALUATION = re.compile(
-    r"(^|[._])(eval|evaluate|valid|validate|validation|test|predict|infer|inference)", re.IGNORECASE
-)
-
-
 def _transform(node: Node) -> str | None:
     """The arithmetic applied to a model input at the call (`x / x.abs().max()`), None
     for the batch as it comes (`x`, `x.to(device)`, `x[idx]`)."""
@@ -251,7 +245,7 @@ def _model_inputs(ctx: CheckContext) -> Iterator[Finding]:
                     train_calls.append((o, _transform(first)))
     reported: set[int] = set()
     for region in a.regions():
-        named = EVALUATION.search(region.qualname.rsplit(".", 1)[-1])
+        named = EVALUATION_NAME.search(region.qualname.rsplit(".", 1)[-1])
         text = region.node.text if region.node is not None else b""
         if region.node is None or not (named or b"no_grad" in text or b"inference_mode" in text):
             continue
