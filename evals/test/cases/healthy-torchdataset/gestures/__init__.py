@@ -1,0 +1,3 @@
+from .dataset import GestureDataset, pad_collate, CLASSES
+
+__all__ = ["GestureDataset", "pad_collate", "CLASSES"]

@@ -1,0 +1,3 @@
+from setcls.train import main
+
+main()

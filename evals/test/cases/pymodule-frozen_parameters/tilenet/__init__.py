@@ -1,0 +1,1 @@
+"""TileNet: small residual CNN for 12x12 inspection tiles."""

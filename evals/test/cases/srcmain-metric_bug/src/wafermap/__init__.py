@@ -1,0 +1,1 @@
+PATTERNS = ("none", "center", "edge_ring", "scratch", "donut", "local")
