@@ -205,3 +205,14 @@ def test_summary_arithmetic():
         ("missing_zero_grad", 3, 2),
         ("step_order", 1, 1),
     ]
+
+
+def test_an_alternative_place_counts_for_top1_and_symbol():
+    alt = GroundTruth(
+        category="missing_zero_grad", stage=6, file="hooks.py", symbol="Clip.__call__", line=15
+    )
+    f = finding("missing_zero_grad", file="hooks.py", symbol="Clip.__call__", line=16)
+    with_alt = case().model_copy(update={"alternatives": [alt]})
+    s = scoring.score_buggy(with_alt, run(report([f], root="F1")))
+    assert s.top1 and s.symbol_hit and s.line_distance == 1
+    assert not scoring.score_buggy(case(), run(report([f], root="F1"))).top1

@@ -123,11 +123,18 @@ def score_buggy(case: Case, run: Run) -> CaseScore:
     mine = [f for f in fs if f.category == case.category and f.status in DETECTING]
     score.detected = bool(mine)
     score.confirmed = any(f.status == "confirmed" for f in mine)
-    score.symbol_hit = any(f.file == truth.file and f.symbol == truth.symbol for f in mine)
-    distances = [abs(f.line - truth.line) for f in mine if f.file == truth.file and f.line]
+    # a defect written in a config file may be named where its value is applied instead:
+    # the manifest lists such equivalent places as alternatives
+    places = [truth, *case.alternatives]
+    score.symbol_hit = any(f.file == t.file and f.symbol == t.symbol for f in mine for t in places)
+    distances = [abs(f.line - t.line) for f in mine for t in places if f.file == t.file and f.line]
     score.line_distance = min(distances) if distances else None
     root = report.finding(report.root_cause) if report and report.root_cause else None
-    score.top1 = root is not None and root.category == case.category and root.file == truth.file
+    score.top1 = (
+        root is not None
+        and root.category == case.category
+        and any(root.file == t.file for t in places)
+    )
     score.false_alarms = [_line(f) for f in fs if f.category != case.category and _alarming(run, f)]
     score.violations = violations(report, buggy=True)
     return score

@@ -75,6 +75,8 @@ class Case(BaseModel):
     variant: str  # the operator's spelling and site, stable across regenerations
     change: str  # what was changed, file:line
     truth: GroundTruth
+    # equivalent places to name the same defect (a config value and the line applying it)
+    alternatives: list[GroundTruth] = Field(default_factory=list)
     metric: str
     direction: Direction
     healthy_metric: float | None  # measured on the clean template
