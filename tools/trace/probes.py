@@ -14,7 +14,9 @@ from .recorder import Recorder
 from .tensors import map_tensors, tensors_in
 
 
-class _Restore:
+class Restore:
+    """Restores every module's train/eval flag and the RNG state on exit."""
+
     def __init__(self, module: nn.Module) -> None:
         self.modes = [(m, m.training) for m in module.modules()]
         self.rng = torch.get_rng_state()
@@ -54,7 +56,7 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
     def roll(t: torch.Tensor) -> torch.Tensor:
         return t.roll(1, dims=0) if t.dim() >= 1 and t.shape[0] == b else t
 
-    with rec.quiet(), _Restore(module), torch.no_grad():
+    with rec.quiet(), Restore(module), torch.no_grad():
         try:
             module.eval()
             out_a = _rows(tensors_in(module(*args, **kwargs)), b)
@@ -114,32 +116,3 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
             "ignores_input": inputs_differ and change / scale < 1e-7,
             "rows_identical": rows_identical,
         }
-
-
-def holdout_loss(rec: Recorder) -> float | None:
-    """Loss of the traced model on the held-out batch, in eval mode, without grad."""
-    fn = rec.fixed.get("loss_fn")
-    model = rec.fixed.get("holdout_model")
-    if fn is None or model is None:
-        return None
-    func, kwargs, extra = fn
-    a, k = rec.fixed["holdout_args"]
-    target = rec.fixed["holdout_target"]
-    with rec.quiet(), _Restore(model), torch.no_grad():
-        try:
-            model.eval()
-            out = tensors_in(model(*a, **k))
-            if not out:
-                return None
-            pred = out[0]
-            shape = rec.fixed.get("holdout_input_shape")
-            if (
-                shape is not None
-                and tuple(pred.shape) != shape
-                and pred.numel() == torch.Size(shape).numel()
-            ):
-                pred = pred.reshape(shape)
-            v = func(pred, target, *extra, **kwargs)
-            return float(v.detach().float().mean())
-        except Exception:  # noqa: BLE001 - holdout is best effort
-            return None

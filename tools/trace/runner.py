@@ -16,6 +16,7 @@ from .config import Config
 from .hooks import install, repo_frame_of
 from .mode import TraceMode
 from .recorder import Recorder, StopTracing
+from .serialize import finish
 from .tensors import frame_dict, relpath, repo_frame_in_tb, set_repo_root
 
 
@@ -117,7 +118,7 @@ def run_traced(config: dict) -> int:
         for fn in reversed(undo):
             fn()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    trace = rec.finish()
+    trace = finish(rec)
     tmp = cfg.out + ".tmp"
     with open(tmp, "w") as fh:
         json.dump(trace, fh, default=_jsonable)
