@@ -1,4 +1,4 @@
-"""Pydantic models of the trace the in-sandbox tracer writes (tools/trace/recorder.py).
+"""Pydantic models of the trace the in-sandbox tracer writes (tools/trace/serialize.py).
 
 Everything that crosses back from the repo's process is validated here; analysis
 code reads these models, never raw dicts. `load_trace` accepts the JSON file, NaN
@@ -9,11 +9,72 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
 
 TRACE_FORMAT_VERSION = 1
+
+# The contract with the tracer. These models (and the TypedDicts, for the sections the
+# stage checks read as plain dicts; their keys listed here are total=False) are the one
+# definition of what the tracer writes:
+# tests/test_trace_contract.py runs the tracer and requires every record to hold
+# exactly the declared keys, except the keys listed here, which the tracer writes only
+# in some records (the reason says when). Reading stays lenient (extra="ignore"), so an
+# older reader does not break on a newer tracer; the test is what catches drift.
+OMITTED_WHEN: dict[str, dict[str, str]] = {
+    "TensorSummary": {
+        "nonfinite": "an empty or complex tensor (or a bool one summarized without values) has no statistics",
+        "min": "as nonfinite, and a tensor with no finite value",
+        "max": "as min",
+        "mean": "as min",
+        "std": "as min",
+        "values": "only summaries with values (targets), for integer values with at most 64 distinct",
+    },
+    "LossOperand": {
+        "rows_sum_to_one": "only a floating input with a class dimension (>= 2 dims, > 1 column)",
+        "rows_exp_sum_to_one": "as rows_sum_to_one",
+        "in_unit_interval": "only a non-empty floating input",
+    },
+    "Provenance": {"dim": "a target's provenance has no dim"},
+    "LossCall": {
+        "ignore_index": "only cross_entropy/nll_loss with class-index targets",
+        "contributing_values": "as ignore_index, when some target is not ignored",
+        "broadcast_shape": "only when input and target shapes differ (losses without class dims)",
+        "mask": "only when the target is a boolean-mask selection",
+        "module_frame": "only when a loss module (nn.*Loss) made the call",
+        "value": "only a one-element loss output; missing when the loss raised",
+        "output_grad_fn": "missing when the loss call raised",
+    },
+    "Forward": {"outputs": "missing when the forward raised"},
+    "OpSite": {
+        "op": "written by the kinds that observe an op (not graph cuts, from_numpy)",
+        "shapes": "broadcast, batch_reshape and graph cuts",
+        "out_shape": "broadcast",
+        "shape": "batch_dim, argmax_flat, batch_transpose",
+        "dim": "batch_dim",
+        "implicit": "batch_dim",
+        "model_output": "reductions (batch_dim, argmax_flat) outside softmax",
+    },
+    "DropoutInEval": {"functional_dropout": "only functional dropout (not attention dropout)"},
+    "ForwardProbe": {
+        "reason": "only a skipped probe or one that raised",
+        "batch_size": "only a probe that ran (status ok)",
+        "inputs_differ": "as batch_size",
+        "output_scale": "as batch_size",
+        "change_when_rows_reordered": "as batch_size",
+        "cross_sample_error": "as batch_size",
+        "cross_sample_relative": "as batch_size",
+        "independent": "as batch_size",
+        "ignores_input": "as batch_size",
+        "rows_identical": "as batch_size",
+    },
+    "InitStat": {"identical_rows": "only weights with >= 2 dims and more than one row"},
+    "TraceWarning": {
+        "file": "tracer errors and interventions are not Python warnings: no location",
+        "line": "as file",
+    },
+}
 
 
 class _Model(BaseModel):
@@ -72,9 +133,7 @@ class LossCall(_Model):
     contributing_elements: int = 0
     interventions: list[str] = Field(default_factory=list)
     step: int = 0
-    mask: dict[str, Any] | None = (
-        None  # a boolean-mask selection of the target: kept/total/source values
-    )
+    mask: LossMask | None = None
     module_frame: Frame | None = None  # where the loss module was built, when one was called
     value: float | str | None = None
     output_grad_fn: str | None = None
@@ -89,6 +148,14 @@ class LossSite(_Model):
     nonfinite: int = 0
 
 
+class OtherModeSubmodule(TypedDict):
+    """A submodule whose train/eval flag differs from its model's."""
+
+    path: str
+    type: str
+    training: bool
+
+
 class Forward(_Model):
     index: int
     model: str
@@ -100,7 +167,7 @@ class Forward(_Model):
     inputs: list[TensorSummary] = Field(default_factory=list)
     outputs: list[list[int]] = Field(default_factory=list)
     loader: str | None = None
-    other_mode: list[dict[str, Any]] = Field(default_factory=list)
+    other_mode: list[OtherModeSubmodule] = Field(default_factory=list)
 
 
 class GradStats(_Model):
@@ -286,6 +353,87 @@ class Activation(_Model):
     first_step: int = 0  # the optimizer step of the first call
 
 
+class SubmoduleMode(TypedDict):
+    """A submodule called with grad disabled inside a training forward."""
+
+    kind: str  # "grad_disabled"
+    module: str
+    frame: Frame | None
+    calls: int
+
+
+class _InitStat(TypedDict):
+    name: str
+    shape: list[int]
+    std: float
+    abs_mean: float
+
+
+class InitStat(_InitStat, total=False):
+    """Scale and symmetry of a weight at the first forward."""
+
+    identical_rows: bool
+
+
+class ProbeResult(TypedDict):
+    """What a caller's probe snippet printed and set (tools/trace/user_probe.py)."""
+
+    stdout: str
+    result: str | None
+    error: str | None
+
+
+class FirstEval(TypedDict):
+    step: int
+    frame: Frame | None
+
+
+class TrainModeCounts(TypedDict):
+    """module.training of every forward a backward followed, over the whole run."""
+
+    train: int
+    eval: int
+    first_eval: FirstEval | None
+
+
+class DetailWindow(TypedDict):
+    """A later training phase that got its own detailed steps."""
+
+    from_step: int
+    reason: str
+
+
+class UpdateIntervals(TypedDict):
+    """Backward-to-backward intervals in which the parameters changed."""
+
+    observed: int
+    changed: int
+
+
+class _TraceWarning(TypedDict):
+    category: str
+    message: str
+
+
+class TraceWarning(_TraceWarning, total=False):
+    """A Python warning of the program, an intervention's note, or a tracer error."""
+
+    file: str
+    line: int
+
+
+class LossMask(TypedDict):
+    """A boolean-mask selection of the loss target."""
+
+    kept: int
+    total: int
+    source_values: list[float] | None
+
+
+class BatchSummary(TypedDict):
+    tensors: list[TensorSummary]
+
+
 class Moments(_Model):
     n: int
     mean: list[float]
@@ -306,8 +454,8 @@ class EvalBatch(_Model):
 
 
 class Batches(_Model):
-    train: list[dict[str, Any]] = Field(default_factory=list)
-    eval: list[dict[str, Any]] = Field(default_factory=list)
+    train: list[BatchSummary] = Field(default_factory=list)
+    eval: list[BatchSummary] = Field(default_factory=list)
     moments: dict[str, dict[str, Moments | None]] = Field(
         default_factory=dict
     )  # model -> phase -> moments
@@ -385,17 +533,17 @@ class Trace(_Model):
     batchnorm: list[BatchNormUse] = Field(default_factory=list)
     attention: list[DropoutInEval] = Field(default_factory=list)
     attr_tensors: list[AttrTensor] = Field(default_factory=list)
-    submodule_modes: list[dict[str, Any]] = Field(default_factory=list)
+    submodule_modes: list[SubmoduleMode] = Field(default_factory=list)
     activations: list[Activation] = Field(default_factory=list)
     batches: Batches = Field(default_factory=Batches)
     probes: dict[str, ForwardProbe] = Field(default_factory=dict)
-    init_stats: list[dict[str, Any]] = Field(default_factory=list)
-    probe_result: dict[str, Any] | None = None
-    train_mode_counts: dict[str, Any] = Field(default_factory=dict)
-    detail_windows: list[dict[str, Any]] = Field(default_factory=list)
-    update_intervals: dict[str, int] = Field(default_factory=dict)
+    init_stats: list[InitStat] = Field(default_factory=list)
+    probe_result: ProbeResult | None = None
+    train_mode_counts: TrainModeCounts | None = None
+    detail_windows: list[DetailWindow] = Field(default_factory=list)
+    update_intervals: UpdateIntervals | None = None
     seen_functions: list[str] = Field(default_factory=list)
-    warnings: list[dict[str, Any]] = Field(default_factory=list)
+    warnings: list[TraceWarning] = Field(default_factory=list)
 
     # ---- views used by the stage checks -------------------------------------------
 
