@@ -1,4 +1,6 @@
-"""Pydantic models of the trace the in-sandbox tracer writes (tools/trace/recorder.py).
+"""Pydantic models of the trace the in-sandbox tracer writes (tools/trace/serialize.py):
+`Trace`, its views for the stage checks, and `load_trace`; the records it holds are
+defined in tools/trace_records.py and re-exported here.
 
 Everything that crosses back from the repo's process is validated here; analysis
 code reads these models, never raw dicts. `load_trace` accepts the JSON file, NaN
@@ -9,352 +11,109 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+from torch_investigate.tools.trace_records import (
+    OMITTED_WHEN,
+    Activation,
+    AttrTensor,
+    Backward,
+    Batches,
+    BatchNormUse,
+    BatchSummary,
+    Clip,
+    CreatedInForward,
+    DetailWindow,
+    DropoutInEval,
+    ErrorInfo,
+    EvalBatch,
+    FirstEval,
+    Forward,
+    ForwardProbe,
+    Frame,
+    GradStats,
+    GraphStats,
+    InitStat,
+    LoaderInfo,
+    LossCall,
+    LossMask,
+    LossOperand,
+    LossSite,
+    ModelInfo,
+    Moments,
+    OpSite,
+    OptimizerInfo,
+    OtherModeSubmodule,
+    Parameter,
+    ParamGroup,
+    ProbeResult,
+    Provenance,
+    SchedulerInfo,
+    Step,
+    SubmoduleMode,
+    TargetStats,
+    TensorSummary,
+    TraceRecord,
+    TraceWarning,
+    TrainModeCounts,
+    UpdateIntervals,
+    UpdateStats,
+)
 
 TRACE_FORMAT_VERSION = 1
 
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-
-class Frame(_Model):
-    file: str
-    line: int
-    function: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}"
-
-
-class TensorSummary(_Model):
-    shape: list[int] = Field(default_factory=list)
-    dtype: str = ""
-    nonfinite: int = 0
-    min: float | None = None
-    max: float | None = None
-    mean: float | None = None
-    std: float | None = None
-    values: dict[str, int] | None = None  # histogram when few distinct values
-
-
-class Provenance(_Model):
-    op: str
-    frame: Frame | None = None
-    dim: int | None = None
-
-
-class LossOperand(TensorSummary):
-    provenance: Provenance | None = None
-    requires_grad: bool = False
-    grad_fn: str | None = None
-    model_output: bool = False
-    from_batch: bool = False
-    rows_sum_to_one: float | None = None  # fraction of rows that are probability vectors
-    rows_exp_sum_to_one: float | None = None  # fraction of rows that are log-probabilities
-    in_unit_interval: bool | None = None
-
-
-class LossCall(_Model):
-    fn: str
-    frame: Frame | None = None
-    phase: str | None = None
-    grad_enabled: bool = True
-    input: LossOperand
-    target: LossOperand
-    reduction: str | None = "mean"
-    ignore_index: int | None = None
-    contributing_values: list[float] | None = None
-    broadcast_shape: list[int] | None = None
-    total_elements: int = 0
-    contributing_elements: int = 0
-    interventions: list[str] = Field(default_factory=list)
-    step: int = 0
-    mask: dict[str, Any] | None = (
-        None  # a boolean-mask selection of the target: kept/total/source values
-    )
-    module_frame: Frame | None = None  # where the loss module was built, when one was called
-    value: float | str | None = None
-    output_grad_fn: str | None = None
-
-
-class LossSite(_Model):
-    fn: str
-    frame: Frame | None = None
-    calls: int = 0
-    grad_calls: int = 0
-    nograd_calls: int = 0
-    nonfinite: int = 0
-
-
-class Forward(_Model):
-    index: int
-    model: str
-    frame: Frame | None = None
-    training: bool
-    grad_enabled: bool
-    phase: str | None = None
-    step: int = 0
-    inputs: list[TensorSummary] = Field(default_factory=list)
-    outputs: list[list[int]] = Field(default_factory=list)
-    loader: str | None = None
-    other_mode: list[dict[str, Any]] = Field(default_factory=list)
-
-
-class GradStats(_Model):
-    observed: int = 0
-    none: int = 0
-    zero: int = 0
-    nonfinite: int = 0
-    mean_norm: float | None = None
-    max_norm: float | None = None
-    left_over_before_backward: int = 0
-
-
-class UpdateStats(_Model):
-    observed: int = 0
-    zero: int = 0
-    mean_norm: float | None = None
-    mean_ratio: float | None = None
-
-
-class GraphStats(_Model):
-    walks: int = 0
-    reachable: int = 0
-
-
-class Parameter(_Model):
-    name: str
-    shape: list[int]
-    numel: int
-    requires_grad: bool
-    requires_grad_at_start: bool = True
-    is_leaf: bool = True
-    registered: bool  # in parameters() of a model called from the loop
-    executed: bool  # its module ran in a training forward
-    module_class: str = ""
-    module_created: Frame | None = None
-    created_in_forward: bool = False
-    in_optimizer: bool
-    optimizer: int | None = None
-    grad: GradStats = Field(default_factory=GradStats)
-    update: UpdateStats = Field(default_factory=UpdateStats)
-    weight_norm_start: float | None = None
-    weight_norm_end: float | None = None
-    graph: GraphStats = Field(default_factory=GraphStats)
-    frozen_steps: int = 0
-
-
-class ParamGroup(_Model):
-    lr: float | None = None
-    weight_decay: float | None = None
-    momentum: float | None = None
-    n_params: int = 0
-    params: list[str] = Field(default_factory=list)
-
-
-class OptimizerInfo(_Model):
-    index: int
-    class_: str = Field(alias="class")
-    frame: Frame | None = None
-    steps: int = 0
-    param_groups: list[ParamGroup] = Field(default_factory=list)
-
-
-class SchedulerInfo(_Model):
-    class_: str = Field(alias="class")
-    frame: Frame | None = None
-    step_frame: Frame | None = None
-    steps: int = 0
-    before_first_optimizer_step: int = 0
-    lr_after: list[float | None] = Field(default_factory=list)
-
-
-class LoaderInfo(_Model):
-    site: str
-    frame: Frame | None = None
-    batch_size: int | None = None
-    shuffle: bool = False
-    sampler: str = ""
-    drop_last: bool = False
-    dataset_len: int | None = None
-    num_workers: int = 0
-    batches: int = 0
-    iterations: int = 0
-    role: str | None = None
-
-
-class Backward(_Model):
-    index: int
-    step: int
-    frame: Frame | None = None
-    value: float | str | None = None
-    shape: list[int] = Field(default_factory=list)
-    requires_grad: bool = True
-    is_leaf: bool = False
-    grad_fn: str | None = None
-    broadcast_in_graph: str | None = None
-    graph_nodes: int = 0
-    reachable: list[str] = Field(default_factory=list)
-    unreachable_executed: list[str] = Field(default_factory=list)
-    nonparam_leaves: int = 0
-    left_over: list[str] = Field(default_factory=list)
-    zero_grad_since_last_step: bool = False
-    backward_in_iteration: int = 1
-
-
-class Step(_Model):
-    index: int
-    optimizer: str
-    frame: Frame | None = None
-    lr: list[float | None] = Field(default_factory=list)
-    n_params: int = 0
-    params_with_grad: int = 0
-    unchanged: list[str] = Field(default_factory=list)
-    backwards_since_last_step: int = 0
-    zero_grad_since_last_step: bool = False
-
-
-class Clip(_Model):
-    kind: str
-    frame: Frame | None = None
-    limit: float
-    calls: int = 0
-    clipped: int = 0
-    n_params_min: int = 0
-    totals: list[float | None] = Field(default_factory=list)
-
-
-class OpSite(_Model):
-    """An op observation aggregated by kind and source line (broadcast, batch_dim, detach, ...)."""
-
-    kind: str
-    frame: Frame | None = None
-    count: int = 0
-    phases: dict[str, int] = Field(default_factory=dict)
-    op: str | None = None
-    shapes: list[list[int]] | list[int] | None = None
-    out_shape: list[int] | None = None
-    shape: list[int] | None = None
-    dim: int | None = None
-    implicit: bool | None = None
-    in_forward: bool = False
-    model_output: bool = False
-
-
-class CreatedInForward(_Model):
-    frame: Frame | None = None
-    count: int = 0
-    shapes: list[list[int]] = Field(default_factory=list)
-
-
-class BatchNormUse(_Model):
-    module: str
-    frame: Frame | None = None
-    calls: int = 0
-    min_batch: int | None = None
-    min_values_per_channel: int | None = None
-
-
-class DropoutInEval(_Model):
-    frame: Frame | None = None
-    dropout_p: float = 0.0
-    calls_in_eval: int = 0
-    calls: int = 0
-    functional_dropout: bool = False
-
-
-class AttrTensor(_Model):
-    module: str
-    attribute: str
-    shape: list[int] = Field(default_factory=list)
-    is_leaf: bool = True
-    grad_fn: str | None = None
-    module_created: Frame | None = None
-
-
-class Activation(_Model):
-    kind: str
-    frame: Frame | None = None
-    calls: int = 0
-    inactive: float = 0.0
-    dead_units: float = 0.0
-    first_dead: float = 0.0  # at the first call: dead from initialization
-    first_inactive: float = 0.0
-    first_step: int = 0  # the optimizer step of the first call
-
-
-class Moments(_Model):
-    n: int
-    mean: list[float]
-    std: list[float]
-
-
-class TargetStats(_Model):
-    batches: int = 0
-    values: dict[str, int] | None = None
-    min: float | None = None
-    max: float | None = None
-
-
-class EvalBatch(_Model):
-    site: str
-    rows: int = 0  # distinct rows in the batch
-    overlap: int = 0  # of those, rows also seen in training
-
-
-class Batches(_Model):
-    train: list[dict[str, Any]] = Field(default_factory=list)
-    eval: list[dict[str, Any]] = Field(default_factory=list)
-    moments: dict[str, dict[str, Moments | None]] = Field(
-        default_factory=dict
-    )  # model -> phase -> moments
-    train_fingerprints: int = 0
-    eval_fingerprints: int = 0
-    train_unique: int = 0
-    eval_unique: int = 0
-    overlap: int = 0
-    eval_batches: list[EvalBatch] = Field(default_factory=list)
-    targets: dict[str, TargetStats] = Field(default_factory=dict)
-    target_values_per_batch: list[dict[str, int]] = Field(default_factory=list)
-    target_means_per_batch: list[float] = Field(default_factory=list)
-    column_target_corr: dict[str, float] = Field(default_factory=dict)
-
-
-class ModelInfo(_Model):
-    class_: str = Field(alias="class")
-    frame: Frame | None = None
-    n_params: int = 0
-    training_at_end: bool = True
-    has_dropout: bool = False
-    has_batchnorm: bool = False
-    module_types: dict[str, int] = Field(default_factory=dict)
-
-
-class ForwardProbe(_Model):
-    status: str
-    reason: str = ""
-    batch_size: int | None = None
-    inputs_differ: bool | None = None
-    output_scale: float | None = None
-    change_when_rows_reordered: float | None = None
-    cross_sample_error: float | None = None
-    cross_sample_relative: float | None = None
-    independent: bool | None = None
-    ignores_input: bool | None = None
-    rows_identical: bool | None = None
-
-
-class ErrorInfo(_Model):
-    type: str
-    message: str = ""
-    frames: list[Frame] = Field(default_factory=list)
-    repo_frame: Frame | None = None
-
-
-class Trace(_Model):
+__all__ = [
+    "OMITTED_WHEN",
+    "TRACE_FORMAT_VERSION",
+    "Trace",
+    "load_trace",
+    "Activation",
+    "AttrTensor",
+    "Backward",
+    "Batches",
+    "BatchNormUse",
+    "BatchSummary",
+    "Clip",
+    "CreatedInForward",
+    "DetailWindow",
+    "DropoutInEval",
+    "ErrorInfo",
+    "EvalBatch",
+    "FirstEval",
+    "Forward",
+    "ForwardProbe",
+    "Frame",
+    "GradStats",
+    "GraphStats",
+    "InitStat",
+    "LoaderInfo",
+    "LossCall",
+    "LossMask",
+    "LossOperand",
+    "LossSite",
+    "ModelInfo",
+    "Moments",
+    "OpSite",
+    "OptimizerInfo",
+    "OtherModeSubmodule",
+    "Parameter",
+    "ParamGroup",
+    "ProbeResult",
+    "Provenance",
+    "SchedulerInfo",
+    "Step",
+    "SubmoduleMode",
+    "TargetStats",
+    "TensorSummary",
+    "TraceRecord",
+    "TraceWarning",
+    "TrainModeCounts",
+    "UpdateIntervals",
+    "UpdateStats",
+]
+
+
+class Trace(TraceRecord):
     format_version: int
     status: str  # completed | stopped | crashed
     stop_reason: str = ""
@@ -385,17 +144,17 @@ class Trace(_Model):
     batchnorm: list[BatchNormUse] = Field(default_factory=list)
     attention: list[DropoutInEval] = Field(default_factory=list)
     attr_tensors: list[AttrTensor] = Field(default_factory=list)
-    submodule_modes: list[dict[str, Any]] = Field(default_factory=list)
+    submodule_modes: list[SubmoduleMode] = Field(default_factory=list)
     activations: list[Activation] = Field(default_factory=list)
     batches: Batches = Field(default_factory=Batches)
     probes: dict[str, ForwardProbe] = Field(default_factory=dict)
-    init_stats: list[dict[str, Any]] = Field(default_factory=list)
-    probe_result: dict[str, Any] | None = None
-    train_mode_counts: dict[str, Any] = Field(default_factory=dict)
-    detail_windows: list[dict[str, Any]] = Field(default_factory=list)
-    update_intervals: dict[str, int] = Field(default_factory=dict)
+    init_stats: list[InitStat] = Field(default_factory=list)
+    probe_result: ProbeResult | None = None
+    train_mode_counts: TrainModeCounts | None = None
+    detail_windows: list[DetailWindow] = Field(default_factory=list)
+    update_intervals: UpdateIntervals | None = None
     seen_functions: list[str] = Field(default_factory=list)
-    warnings: list[dict[str, Any]] = Field(default_factory=list)
+    warnings: list[TraceWarning] = Field(default_factory=list)
 
     # ---- views used by the stage checks -------------------------------------------
 

@@ -5,7 +5,8 @@ and unique, so it cannot collide with a `tools` package of the user's repo):
 
     runtime/_torch_investigate_boot.py      the process entry point
     runtime/_torch_investigate_sandbox/     server, child set-up, socket guard
-    runtime/_torch_investigate_trace/       a copy of tools/trace
+    runtime/_torch_investigate_trace/       a copy of tools/trace, with its subpackages
+                                            (hooks/, interventions/)
     runtime/site/sitecustomize.py           the guard for Python subprocesses of a run
 """
 

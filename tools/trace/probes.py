@@ -14,7 +14,9 @@ from .recorder import Recorder
 from .tensors import map_tensors, tensors_in
 
 
-class _Restore:
+class Restore:
+    """Restores every module's train/eval flag and the RNG state on exit."""
+
     def __init__(self, module: nn.Module) -> None:
         self.modes = [(m, m.training) for m in module.modules()]
         self.rng = torch.get_rng_state()
@@ -38,6 +40,10 @@ def _rows(outs: list[torch.Tensor], b: int) -> list[torch.Tensor]:
     ]
 
 
+def _roll(t: torch.Tensor, b: int) -> torch.Tensor:
+    return t.roll(1, dims=0) if t.dim() >= 1 and t.shape[0] == b else t
+
+
 def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) -> dict:
     """Per-sample independence and input dependence, by rolling the batch by one row.
 
@@ -52,9 +58,9 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
         return {"status": "skipped", "reason": "batch of one sample"}
 
     def roll(t: torch.Tensor) -> torch.Tensor:
-        return t.roll(1, dims=0) if t.dim() >= 1 and t.shape[0] == b else t
+        return _roll(t, b)
 
-    with rec.quiet(), _Restore(module), torch.no_grad():
+    with rec.quiet(), Restore(module), torch.no_grad():
         try:
             module.eval()
             out_a = _rows(tensors_in(module(*args, **kwargs)), b)
@@ -93,53 +99,27 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
             return {"status": "error", "reason": f"{type(e).__name__}: {e}"[:300]}
         if len(out_b) != len(out_a) or any(a.shape != c.shape for a, c in zip(out_a, out_b)):
             return {"status": "skipped", "reason": "output shapes change when rows are reordered"}
-        scale = max(float(a.abs().max()) for a in out_a) + 1e-12
-        change = max(float((bb - a).abs().max()) for a, bb in zip(out_a, out_b))
-        cross = max(float((bb - roll(a)).abs().max()) for a, bb in zip(out_a, out_b))
-        if len(out_p) == len(out_a) and all(a.shape == p.shape for a, p in zip(out_a, out_p)):
-            cross = max(
-                cross, max(float((p[1:] - a[1:]).abs().max()) for a, p in zip(out_a, out_p))
-            )
-        rows_identical = all(bool((a - a[:1]).abs().max() <= 1e-7 * scale) for a in out_a)
-        # which other samples move when only sample 0 changes (a finer look at mixing)
-        return {
-            "status": "ok",
-            "batch_size": b,
-            "inputs_differ": inputs_differ,
-            "output_scale": scale,
-            "change_when_rows_reordered": change,
-            "cross_sample_error": cross,
-            "cross_sample_relative": cross / scale,
-            "independent": cross / scale < 1e-4,
-            "ignores_input": inputs_differ and change / scale < 1e-7,
-            "rows_identical": rows_identical,
-        }
+        return _verdict(b, inputs_differ, out_a, out_b, out_p)
 
 
-def holdout_loss(rec: Recorder) -> float | None:
-    """Loss of the traced model on the held-out batch, in eval mode, without grad."""
-    fn = rec.fixed.get("loss_fn")
-    model = rec.fixed.get("holdout_model")
-    if fn is None or model is None:
-        return None
-    func, kwargs, extra = fn
-    a, k = rec.fixed["holdout_args"]
-    target = rec.fixed["holdout_target"]
-    with rec.quiet(), _Restore(model), torch.no_grad():
-        try:
-            model.eval()
-            out = tensors_in(model(*a, **k))
-            if not out:
-                return None
-            pred = out[0]
-            shape = rec.fixed.get("holdout_input_shape")
-            if (
-                shape is not None
-                and tuple(pred.shape) != shape
-                and pred.numel() == torch.Size(shape).numel()
-            ):
-                pred = pred.reshape(shape)
-            v = func(pred, target, *extra, **kwargs)
-            return float(v.detach().float().mean())
-        except Exception:  # noqa: BLE001 - holdout is best effort
-            return None
+def _verdict(b: int, inputs_differ: bool, out_a: list, out_b: list, out_p: list) -> dict:
+    """Compare the outputs: as run (a), rows rolled by one (b), sample 0 changed (p)."""
+    scale = max(float(a.abs().max()) for a in out_a) + 1e-12
+    change = max(float((bb - a).abs().max()) for a, bb in zip(out_a, out_b))
+    cross = max(float((bb - _roll(a, b)).abs().max()) for a, bb in zip(out_a, out_b))
+    if len(out_p) == len(out_a) and all(a.shape == p.shape for a, p in zip(out_a, out_p)):
+        cross = max(cross, max(float((p[1:] - a[1:]).abs().max()) for a, p in zip(out_a, out_p)))
+    rows_identical = all(bool((a - a[:1]).abs().max() <= 1e-7 * scale) for a in out_a)
+    # which other samples move when only sample 0 changes (a finer look at mixing)
+    return {
+        "status": "ok",
+        "batch_size": b,
+        "inputs_differ": inputs_differ,
+        "output_scale": scale,
+        "change_when_rows_reordered": change,
+        "cross_sample_error": cross,
+        "cross_sample_relative": cross / scale,
+        "independent": cross / scale < 1e-4,
+        "ignores_input": inputs_differ and change / scale < 1e-7,
+        "rows_identical": rows_identical,
+    }

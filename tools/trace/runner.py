@@ -16,6 +16,7 @@ from .config import Config
 from .hooks import install, repo_frame_of
 from .mode import TraceMode
 from .recorder import Recorder, StopTracing
+from .serialize import finish
 from .tensors import frame_dict, relpath, repo_frame_in_tb, set_repo_root
 
 
@@ -51,34 +52,14 @@ def run_traced(config: dict) -> int:
     rec = Recorder(cfg)
     if cfg.seed is not None:
         _seed(cfg.seed)
-
-    def on_term(signum, frame):  # the sandbox's wall clock: stop, but keep the trace
-        if rec.status == "running":
-            rec.status = "stopped"
-            rec.stop_reason = "terminated by the sandbox's wall-clock limit"
-            where = None
-            f = frame
-            while f is not None and where is None:
-                where = repo_frame_of(f)
-                f = f.f_back
-            rec.error = {
-                "type": "WallClockLimit",
-                "message": rec.stop_reason,
-                "frames": [],
-                "repo_frame": frame_dict(where),
-            }
-            raise StopTracing(rec.stop_reason)
-
-    try:
-        signal.signal(signal.SIGTERM, on_term)
-    except ValueError:  # not the main thread
-        pass
+    _stop_on_sigterm(rec)
     undo = install(rec)
     # untraced runs (the benchmark's baseline) skip the function mode entirely
     mode = TraceMode(rec) if cfg.trace or cfg.map_cuda else None
     code = 0
     if mode is not None:
         mode.__enter__()
+    # the program runs in this frame: a crash's traceback starts here
     try:
         _run_program(cfg.argv)
         if rec.status == "running":
@@ -90,23 +71,11 @@ def run_traced(config: dict) -> int:
         if rec.status == "running":
             rec.status = "completed" if code == 0 else "crashed"
             if code != 0:
-                rec.error = {
-                    "type": "SystemExit",
-                    "message": f"the program exited with code {e.code}",
-                    "frames": [],
-                    "repo_frame": None,
-                }
+                rec.error = _error("SystemExit", f"the program exited with code {e.code}")
     except BaseException as e:  # noqa: BLE001 - any crash of the program is evidence
         code = 1
         rec.status = "crashed"
-        tb = traceback.extract_tb(e.__traceback__)
-        frames = [{"file": relpath(f.filename), "line": f.lineno, "function": f.name} for f in tb]
-        rec.error = {
-            "type": type(e).__name__,
-            "message": str(e)[:2000],
-            "frames": frames[-30:],
-            "repo_frame": frame_dict(repo_frame_in_tb(tb)),
-        }
+        rec.error = _crash(e)
         traceback.print_exc()
     finally:
         try:
@@ -117,14 +86,53 @@ def run_traced(config: dict) -> int:
         for fn in reversed(undo):
             fn()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    trace = rec.finish()
-    tmp = cfg.out + ".tmp"
-    with open(tmp, "w") as fh:
-        json.dump(trace, fh, default=_jsonable)
-    os.replace(tmp, cfg.out)
+    _write(finish(rec), cfg.out)
     sys.stdout.flush()
     sys.stderr.flush()
     return code
+
+
+def _stop_on_sigterm(rec: Recorder) -> None:
+    """The sandbox's wall clock sends SIGTERM: stop the program, but keep the trace."""
+
+    def on_term(signum, frame):
+        if rec.status == "running":
+            rec.status = "stopped"
+            rec.stop_reason = "terminated by the sandbox's wall-clock limit"
+            where = None
+            f = frame
+            while f is not None and where is None:
+                where = repo_frame_of(f)
+                f = f.f_back
+            rec.error = _error("WallClockLimit", rec.stop_reason, repo_frame=where)
+            raise StopTracing(rec.stop_reason)
+
+    try:
+        signal.signal(signal.SIGTERM, on_term)
+    except ValueError:  # not the main thread
+        pass
+
+
+def _error(kind: str, message: str, frames: list | None = None, repo_frame=None) -> dict:
+    return {
+        "type": kind,
+        "message": message,
+        "frames": frames or [],
+        "repo_frame": frame_dict(repo_frame),
+    }
+
+
+def _crash(e: BaseException) -> dict:
+    tb = traceback.extract_tb(e.__traceback__)
+    frames = [{"file": relpath(f.filename), "line": f.lineno, "function": f.name} for f in tb]
+    return _error(type(e).__name__, str(e)[:2000], frames[-30:], repo_frame_in_tb(tb))
+
+
+def _write(trace: dict, out: str) -> None:
+    tmp = out + ".tmp"
+    with open(tmp, "w") as fh:
+        json.dump(trace, fh, default=_jsonable)
+    os.replace(tmp, out)
 
 
 def _jsonable(o):

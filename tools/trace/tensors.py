@@ -24,7 +24,7 @@ def set_repo_root(path: str) -> None:
     _relpath_cache.clear()
 
 
-def _in_repo(filename: str) -> bool:
+def in_repo(filename: str) -> bool:
     hit = _frame_cache.get(filename)
     if hit is None:
         real = os.path.realpath(filename) if not filename.startswith("<") else ""
@@ -59,13 +59,13 @@ def repo_frame(skip: int = 1) -> tuple[str, int, str] | None:
     """(file relative to the repo, line, function) of the innermost frame in the repo."""
     f = sys._getframe(skip)
     while f is not None:
-        if _in_repo(f.f_code.co_filename):
+        if in_repo(f.f_code.co_filename):
             fr = (relpath(f.f_code.co_filename), f.f_lineno, f.f_code.co_name)
             SEEN_FUNCTIONS.add(f"{fr[0]}:{fr[2]}")
             # callers of this frame inside the repo were executed too
             g = f.f_back
             while g is not None:
-                if _in_repo(g.f_code.co_filename):
+                if in_repo(g.f_code.co_filename):
                     SEEN_FUNCTIONS.add(f"{relpath(g.f_code.co_filename)}:{g.f_code.co_name}")
                 g = g.f_back
             return fr
@@ -200,9 +200,16 @@ def map_tensors(obj, fn, depth: int = 0):
     return obj
 
 
+def batch_copy(t: torch.Tensor) -> torch.Tensor:
+    """A detached copy of a batch tensor, tagged as coming from the batch."""
+    c = t.detach().clone()
+    c._ti_batch = True
+    return c
+
+
 def repo_frame_in_tb(tb) -> tuple[str, int, str] | None:
     """The innermost traceback entry inside the repo."""
     for f in reversed(tb):
-        if _in_repo(f.filename):
+        if in_repo(f.filename):
             return (relpath(f.filename), f.lineno, f.name)
     return None

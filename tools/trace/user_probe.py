@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from .recorder import Recorder
+from .recorder import Recorder, StopTracing
 
 MAX_OUT = 8000
 
@@ -32,7 +32,7 @@ def run_user_probe(rec: Recorder, code: str) -> dict:
     model = next(iter(rec.models.values()), None)
     args, kwargs = rec.first_batch or ((), {})
     inputs = next((a for a in args if isinstance(a, torch.Tensor)), None)
-    fn = rec.fixed.get("loss_fn")
+    fn = rec.loss_fn
 
     def loss_fn(prediction, target):
         if fn is None:
@@ -69,3 +69,11 @@ def run_user_probe(rec: Recorder, code: str) -> dict:
         "result": None if result is None else repr(result)[:MAX_OUT],
         "error": error,
     }
+
+
+def probe_and_stop(rec: Recorder) -> None:
+    """Run the configured probe once, then end the program (its result is the trace's)."""
+    rec.probe_result = run_user_probe(rec, rec.cfg.probe_code or "")
+    rec.status = "stopped"
+    rec.stop_reason = "stopped after the probe ran"
+    raise StopTracing(rec.stop_reason)

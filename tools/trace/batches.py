@@ -1,0 +1,105 @@
+"""Statistics of the batches each phase consumed: summaries, row fingerprints, feature
+and target moments, and feature columns that track the target.
+
+Fed when a recorded forward or loss call learns its phase (`Recorder.resolve_phase`);
+serialized as the trace's `batches` section.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import torch
+
+from .tensors import feature_moments, summarize
+
+MAX_SUMMARIES = 400  # per phase
+MAX_FINGERPRINTS = 50_000  # per phase
+MAX_EVAL_BATCHES = 2000
+
+
+class BatchStats:
+    def __init__(self) -> None:
+        self.summaries: dict[str, list[dict]] = {"train": [], "eval": []}
+        self.fingerprints: dict[str, list[str]] = {"train": [], "eval": []}
+        self.eval_batches: list[tuple[str, list[str]]] = []  # (call site, row fingerprints)
+        # "phase:model" -> [per-feature sums, per-feature sums of squares, rows]
+        self.moments: dict[str, list] = {}
+        self.target_hist_per_batch: list[dict] = []
+        self.target_means_per_batch: list[float] = []
+        self.target_moments: dict[str, dict] = {}  # phase -> n, values, min, max
+        self.column_target: dict[int, dict] = {}  # feature column -> n, min_abs_corr
+
+    def record_inputs(
+        self,
+        phase: str,
+        tensors: list[torch.Tensor],
+        fingerprints: list[str],
+        site: str = "?",
+        model: str = "",
+    ) -> None:
+        if not tensors:
+            return
+        if phase == "eval" and fingerprints and len(self.eval_batches) < MAX_EVAL_BATCHES:
+            self.eval_batches.append((site, fingerprints))
+        x = tensors[0]
+        summaries = self.summaries[phase]
+        if len(summaries) < MAX_SUMMARIES:
+            summaries.append({"tensors": [summarize(t, values=False) for t in tensors[:4]]})
+        fp = self.fingerprints[phase]
+        if len(fp) < MAX_FINGERPRINTS:
+            fp.extend(fingerprints)
+        m = feature_moments(x)
+        if m is not None:
+            key = f"{phase}:{model}"  # per model: a pipeline's models see different inputs
+            acc = self.moments.get(key)
+            if acc is None or len(acc[0]) != len(m[0]):
+                self.moments[key] = [list(m[0]), list(m[1]), m[2]]
+            else:
+                acc[0] = [a + b for a, b in zip(acc[0], m[0])]
+                acc[1] = [a + b for a, b in zip(acc[1], m[1])]
+                acc[2] += m[2]
+
+    def record_target(self, phase: str, target: torch.Tensor, inputs: torch.Tensor | None) -> None:
+        s = summarize(target)
+        if phase == "train" and len(self.target_hist_per_batch) < MAX_SUMMARIES:
+            self.target_hist_per_batch.append(s.get("values") or {})
+            if s.get("mean") is not None:
+                self.target_means_per_batch.append(s["mean"])
+        acc = self.target_moments.setdefault(
+            phase, {"n": 0, "values": Counter(), "min": math.inf, "max": -math.inf}
+        )
+        acc["n"] += 1
+        if "values" in s:
+            acc["values"].update({k: v for k, v in s["values"].items()})
+        if "min" in s:
+            acc["min"] = min(acc["min"], s["min"])
+            acc["max"] = max(acc["max"], s["max"])
+        if phase == "train":
+            self._column_target(target, inputs)
+
+    def _column_target(self, target: torch.Tensor, inputs: torch.Tensor | None) -> None:
+        """A feature column equal to (or perfectly tracking) the target: leakage of the target."""
+        if not (
+            inputs is not None
+            and inputs.dim() == 2
+            and inputs.is_floating_point()
+            and inputs.shape[0] == target.shape[0]
+            and inputs.shape[0] >= 8
+            and target.numel() == target.shape[0]
+        ):
+            return
+        y = target.detach().reshape(-1).double()
+        x = inputs.detach().double()[:, :64]
+        if float(y.std()) > 0:
+            xc = x - x.mean(0)
+            yc = y - y.mean()
+            denom = xc.norm(dim=0) * yc.norm()
+            corr = (xc.T @ yc) / torch.where(denom > 0, denom, torch.ones_like(denom))
+            for j, c in enumerate(corr.tolist()):
+                rec = self.column_target.setdefault(j, {"n": 0, "min_abs_corr": 1.0})
+                rec["n"] += 1
+                rec["min_abs_corr"] = min(
+                    rec["min_abs_corr"], abs(c) if c == c else 0.0
+                )  # NaN: no evidence

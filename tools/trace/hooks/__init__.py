@@ -1,0 +1,43 @@
+"""Patches and hooks that feed the recorder, installed before the program runs.
+
+One module per thing patched, each with `install(recorder, undo)` (`undo` collects the
+callables that restore it). Every hook body is guarded: an error inside the tracer is
+counted, never raised into the program, except `StopTracing`, which ends the program on
+purpose. Hooks observe; what changes the program under an intervention flag goes
+through the seams in `..interventions`.
+"""
+
+from __future__ import annotations
+
+from ..recorder import Recorder
+from . import (
+    backward,
+    clip,
+    cuda,
+    loader,
+    module_call,
+    module_init,
+    optimizer,
+    scheduler,
+    torch_compile,
+    warning_log,
+)
+from .common import repo_frame_of
+
+# installed in this order, undone in reverse
+ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer)
+WHEN_TRACING = (module_call, module_init, clip, scheduler, loader)
+
+
+def install(rec: Recorder) -> list:
+    """Install every hook; returns the undo callables (run in reverse)."""
+    undo: list = []
+    for hook in ALWAYS:
+        hook.install(rec, undo)
+    if rec.cfg.trace:
+        for hook in WHEN_TRACING:
+            hook.install(rec, undo)
+    return undo
+
+
+__all__ = ["install", "repo_frame_of"]

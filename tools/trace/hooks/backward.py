@@ -1,0 +1,219 @@
+"""`Tensor.backward` and `torch.autograd.backward`: the loss curve, call order, and in
+the detailed steps the graph walk from the loss (reachable parameters, the phase of the
+forwards and loss calls it reaches), gradients left over from earlier backwards, and
+gradient statistics after the backward."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ..interventions import batch, training
+from ..params import grad_stats
+from ..recorder import MAX_CURVE, MAX_EVENTS, Recorder
+from ..tensors import frame_dict, repo_frame
+from ..user_probe import probe_and_stop
+from .common import Undo, guarded
+
+MAX_GRAPH_NODES = 200_000
+
+
+def install(rec: Recorder, undo: Undo) -> None:
+    orig = torch.Tensor.backward
+    orig_fn = torch.autograd.backward
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        if rec.busy or rec.in_backward or rec.status != "running":
+            return orig(self, gradient, retain_graph, create_graph, inputs)
+        rec.in_backward = True
+        try:
+            _before_backward(rec, self)
+            out = orig(self, gradient, retain_graph, create_graph, inputs)
+        finally:
+            rec.in_backward = False
+        _after_backward(rec)
+        rec.check_budget()
+        return out
+
+    def autograd_backward(tensors, *a, **k):
+        if rec.busy or rec.in_backward or rec.status != "running":
+            return orig_fn(tensors, *a, **k)
+        first = tensors if isinstance(tensors, torch.Tensor) else next(iter(tensors), None)
+        rec.in_backward = True
+        try:
+            if isinstance(first, torch.Tensor):
+                _before_backward(rec, first)
+            out = orig_fn(tensors, *a, **k)
+        finally:
+            rec.in_backward = False
+        _after_backward(rec)
+        rec.check_budget()
+        return out
+
+    torch.Tensor.backward = backward
+    torch.autograd.backward = autograd_backward
+    undo.append(lambda: setattr(torch.Tensor, "backward", orig))
+    undo.append(lambda: setattr(torch.autograd, "backward", orig_fn))
+
+
+def walk_graph(root) -> tuple[set[int], set, int]:
+    """Leaves (AccumulateGrad variables) and nodes reachable from a grad_fn."""
+    leaves: set[int] = set()
+    nodes: set = set()
+    stack = [root] if root is not None else []
+    while stack and len(nodes) < MAX_GRAPH_NODES:
+        node = stack.pop()
+        if node in nodes:
+            continue
+        nodes.add(node)
+        var = getattr(node, "variable", None)
+        if var is not None:
+            leaves.add(id(var))
+        for nxt, _ in getattr(node, "next_functions", ()):
+            if nxt is not None and nxt not in nodes:
+                stack.append(nxt)
+    return leaves, nodes, len(nodes)
+
+
+@guarded
+def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
+    frame = repo_frame()
+    value = _count_backward(rec, loss, frame)
+    _count_train_mode(rec)
+    rec.between_forward_and_backward = False
+    training.before_backward(rec)
+    for record in rec.pending_nograd:
+        rec.resolve_phase(record, "eval")
+    rec.pending_nograd.clear()
+    if not rec.detailed:
+        for record, _ in rec.pending:
+            rec.resolve_phase(record, "train")
+        rec.pending.clear()
+        return
+    with rec.quiet():
+        _update_interval(rec)
+        left_over = _left_over_grads(rec)
+        leaves, nodes, n_nodes = walk_graph(loss.grad_fn)
+        unreachable = _count_reachable(rec, leaves)
+        nonparam = len([lid for lid in leaves if lid not in rec.params])
+        _resolve_by_graph(rec, loss, nodes)
+        if len(rec.backwards) < MAX_EVENTS:
+            rec.backwards.append(
+                {
+                    "index": rec.counts["backward"] - 1,
+                    "step": rec.n_steps,
+                    "frame": frame_dict(frame),
+                    "value": value if math.isfinite(value) else str(value),
+                    "shape": list(loss.shape),
+                    "requires_grad": bool(loss.requires_grad),
+                    "is_leaf": bool(loss.is_leaf),
+                    "grad_fn": type(loss.grad_fn).__name__ if loss.grad_fn is not None else None,
+                    "broadcast_in_graph": getattr(loss, "_ti_bcast", None),
+                    "graph_nodes": n_nodes,
+                    "reachable": [pid for pid in leaves if pid in rec.params],
+                    "unreachable_executed": unreachable,
+                    "nonparam_leaves": nonparam,
+                    "left_over": left_over,
+                    "zero_grad_since_last_step": rec.zero_grad_since_step,
+                    "backward_in_iteration": rec.backward_since_step,
+                }
+            )
+
+
+def _count_backward(rec: Recorder, loss: torch.Tensor, frame) -> float:
+    """The loss curve (every backward'ed value) and the call order."""
+    with rec.quiet():
+        value = float(loss.detach().float().mean()) if loss.numel() else float("nan")
+    if len(rec.losses) < MAX_CURVE:
+        rec.losses.append(value)
+    rec.last_backward_value = value
+    rec.event("backward", frame)
+    rec.backward_since_step += 1
+    return value
+
+
+def _count_train_mode(rec: Recorder) -> None:
+    """module.training of the forward this backward follows, for the whole run."""
+    if rec.last_grad_forward is None:
+        return
+    is_training, step, fframe = rec.last_grad_forward
+    counts = rec.train_mode_counts
+    counts["train" if is_training else "eval"] += 1
+    if not is_training and counts["first_eval"] is None:
+        counts["first_eval"] = {"step": step, "frame": frame_dict(fframe)}
+    rec.last_grad_forward = None
+
+
+def _update_interval(rec: Recorder) -> None:
+    """Whether the parameters changed since the previous backward (updates by any means)."""
+    checksum = 0.0
+    for r in rec.params.values():
+        if r.executed or r.module_class:
+            checksum += float(r.ref.detach().double().sum())
+    if rec.param_checksum is not None:
+        rec.update_intervals["observed"] += 1
+        if checksum != rec.param_checksum:
+            rec.update_intervals["changed"] += 1
+    rec.param_checksum = checksum
+
+
+def _left_over_grads(rec: Recorder) -> list[int]:
+    """At the first backward of an iteration: parameters whose .grad is still non-zero."""
+    left_over = []
+    if rec.backward_since_step == 1:
+        for pid, r in rec.params.items():
+            g = r.ref.grad
+            if g is not None and bool((g != 0).any()):
+                left_over.append(pid)
+                r.grad_before += 1
+    return left_over
+
+
+def _count_reachable(rec: Recorder, leaves: set[int]) -> list[int]:
+    """Parameters that ran in a training forward: reachable from the loss or not."""
+    unreachable = []
+    for pid, r in rec.params.items():
+        if r.executed and r.ref.requires_grad:
+            r.n_walks += 1
+            if pid in leaves:
+                r.n_reachable += 1
+            else:
+                unreachable.append(pid)
+    return unreachable
+
+
+def _resolve_by_graph(rec: Recorder, loss: torch.Tensor, nodes: set) -> None:
+    """Forwards and loss calls whose output the loss reaches were training; so was the
+    loader that fed them."""
+    for record, gfn in rec.pending:
+        if gfn in nodes:
+            rec.resolve_phase(record, "train")
+            if record.get("loader"):
+                info = rec.loaders.get(record["loader"])
+                if info is not None:
+                    info["role"] = "train"
+        elif loss.grad_fn is None or record.get("training"):
+            # a rebuilt/detached loss reaches nothing, and a train-mode forward whose
+            # output the loss does not reach is a cut graph: both are training
+            rec.resolve_phase(record, "train")
+        else:
+            rec.resolve_phase(record, "eval")  # e.g. a validation pass without no_grad
+    rec.pending = []
+
+
+@guarded
+def _after_backward(rec: Recorder) -> None:
+    if rec.detailed:
+        with rec.quiet():
+            for r in rec.params.values():
+                grad_stats(r)
+    training.after_backward(rec)
+    batch.holdout_after_backward(rec)
+    if (
+        rec.cfg.probe_code
+        and rec.probe_result is None
+        and not rec.optimizers
+        and rec.counts["backward"] >= 1
+    ):
+        probe_and_stop(rec)

@@ -1,0 +1,96 @@
+"""`DataLoader`: construction (site, batch size, sampler, dataset length) and iteration
+(batches per loader, the loader that fed each forward). Once fast-forwarding, each
+training epoch gets one batch and each evaluation pass `eval_batches`."""
+
+from __future__ import annotations
+
+import torch
+from torch.utils.data import DataLoader, RandomSampler
+
+from ..interventions import batch as batch_iv
+from ..recorder import Recorder
+from ..tensors import frame_dict, frame_key, tensors_in
+from .common import Undo, construction_frame
+
+
+class LoaderIter:
+    def __init__(self, rec: Recorder, loader: DataLoader, it, site: str) -> None:
+        self.rec, self.loader, self.it, self.site, self.n = rec, loader, it, site, 0
+        rec.loaders[site]["iterations"] += 1
+
+    def __iter__(self):
+        return self
+
+    def __len__(self):
+        return len(self.it)
+
+    def __getattr__(self, name):
+        return getattr(self.it, name)
+
+    def __next__(self):
+        rec = self.rec
+        info = rec.loaders[self.site]
+        if rec.fast_forward and rec.cfg.fast_forward and rec.status == "running":
+            limit = 1 if info.get("role") == "train" else rec.cfg.eval_batches
+            if self.n >= limit:
+                raise StopIteration
+        # the dataset's own indexing and collation are not the model's ops: skipping the
+        # function mode there is most of the tracer's cost on small models
+        with torch._C.DisableTorchFunction():
+            batch = next(self.it)
+        self.n += 1
+        info["batches"] += 1
+        rec.current_loader = self.site
+        batch = batch_iv.fixed_loader_batch(rec, self.site, batch)
+        for t in tensors_in(batch):
+            t._ti_batch = True
+        return batch
+
+
+def install(rec: Recorder, undo: Undo) -> None:
+    orig_init = DataLoader.__init__
+    orig_iter = DataLoader.__iter__
+
+    def init(self, *a, **k):
+        orig_init(self, *a, **k)
+        if rec.busy:
+            return
+        frame = construction_frame(self)
+        site = frame_key(frame)
+        object.__setattr__(self, "_ti_site", site)
+        if site not in rec.loaders:
+            rec.loaders[site] = _loader_info(self, site, frame)
+
+    def iter_(self):
+        site = getattr(self, "_ti_site", None)
+        if site is None or rec.busy:
+            return orig_iter(self)
+        it = batch_iv.shuffled_iterator(rec, self, site, orig_iter)
+        if it is None:
+            it = orig_iter(self)
+        return LoaderIter(rec, self, it, site)
+
+    DataLoader.__init__ = init
+    DataLoader.__iter__ = iter_
+    undo.append(lambda: setattr(DataLoader, "__init__", orig_init))
+    undo.append(lambda: setattr(DataLoader, "__iter__", orig_iter))
+
+
+def _loader_info(loader: DataLoader, site: str, frame) -> dict:
+    try:
+        n = len(loader.dataset)  # type: ignore[arg-type]
+    except TypeError:
+        n = None
+    return {
+        "site": site,
+        "frame": frame_dict(frame),
+        "batch_size": loader.batch_size,
+        "shuffle": isinstance(loader.sampler, RandomSampler),
+        "sampler": type(loader.sampler).__name__,
+        "drop_last": bool(loader.drop_last),
+        "dataset_len": n,
+        "num_workers": loader.num_workers,
+        "batches": 0,
+        "iterations": 0,
+        "role": None,
+    }

@@ -1,0 +1,248 @@
+"""`nn.Module.__call__`: top-level model forwards (inputs, train/eval mode, grad mode,
+the phase of each forward), submodule calls (BatchNorm batch sizes, grad disabled inside
+a training forward, parameters that executed) and the model's outputs.
+
+The first module with parameters called outside any other module is a "model"; modules
+it calls are "sub"; loss modules and parameter-free modules called from the loop are
+"other".
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ..interventions import batch, training
+from ..probes import forward_probes
+from ..recorder import MAX_EVENTS, Recorder
+from ..tensors import (
+    batch_copy,
+    frame_dict,
+    frame_key,
+    map_tensors,
+    repo_frame,
+    row_fingerprints,
+    summarize,
+    tensors_in,
+)
+from .common import Undo, guarded
+from .module_facts import init_stats, other_mode_submodules, scan_tensor_attributes
+
+
+def _is_loss(m: nn.Module) -> bool:
+    return isinstance(m, nn.modules.loss._Loss)
+
+
+def _has_params(m: nn.Module) -> bool:
+    return next(m.parameters(), None) is not None
+
+
+def install(rec: Recorder, undo: Undo) -> None:
+    orig_call = nn.Module.__call__
+
+    def call(self, *args, **kwargs):
+        if rec.busy or rec.status != "running":
+            return orig_call(self, *args, **kwargs)
+        if rec.stack:
+            role = "sub"
+        elif _is_loss(self) or not _has_params(self):
+            role = "other"
+        else:
+            role = "model"
+        if role == "model":
+            rec.top_grad_enabled = torch.is_grad_enabled()
+            new = _model_forward(rec, self, args, kwargs)
+            if new is not None:
+                args, kwargs = new
+        elif role == "sub":
+            _sub_forward(rec, self, args)
+        rec.stack.append((self, role))
+        try:
+            out = orig_call(self, *args, **kwargs)
+        finally:
+            rec.stack.pop()
+        if role == "model":
+            _model_output(rec, self, out)
+        return out
+
+    nn.Module.__call__ = call
+    undo.append(lambda: setattr(nn.Module, "__call__", orig_call))
+
+
+@guarded
+def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
+    """Returns the (args, kwargs) the model runs with when an intervention replaced
+    them, else None."""
+    rec.check_budget()
+    grad = torch.is_grad_enabled()
+    _first_sight(rec, module)
+    training.force_module_mode(rec, module, grad)
+    args, kwargs, replaced = batch.fixed_forward(rec, module, args, kwargs, grad)
+    tensors = tensors_in(args) or tensors_in(kwargs)
+    _resolve_feeders(rec, tensors, grad)
+    if grad and rec.detailed:
+        rec.track_module_params(module, executed=True)
+        if id(module) not in rec.executed:
+            rec.executed[id(module)] = module
+            scan_tensor_attributes(rec, module)
+    args, kwargs, tensors, standardized = batch.standardized_inputs(rec, args, kwargs, tensors)
+    for t in tensors:
+        t._ti_batch = True
+    if tensors and tensors[0].dim() >= 1:
+        rec.batch_size = int(tensors[0].shape[0])
+        rec.last_input = tensors[0]
+    _record_forward(rec, module, tensors, grad)
+    if grad and rec.first_batch is None and rec.cfg.probe_code:
+        rec.first_batch = (map_tensors(args, batch_copy), map_tensors(kwargs, batch_copy))
+    if rec.cfg.probes and grad and "forward" not in rec.probes and tensors:
+        rec.probes["forward"] = forward_probes(rec, module, args, kwargs)
+    return (args, kwargs) if replaced or standardized else None
+
+
+def _first_sight(rec: Recorder, module: nn.Module) -> None:
+    """A model called for the first time: its parameters, and their initialization."""
+    mid = id(module)
+    if mid in rec.models:
+        return
+    rec.models[mid] = module
+    rec.model_frames[mid] = getattr(module, "_ti_created", None)
+    rec.track_module_params(module, executed=False)
+    if not rec.init_stats:
+        with rec.quiet():
+            rec.init_stats = init_stats(module)
+
+
+def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool) -> None:
+    rec.between_forward_and_backward = grad
+    rec.activation_calls.clear()
+    frame = repo_frame()
+    rec.event("forward", frame)
+    rec.last_grad_forward = (bool(module.training), rec.n_steps, frame) if grad else None
+    record = None
+    # no-grad forwards (evaluation, frozen feature extractors) are recorded beyond the
+    # detailed steps: the evaluation phase usually comes last
+    if rec.detailed or (not grad and len(rec.forwards) < 5 * MAX_EVENTS):
+        with rec.quiet():
+            record = {
+                "index": rec.counts["forward"] - 1,
+                "model": type(module).__name__,
+                "frame": frame_dict(frame),
+                "training": bool(module.training),
+                "grad_enabled": grad,
+                "phase": None,
+                "step": rec.n_steps,
+                "inputs": [summarize(t, values=False) for t in tensors[:4]],
+                "loader": rec.current_loader,
+                "other_mode": other_mode_submodules(module),
+            }
+            fps = row_fingerprints(tensors[0]) if tensors else []
+            # kept until the phase is known (Recorder.resolve_phase)
+            record["_batch"] = ([t.detach() for t in tensors[:4]], fps)
+            record["_input_ids"] = {id(t) for t in tensors}
+            rec.forwards.append(record)
+            rec.fw_by_index[record["index"]] = record
+    rec.current_forward = record
+
+
+def _resolve_feeders(rec: Recorder, tensors: list[torch.Tensor], grad: bool) -> None:
+    """Decide the phase of earlier no-grad forwards from what this forward consumes.
+
+    A frozen feature extractor (or a teacher) runs under no_grad inside a training
+    iteration: its output, or its very input tensors, feed this training forward. Any
+    other pending no-grad forward was an evaluation.
+    """
+    if not rec.pending_nograd:
+        return
+    consumed = {getattr(t, "_ti_fw", None) for t in tensors}
+    ids = {id(t) for t in tensors}
+    for record in rec.pending_nograd:
+        feeds = record["index"] in consumed or bool(record.get("_input_ids", set()) & ids)
+        rec.resolve_phase(record, "train" if feeds and grad else "eval")
+    rec.pending_nograd.clear()
+
+
+@guarded
+def _model_output(rec: Recorder, module: nn.Module, output) -> None:
+    outs = tensors_in(output)
+    for t in outs:
+        t._ti_out = True
+    record = rec.current_forward
+    rec.current_forward = None
+    if record is None:
+        return
+    record["outputs"] = [list(t.shape) for t in outs[:4]]
+    for t in outs:
+        t._ti_fw = record["index"]
+    if record.get("phase") is not None:
+        return
+    if not torch.is_grad_enabled():
+        rec.pending_nograd.append(record)
+        return
+    gfn = next((t.grad_fn for t in outs if t.grad_fn is not None), None)
+    if gfn is not None and rec.detailed:
+        rec.pending.append((record, gfn))
+    else:
+        rec.resolve_phase(
+            record, "train" if module.training and torch.is_grad_enabled() else "eval"
+        )
+
+
+@guarded
+def _sub_forward(rec: Recorder, module: nn.Module, args: tuple) -> None:
+    grad = torch.is_grad_enabled()
+    if not grad and rec.top_grad_enabled and rec.detailed:
+        _grad_disabled_inside(rec, module)
+    if (
+        isinstance(module, nn.modules.batchnorm._BatchNorm)
+        and module.training
+        and args
+        and isinstance(args[0], torch.Tensor)
+    ):
+        _batchnorm_batch(rec, module, args[0])
+    if not (grad and rec.detailed):
+        return
+    mid = id(module)
+    if mid in rec.executed:
+        return
+    rec.executed[mid] = module
+    rec.track_module_params(module, executed=True)
+    scan_tensor_attributes(rec, module)
+
+
+def _grad_disabled_inside(rec: Recorder, module: nn.Module) -> None:
+    """A submodule called with grad disabled inside a training forward."""
+    frame = repo_frame()
+    key = f"grad_disabled@{type(module).__name__}@{frame_key(frame)}"
+    if key not in rec.submodule_modes:
+        rec.submodule_modes[key] = {
+            "kind": "grad_disabled",
+            "module": type(module).__name__,
+            "frame": frame_dict(frame),
+            "calls": 0,
+        }
+    rec.submodule_modes[key]["calls"] += 1
+
+
+def _batchnorm_batch(rec: Recorder, module: nn.Module, x: torch.Tensor) -> None:
+    """The smallest batch (and values per channel) a training-mode BatchNorm saw."""
+    where = getattr(module, "_ti_created", None)
+    key = frame_key(where)
+    bn = rec.bn_calls.setdefault(
+        key,
+        {
+            "module": type(module).__name__,
+            "frame": frame_dict(where),
+            "calls": 0,
+            "min_batch": None,
+            "min_values_per_channel": None,
+        },
+    )
+    bn["calls"] += 1
+    b = int(x.shape[0])
+    per_channel = int(x.numel() // max(x.shape[1], 1)) if x.dim() >= 2 else b
+    bn["min_batch"] = b if bn["min_batch"] is None else min(bn["min_batch"], b)
+    bn["min_values_per_channel"] = (
+        per_channel
+        if bn["min_values_per_channel"] is None
+        else min(bn["min_values_per_channel"], per_channel)
+    )

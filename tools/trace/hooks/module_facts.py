@@ -1,0 +1,77 @@
+"""Facts read off a module when it is first called: the scale and symmetry of its
+initial weights, submodules in the other train/eval mode, and tensors requiring grad
+held as plain attributes."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ..recorder import Recorder
+from ..tensors import frame_dict
+
+
+def init_stats(module: nn.Module) -> list[dict]:
+    """Scale and symmetry of each weight at the first forward (bad initialization)."""
+    out = []
+    for name, p in list(module.named_parameters())[:200]:
+        x = p.detach().float()
+        d = {
+            "name": name,
+            "shape": list(x.shape),
+            "std": float(x.std()) if x.numel() > 1 else 0.0,
+            "abs_mean": float(x.abs().mean()) if x.numel() else 0.0,
+        }
+        if x.dim() >= 2 and x.shape[0] > 1:
+            rows = x.reshape(x.shape[0], -1)
+            d["identical_rows"] = bool((rows - rows[:1]).abs().max() == 0)
+        out.append(d)
+    return out
+
+
+def other_mode_submodules(module: nn.Module) -> list[dict]:
+    """Submodules whose train/eval flag differs from the model's, where it matters."""
+    out = []
+    for path, sub in module.named_modules():
+        if sub is module or sub.training == module.training:
+            continue
+        kind = type(sub).__name__
+        matters = (
+            "Dropout" in kind
+            or "BatchNorm" in kind
+            or "Norm" in kind
+            or next(sub.parameters(), None) is not None
+        )
+        if matters:
+            out.append({"path": path, "type": kind, "training": bool(sub.training)})
+            if len(out) >= 20:
+                break
+    return out
+
+
+def scan_tensor_attributes(rec: Recorder, module: nn.Module) -> None:
+    """Tensors requiring grad held as plain attributes: invisible to parameters()."""
+    for attr, value in vars(module).items():
+        if attr.startswith("_"):
+            continue
+        items = [(attr, value)]
+        if isinstance(value, (list, tuple)):
+            items = [(f"{attr}[{i}]", v) for i, v in enumerate(value[:16])]
+        elif isinstance(value, dict):
+            items = [(f"{attr}[{k!r}]", v) for k, v in list(value.items())[:16]]
+        for name, v in items:
+            if isinstance(v, torch.Tensor) and not isinstance(v, nn.Parameter) and v.requires_grad:
+                key = f"{type(module).__name__}.{name}"
+                where = getattr(module, "_ti_created", None)
+                rec.attr_tensors[key] = {
+                    "module": type(module).__name__,
+                    "attribute": name,
+                    "shape": list(v.shape),
+                    "is_leaf": bool(v.is_leaf),
+                    "grad_fn": type(v.grad_fn).__name__ if v.grad_fn is not None else None,
+                    "module_created": frame_dict(where),
+                }
+                r = rec.param(v)
+                r.executed = True
+                r.module_class = r.module_class or type(module).__name__
+                r.module_created = r.module_created or where

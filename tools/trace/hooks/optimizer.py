@@ -1,0 +1,185 @@
+"""`torch.optim.Optimizer`: construction (ownership), zero_grad (also `nn.Module.zero_grad`),
+and the step pre/post hooks: learning rates, frozen parameters, parameter deltas, call
+order per iteration. The user probe runs after the first step."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from ..interventions import batch, training
+from ..recorder import MAX_CURVE, MAX_EVENTS, Recorder
+from ..tensors import frame_dict, repo_frame
+from ..user_probe import probe_and_stop
+from .common import Undo, construction_frame, guarded, lr_of
+
+SNAPSHOT_BUDGET = 20_000_000  # elements of weights copied before a detailed step
+
+
+def install(rec: Recorder, undo: Undo) -> None:
+    _install_init(rec, undo)
+    _install_zero_grad(rec, undo)
+    _install_step_hooks(rec, undo)
+
+
+def _install_init(rec: Recorder, undo: Undo) -> None:
+    Opt = torch.optim.Optimizer
+    orig_init = Opt.__init__
+
+    def init(self, params, defaults, *a, **k):
+        orig_init(self, params, defaults, *a, **k)
+        if rec.busy:
+            return
+        if rec.optimizers and rec.n_steps:
+            rec.open_detail_window("a new optimizer")
+        rec.optimizers[id(self)] = self
+        rec.optimizer_frames[id(self)] = construction_frame(self)
+        for g in self.param_groups:
+            for p in g["params"]:
+                rec.param(p)
+
+    Opt.__init__ = init
+    undo.append(lambda: setattr(Opt, "__init__", orig_init))
+
+
+def _install_zero_grad(rec: Recorder, undo: Undo) -> None:
+    Opt = torch.optim.Optimizer
+    orig_zero = Opt.zero_grad
+    orig_mzero = nn.Module.zero_grad
+
+    def make_zero(orig):
+        def zero_grad(self, set_to_none: bool = True):
+            if not rec.busy and rec.status == "running":
+                rec.event("zero_grad", repo_frame())
+                if training.drops_zero_grad(rec):
+                    return None
+                rec.zero_grad_since_step = True
+            return orig(self, set_to_none)
+
+        return zero_grad
+
+    Opt.zero_grad = make_zero(orig_zero)
+    nn.Module.zero_grad = make_zero(orig_mzero)
+    undo.append(lambda: setattr(Opt, "zero_grad", orig_zero))
+    undo.append(lambda: setattr(nn.Module, "zero_grad", orig_mzero))
+
+
+def _install_step_hooks(rec: Recorder, undo: Undo) -> None:
+    from torch.optim.optimizer import (
+        register_optimizer_step_post_hook,
+        register_optimizer_step_pre_hook,
+    )
+
+    def pre(opt, args, kwargs) -> None:
+        _step_pre(rec, opt)
+        # the optimizer's own tensor arithmetic is not the program's: run it outside the
+        # function mode (unless a closure re-runs the forward inside step, as LBFGS does)
+        # args[0] is the optimizer itself; anything after it is a closure
+        if len(args) <= 1 and not kwargs.get("closure") and rec.step_mode_off is None:
+            rec.step_mode_off = torch._C.DisableTorchFunction()
+            rec.step_mode_off.__enter__()
+
+    def post(opt, args, kwargs) -> None:
+        if rec.step_mode_off is not None:
+            ctx, rec.step_mode_off = rec.step_mode_off, None
+            ctx.__exit__(None, None, None)
+        _step_post(rec, opt)
+
+    h1 = register_optimizer_step_pre_hook(pre)
+    h2 = register_optimizer_step_post_hook(post)
+    undo.append(h1.remove)
+    undo.append(h2.remove)
+
+
+@guarded
+def _step_pre(rec: Recorder, opt) -> None:
+    if rec.busy:
+        return
+    rec.optimizers.setdefault(id(opt), opt)
+    training.add_missing_params(rec, opt)
+    for g in opt.param_groups:
+        for p in g["params"]:
+            if not p.requires_grad:
+                rec.param(p).frozen_steps += 1
+    lrs = [lr_of(g) for g in opt.param_groups]
+    if id(opt) == next(iter(rec.optimizers)) and len(rec.lrs) < MAX_CURVE:
+        rec.lrs.append(lrs)
+    training.scale_hyperparameters(rec, opt)
+    if rec.detailed:
+        with rec.quiet():
+            rec.step_snapshot = _snapshot(opt)
+
+
+def _snapshot(opt) -> dict:
+    """Copies of the weights before the step (up to a budget of elements)."""
+    before = {}
+    budget = SNAPSHOT_BUDGET
+    for g in opt.param_groups:
+        for p in g["params"]:
+            if p.numel() <= budget:
+                before[id(p)] = p.detach().clone()
+                budget -= p.numel()
+    return before
+
+
+@guarded
+def _step_post(rec: Recorder, opt) -> None:
+    if rec.busy:
+        return
+    training.restore_hyperparameters(rec, opt)
+    rec.optimizer_steps[id(opt)] += 1
+    rec.step_losses.append(
+        rec.last_backward_value if rec.last_backward_value is not None else float("nan")
+    )
+    before, rec.step_snapshot = rec.step_snapshot, None
+    frame = repo_frame()
+    if before is not None and len(rec.steps) < MAX_EVENTS:
+        with rec.quiet():
+            rec.steps.append(_step_record(rec, opt, before, frame))
+    rec.event("step", frame)
+    if rec.detailed or len(rec.events) <= rec.cfg.detail_steps + 1:
+        rec.events.append([])
+    training.after_step(rec, opt)
+    rec.zero_grad_since_step = False
+    rec.backward_since_step = 0
+    if rec.cfg.probe_code and rec.probe_result is None:
+        probe_and_stop(rec)
+    batch.holdout_after_step(rec)
+    rec.check_budget()
+
+
+def _step_record(rec: Recorder, opt, before: dict, frame) -> dict:
+    """Per-parameter update norms of this step, and the parameters it left unchanged."""
+    unchanged = []
+    n_with_grad = 0
+    for g in opt.param_groups:
+        for p in g["params"]:
+            b = before.get(id(p))
+            if b is None:
+                continue
+            r = rec.param(p)
+            d = float((p.detach() - b).double().norm())
+            w = float(b.double().norm())
+            r.n_delta += 1
+            if d == 0.0:
+                r.n_delta_zero += 1
+                if p.requires_grad:
+                    unchanged.append(id(p))
+            if math.isfinite(d):
+                r.sum_delta += d
+                r.sum_ratio += d / (w + 1e-12)
+            if p.grad is not None:
+                n_with_grad += 1
+    return {
+        "index": rec.n_steps,
+        "optimizer": type(opt).__name__,
+        "frame": frame_dict(frame),
+        "lr": [lr_of(g) for g in opt.param_groups],
+        "n_params": sum(len(g["params"]) for g in opt.param_groups),
+        "params_with_grad": n_with_grad,
+        "unchanged": unchanged,
+        "backwards_since_last_step": rec.backward_since_step,
+        "zero_grad_since_last_step": rec.zero_grad_since_step,
+    }

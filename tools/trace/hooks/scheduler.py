@@ -1,0 +1,60 @@
+"""Learning-rate schedulers (`LRScheduler` and `ReduceLROnPlateau`): steps, steps before
+the first optimizer step, and the learning rate after each step."""
+
+from __future__ import annotations
+
+from ..recorder import Recorder
+from ..tensors import frame_dict, repo_frame
+from .common import Undo, guarded, lr_of
+
+MAX_LRS = 400
+
+
+def install(rec: Recorder, undo: Undo) -> None:
+    from torch.optim import lr_scheduler as L
+
+    base = L.LRScheduler
+    orig_init = base.__init__
+
+    def init(self, *a, **k):
+        rec.sched_init += 1
+        try:
+            orig_init(self, *a, **k)
+        finally:
+            rec.sched_init -= 1
+
+    base.__init__ = init
+    undo.append(lambda: setattr(base, "__init__", orig_init))
+    for cls in (base, L.ReduceLROnPlateau):
+        orig_step = cls.__dict__["step"]
+
+        def step(self, *a, __orig=orig_step, **k):
+            out = __orig(self, *a, **k)
+            if not rec.busy and rec.sched_init == 0 and rec.status == "running":
+                _record_scheduler(rec, self)
+            return out
+
+        cls.step = step
+        undo.append(lambda c=cls, o=orig_step: setattr(c, "step", o))
+
+
+@guarded
+def _record_scheduler(rec: Recorder, sched) -> None:
+    frame = repo_frame()
+    s = rec.schedulers.get(id(sched))
+    if s is None:
+        s = rec.schedulers[id(sched)] = {
+            "class": type(sched).__name__,
+            "frame": frame_dict(getattr(sched, "_ti_created", None)),
+            "step_frame": frame_dict(frame),
+            "steps": 0,
+            "before_first_optimizer_step": 0,
+            "lr_after": [],
+        }
+    s["steps"] += 1
+    if rec.n_steps == 0:
+        s["before_first_optimizer_step"] += 1
+    opt = getattr(sched, "optimizer", None)
+    if opt is not None and len(s["lr_after"]) < MAX_LRS:
+        s["lr_after"].append(lr_of(opt.param_groups[0]))
+    rec.event("scheduler", frame)

@@ -1,0 +1,168 @@
+"""Interventions on what the model is fed: one fixed batch (at the DataLoader or the
+forward), a held-out batch whose loss is measured after each update, shuffled targets,
+standardized inputs, and a shuffled training DataLoader."""
+
+from __future__ import annotations
+
+import torch
+from torch.utils.data import DataLoader, RandomSampler
+
+from ..probes import Restore
+from ..recorder import MAX_CURVE, Recorder
+from ..tensors import batch_copy, map_tensors, tensors_in
+
+
+def _copies(args, kwargs) -> tuple:
+    return map_tensors(args, batch_copy), map_tensors(kwargs, batch_copy)
+
+
+def fixed_forward(rec: Recorder, module: torch.nn.Module, args, kwargs, grad: bool):
+    """fixed_batch at a training forward: keep the held-out inputs, replay the first
+    inputs (forward level). Returns (args, kwargs, replaced)."""
+    iv, st = rec.iv, rec.iv_state
+    if not (grad and iv.fixed_batch):
+        return args, kwargs, False
+    n = st.n_forward
+    st.n_forward = n + 1
+    if iv.holdout and ((st.level == "forward" and n == 1) or st.take_pending_forward()):
+        st.holdout_args = _copies(args, kwargs)
+        st.holdout_model = module
+        st.holdout_pending = True
+    if st.level != "forward":
+        return args, kwargs, False
+    if st.args is None:
+        st.args = _copies(args, kwargs)
+        return args, kwargs, False
+    a, k = st.args
+    return map_tensors(a, batch_copy), map_tensors(k, batch_copy), True
+
+
+def standardized_inputs(rec: Recorder, args, kwargs, tensors: list[torch.Tensor]):
+    """standardize_inputs: the first float input standardized per feature with the
+    statistics of the first batch. Returns (args, kwargs, tensors, replaced)."""
+    if not (
+        rec.iv.standardize_inputs
+        and tensors
+        and tensors[0].is_floating_point()
+        and tensors[0].dim() >= 2
+    ):
+        return args, kwargs, tensors, False
+    st = rec.iv_state
+    x = tensors[0]
+    if st.standardize is None:
+        dims = [0] + list(range(2, x.dim()))
+        mu = x.detach().mean(dims, keepdim=True)
+        sd = x.detach().std(dims, keepdim=True).clamp_min(1e-6)
+        st.standardize = (mu, sd)
+    mu, sd = st.standardize
+    if not (mu.shape[1:] == x.shape[1:] or mu.dim() == x.dim()):
+        return args, kwargs, tensors, False
+    new_x = (x - mu) / sd
+    args = map_tensors(args, lambda t: new_x if t is x else t)
+    kwargs = map_tensors(kwargs, lambda t: new_x if t is x else t)
+    return args, kwargs, [new_x, *tensors[1:]], True
+
+
+def shuffled_iterator(rec: Recorder, loader: DataLoader, site: str, orig_iter):
+    """shuffle_loader: the training DataLoader iterates in random order (None: unchanged)."""
+    if not (
+        rec.iv.shuffle_loader
+        and site == rec.cfg.train_loader
+        and not isinstance(loader.sampler, RandomSampler)
+    ):
+        return None
+    shadow = DataLoader(
+        loader.dataset, batch_size=loader.batch_size, shuffle=True,
+        collate_fn=loader.collate_fn, drop_last=loader.drop_last,
+    )  # fmt: skip
+    object.__setattr__(shadow, "_ti_site", None)
+    return orig_iter(shadow)
+
+
+def fixed_loader_batch(rec: Recorder, site: str, batch):
+    """fixed_batch at the training DataLoader: every batch is the first one; with
+    holdout, the second batch passes through once as the held-out batch."""
+    iv, st = rec.iv, rec.iv_state
+    if not (iv.fixed_batch and st.level == "loader" and site == rec.cfg.train_loader):
+        return batch
+    if not st.has_loader_batch:
+        st.loader_batch = map_tensors(batch, batch_copy)
+        st.has_loader_batch = True
+    elif iv.holdout and not st.holdout_taken:
+        st.holdout_taken = True
+        st.holdout_pending_forward = True
+    else:
+        batch = map_tensors(st.loader_batch, batch_copy)
+    return batch
+
+
+def fixed_target(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor, site: str) -> torch.Tensor:
+    """At a training loss call: keep the held-out target, replay the first target of
+    this loss site (forward level), permute targets against inputs (shuffle_targets)."""
+    iv, st = rec.iv, rec.iv_state
+    if iv.holdout and st.holdout_pending:
+        st.holdout_target = tgt.detach().clone()
+        st.holdout_input_shape = tuple(inp.shape)
+        st.holdout_pending = False
+    if iv.fixed_batch and st.level == "forward":
+        stored = st.targets.get(site)
+        if stored is None:
+            st.targets[site] = tgt.detach().clone()
+        else:
+            tgt = stored.clone()
+    if iv.shuffle_targets and iv.fixed_batch and tgt.dim() >= 1 and tgt.shape[0] > 1:
+        if st.perm is None or st.perm.numel() != tgt.shape[0]:
+            g = torch.Generator().manual_seed(7)
+            st.perm = torch.randperm(tgt.shape[0], generator=g)
+        tgt = tgt[st.perm]
+    return tgt
+
+
+def holdout_after_step(rec: Recorder) -> None:
+    if rec.iv.holdout:
+        _record_holdout(rec)
+
+
+def holdout_after_backward(rec: Recorder) -> None:
+    """Hand-written updates (no optimizer): the held-out loss after each iteration."""
+    if not rec.optimizers and rec.iv.holdout:
+        _record_holdout(rec)
+
+
+def _record_holdout(rec: Recorder) -> None:
+    st = rec.iv_state
+    if st.holdout_target is None or st.holdout_args is None:
+        return
+    v = holdout_loss(rec)
+    if v is not None and len(rec.holdout_losses) < MAX_CURVE:
+        rec.holdout_losses.append(v)
+
+
+def holdout_loss(rec: Recorder) -> float | None:
+    """Loss of the traced model on the held-out batch, in eval mode, without grad."""
+    st = rec.iv_state
+    fn = rec.loss_fn
+    model = st.holdout_model
+    if fn is None or model is None:
+        return None
+    func, kwargs, extra = fn
+    a, k = st.holdout_args
+    target = st.holdout_target
+    with rec.quiet(), Restore(model), torch.no_grad():
+        try:
+            model.eval()
+            out = tensors_in(model(*a, **k))
+            if not out:
+                return None
+            pred = out[0]
+            shape = st.holdout_input_shape
+            if (
+                shape is not None
+                and tuple(pred.shape) != shape
+                and pred.numel() == torch.Size(shape).numel()
+            ):
+                pred = pred.reshape(shape)
+            v = func(pred, target, *extra, **kwargs)
+            return float(v.detach().float().mean())
+        except Exception:  # noqa: BLE001 - holdout is best effort
+            return None

@@ -1,0 +1,69 @@
+"""Op-level interventions applied by the function mode: at a training loss call (swap
+the arguments, strip a probability op, reshape a broadcasting input, fixed or shuffled
+targets) and at a graph cut inside the training forward (keep the graph)."""
+
+from __future__ import annotations
+
+import torch
+
+from ..ops import SYMMETRIC_LOSSES, tag_of
+from ..recorder import Recorder
+from .batch import fixed_target
+
+
+def loss_operands(rec: Recorder, name: str, inp: torch.Tensor, tgt: torch.Tensor, site: str):
+    """The (input, target) a training loss call runs with, and the names of the
+    interventions that changed them."""
+    iv = rec.iv
+    applied: list[str] = []
+    if iv.swap_loss_args and name not in SYMMETRIC_LOSSES:
+        inp, tgt = tgt, inp
+        applied.append("swap_loss_args")
+    tag = tag_of(inp)
+    if iv.strip_prob and tag is not None and tag[2] is not None:
+        stripped = _strip(name, tag, inp)
+        if stripped is not None:
+            inp = stripped
+            applied.append(f"strip_{tag[0]}")
+    if iv.fix_broadcast and inp.shape != tgt.shape and inp.numel() == tgt.numel():
+        inp = inp.reshape(tgt.shape)
+        applied.append("fix_broadcast")
+    tgt = fixed_target(rec, inp, tgt, site)
+    return inp, tgt, applied
+
+
+def _strip(name: str, tag, inp: torch.Tensor):
+    """The logits under a probability op, in the form the loss expects (None: no match)."""
+    kind, _, src, _ = tag
+    if src is None or src.shape != inp.shape:
+        return None
+    if kind == "softmax" and name in ("cross_entropy",):
+        return src
+    if kind == "softmax" and name == "nll_loss":
+        return torch.log_softmax(src, dim=tag[3] if tag[3] is not None else 1)
+    if kind == "sigmoid" and name == "binary_cross_entropy_with_logits":
+        return src
+    if kind in ("relu", "tanh") and name in (
+        "cross_entropy",
+        "binary_cross_entropy_with_logits",
+        "mse_loss",
+        "l1_loss",
+        "smooth_l1_loss",
+        "huber_loss",
+    ):
+        return src
+    return None
+
+
+def kept_graph(rec: Recorder, kind: str, t: torch.Tensor, kwargs: dict, on_path: bool):
+    """keep_graph: a detach/.data/torch.tensor re-wrap on the training path returns a
+    tensor still connected to the graph (None: the cut runs as written)."""
+    if not (rec.iv.keep_graph and on_path):
+        return None
+    if kind in ("detach", "data"):
+        return t
+    if kind == "tensor_rewrap":
+        out = t.clone()
+        dt = kwargs.get("dtype")
+        return out.to(dt) if dt is not None else out
+    return None

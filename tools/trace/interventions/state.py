@@ -1,0 +1,35 @@
+"""What the interventions remember between calls (one instance per traced run)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+
+@dataclass
+class InterventionState:
+    # fixed_batch: "loader" replays the first batch of the training DataLoader (its
+    # creation site is known), "forward" the first training forward's inputs
+    level: str = "forward"
+    n_forward: int = 0  # training forwards seen under fixed_batch
+    args: tuple | None = None  # (args, kwargs) of the replayed forward
+    targets: dict[str, torch.Tensor] = field(default_factory=dict)  # per loss site
+    loader_batch: object = None
+    has_loader_batch: bool = False
+    # holdout: a second, unseen batch whose loss is measured after each update
+    holdout_args: tuple | None = None  # (args, kwargs)
+    holdout_model: torch.nn.Module | None = None
+    holdout_pending: bool = False  # the next training loss call supplies the target
+    holdout_pending_forward: bool = False  # the next training forward is the held-out one
+    holdout_taken: bool = False  # the loader already gave its held-out batch
+    holdout_target: torch.Tensor | None = None
+    holdout_input_shape: tuple | None = None
+    perm: torch.Tensor | None = None  # shuffle_targets: one fixed permutation
+    standardize: tuple | None = None  # standardize_inputs: (mean, std) of the first batch
+    saved_groups: list | None = None  # (lr, weight_decay) per group, restored after step
+    added_missing: bool = False  # add_missing_params runs once
+
+    def take_pending_forward(self) -> bool:
+        pending, self.holdout_pending_forward = self.holdout_pending_forward, False
+        return pending

@@ -1,0 +1,101 @@
+"""Interventions on the training loop: train/eval mode at each forward, where gradients
+are reset, the optimizer's hyperparameters and parameters, extra steps, clipping."""
+
+from __future__ import annotations
+
+import torch
+
+from ..recorder import Recorder
+
+
+def force_module_mode(rec: Recorder, module: torch.nn.Module, grad: bool) -> None:
+    """force_train_mode: training forwards run in train mode; force_eval_mode_in_eval:
+    no-grad forwards run in eval mode."""
+    iv = rec.iv
+    if iv.force_train_mode and grad and not module.training:
+        module.train()
+    if iv.force_eval_mode_in_eval and not grad and module.training:
+        module.eval()
+
+
+def drops_zero_grad(rec: Recorder) -> bool:
+    """defer_zero_grad: a zero_grad between backward and step does nothing."""
+    return rec.iv.defer_zero_grad and rec.backward_since_step > 0
+
+
+def add_missing_params(rec: Recorder, opt: torch.optim.Optimizer) -> None:
+    """add_missing_params: at the first step, trainable parameters that ran in the
+    training forward but belong to no optimizer join this one."""
+    st = rec.iv_state
+    if not rec.iv.add_missing_params or st.added_missing:
+        return
+    st.added_missing = True
+    owned = {id(p) for o in rec.optimizers.values() for g in o.param_groups for p in g["params"]}
+    missing = [
+        r.ref for r in rec.params.values()
+        if r.executed and r.ref.requires_grad and r.ref.is_leaf and id(r.ref) not in owned
+    ]  # fmt: skip
+    if missing:
+        opt.add_param_group({"params": missing})
+        rec.warnings.append(
+            {
+                "category": "Intervention",
+                "message": f"added {len(missing)} parameters to {type(opt).__name__}",
+            }
+        )
+
+
+def scale_hyperparameters(rec: Recorder, opt: torch.optim.Optimizer) -> None:
+    """lr_scale, weight_decay_scale: scaled for this step only (the program's own
+    schedule keeps reading its values)."""
+    iv = rec.iv
+    saved = []
+    for g in opt.param_groups:
+        saved.append((g.get("lr"), g.get("weight_decay")))
+        if iv.lr_scale != 1.0 and isinstance(g.get("lr"), (int, float)):
+            g["lr"] = g["lr"] * iv.lr_scale
+        if iv.weight_decay_scale != 1.0 and isinstance(g.get("weight_decay"), (int, float)):
+            g["weight_decay"] = g["weight_decay"] * iv.weight_decay_scale
+    rec.iv_state.saved_groups = saved
+
+
+def restore_hyperparameters(rec: Recorder, opt: torch.optim.Optimizer) -> None:
+    saved, rec.iv_state.saved_groups = rec.iv_state.saved_groups, None
+    for g, (lr, wd) in zip(opt.param_groups, saved or []):
+        if lr is not None:
+            g["lr"] = lr
+        if wd is not None:
+            g["weight_decay"] = wd
+
+
+def after_step(rec: Recorder, opt: torch.optim.Optimizer) -> None:
+    """defer_zero_grad: gradients are reset right after the step instead."""
+    if rec.iv.defer_zero_grad:
+        for g in opt.param_groups:
+            for p in g["params"]:
+                p.grad = None
+
+
+def before_backward(rec: Recorder) -> None:
+    """zero_grad_before_backward: no gradient is left over from earlier backwards."""
+    if rec.iv.zero_grad_before_backward:
+        for r in rec.params.values():
+            if r.ref.grad is not None:
+                r.ref.grad = None
+
+
+def after_backward(rec: Recorder) -> None:
+    """step_after_backward: every optimizer steps after each backward."""
+    if rec.iv.step_after_backward:
+        for opt in list(rec.optimizers.values()):
+            opt.step()
+
+
+def clip_limit(rec: Recorder, max_norm):
+    """no_clip: clip_grad_norm_ measures the norm but clips nothing."""
+    return float("inf") if rec.iv.no_clip else max_norm
+
+
+def clips(rec: Recorder) -> bool:
+    """no_clip: clip_grad_value_ leaves the gradients as they are."""
+    return not rec.iv.no_clip

@@ -1,0 +1,214 @@
+"""Loss calls seen by the function mode: the operands as the loss receives them (shape,
+values, provenance, probability rows), the elements that contribute, per-site counts,
+and the link to the backward that decides the call's phase.
+
+A training call first passes through the loss interventions (interventions/loss.py);
+the record describes the operands the loss actually received.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from .interventions.loss import loss_operands
+from .ops import tag_of
+from .recorder import MAX_EVENTS, Recorder
+from .tensors import frame_dict, frame_key, repo_frame, summarize
+
+# losses whose target is a class index (not an element-wise target of the input's shape)
+INDEX_TARGET = ("cross_entropy", "nll_loss")
+NO_BROADCAST = ("cross_entropy", "nll_loss", "multi_margin_loss", "multilabel_margin_loss")
+
+
+class _Operands:
+    """(input, target) of a loss call, by position or keyword."""
+
+    def __init__(self, args, kwargs) -> None:
+        self.args = list(args)
+        self.kwargs = dict(kwargs)
+
+    def get(self, i: int, key: str):
+        return self.args[i] if len(self.args) > i else self.kwargs.get(key)
+
+    def put(self, i: int, key: str, v) -> None:
+        if len(self.args) > i:
+            self.args[i] = v
+        else:
+            self.kwargs[key] = v
+
+
+def loss_call(rec: Recorder, name: str, func, args, kwargs):
+    ops = _Operands(args, kwargs)
+    inp, tgt = ops.get(0, "input"), ops.get(1, "target")
+    if not isinstance(inp, torch.Tensor) or not isinstance(tgt, torch.Tensor):
+        return func(*ops.args, **ops.kwargs)
+    grad = torch.is_grad_enabled()
+    frame = repo_frame()
+    key = frame_key(frame)
+    applied: list[str] = []
+    if grad and rec.status == "running":
+        inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
+        _keep_for_probes(rec, func, ops, tgt)
+        ops.put(0, "input", inp)
+        ops.put(1, "target", tgt)
+
+    if key not in rec.loss_sites and not rec.detailed and grad and not rec.fast_forward:
+        rec.open_detail_window(f"a new loss at {key}")
+    detailed = rec.detailed or (
+        not grad and len(rec.loss_calls) < MAX_EVENTS and not rec.fast_forward
+    )
+    record = None
+    with rec.quiet():
+        if detailed and len(rec.loss_calls) < MAX_EVENTS:
+            record = describe_loss(rec, name, inp, tgt, ops, frame, grad)
+            record["interventions"] = applied
+            rec.loss_calls.append(record)
+    out = func(*ops.args, **ops.kwargs)
+    with rec.quiet():
+        _count_site(rec, name, frame, grad, out, record)
+        if record is not None:
+            _link_output(rec, record, inp, tgt, out, grad)
+        rec.event("loss", frame)
+    return out
+
+
+def _keep_for_probes(rec: Recorder, func, ops: _Operands, tgt: torch.Tensor) -> None:
+    """The first training target and the program's loss function with its options, for
+    the user probe and the held-out loss."""
+    if rec.first_target is None and rec.cfg.probe_code:
+        rec.first_target = tgt.detach().clone()
+    if rec.loss_fn is None:
+        rec.loss_fn = (
+            func,
+            {k: v for k, v in ops.kwargs.items() if k not in ("input", "target")},
+            ops.args[2:],
+        )
+
+
+def _count_site(rec: Recorder, name: str, frame, grad: bool, out, record: dict | None) -> None:
+    key = frame_key(frame)
+    site = rec.loss_sites.get(key)
+    if site is None:
+        site = rec.loss_sites[key] = {
+            "fn": name,
+            "frame": frame_dict(frame),
+            "calls": 0,
+            "grad_calls": 0,
+            "nograd_calls": 0,
+            "nonfinite": 0,
+        }
+    site["calls"] += 1
+    site["grad_calls" if grad else "nograd_calls"] += 1
+    if isinstance(out, torch.Tensor) and out.numel() == 1:
+        v = float(out.detach())
+        if not math.isfinite(v):
+            site["nonfinite"] += 1
+        if record is not None:
+            record["value"] = v if math.isfinite(v) else str(v)
+
+
+def _link_output(rec: Recorder, record: dict, inp, tgt, out, grad: bool) -> None:
+    """The output's grad_fn; a training call's phase is decided by the backward that
+    reaches it."""
+    record["output_grad_fn"] = (
+        type(out.grad_fn).__name__
+        if isinstance(out, torch.Tensor) and out.grad_fn is not None
+        else None
+    )
+    # targets are what the batch supplies: a swapped call passes them first
+    swapped = tgt.requires_grad and not inp.requires_grad
+    record["_target"] = ((inp if swapped else tgt).detach(), rec.last_input)
+    if grad and isinstance(out, torch.Tensor) and out.grad_fn is not None:
+        rec.pending.append((record, out.grad_fn))
+    else:
+        rec.resolve_phase(record, "eval" if not grad else "train")
+
+
+def describe_loss(rec: Recorder, name, inp, tgt, ops: _Operands, frame, grad) -> dict:
+    d: dict = {
+        "fn": name,
+        "frame": frame_dict(frame),
+        "phase": None if grad else "eval",
+        "grad_enabled": grad,
+        "step": rec.n_steps,
+    }
+    isum = _input_summary(inp)
+    d["input"] = isum
+    tsum = _operand_summary(tgt, values=True, dim=False)
+    tsum["from_batch"] = bool(getattr(tgt, "_ti_batch", False))
+    masked = getattr(tgt, "_ti_masked", None)
+    if masked is not None:
+        d["mask"] = {"kept": masked[0], "total": masked[1], "source_values": masked[2]}
+    owner = rec.stack[-1] if rec.stack else None
+    if owner is not None and owner[1] == "other":
+        d["module_frame"] = frame_dict(getattr(owner[0], "_ti_created", None))
+    isum["from_batch"] = bool(getattr(inp, "_ti_batch", False))
+    d["target"] = tsum
+    d["reduction"] = ops.kwargs.get("reduction", "mean")
+    _elements(d, name, inp, tgt, ops)
+    return d
+
+
+def _operand_summary(t: torch.Tensor, *, values: bool, dim: bool) -> dict:
+    s = summarize(t, values=values)
+    tag = tag_of(t)
+    if dim:
+        s["provenance"] = (
+            {"op": tag[0], "frame": frame_dict(tag[1]), "dim": tag[3]} if tag else None
+        )
+    else:
+        s["provenance"] = {"op": tag[0], "frame": frame_dict(tag[1])} if tag else None
+    s["requires_grad"] = bool(t.requires_grad)
+    s["grad_fn"] = type(t.grad_fn).__name__ if t.grad_fn is not None else None
+    s["model_output"] = bool(getattr(t, "_ti_out", False))
+    return s
+
+
+def _input_summary(inp: torch.Tensor) -> dict:
+    """The loss input, with how many rows look like probabilities or log-probabilities."""
+    isum = _operand_summary(inp, values=False, dim=True)
+    x = inp.detach()
+    if x.is_floating_point() and x.dim() >= 2 and x.shape[1] > 1 and x.numel():
+        cls_dim = 1
+        s = x.sum(cls_dim)
+        e = x.exp().sum(cls_dim)
+        isum["rows_sum_to_one"] = (
+            float(((s - 1).abs() < 1e-3).float().mean()) if bool((x >= 0).all()) else 0.0
+        )
+        isum["rows_exp_sum_to_one"] = (
+            float(((e - 1).abs() < 1e-3).float().mean()) if bool((x <= 0).all()) else 0.0
+        )
+    if x.is_floating_point() and x.numel():
+        isum["in_unit_interval"] = bool((x >= 0).all() and (x <= 1).all())
+    return isum
+
+
+def _elements(d: dict, name: str, inp, tgt, ops: _Operands) -> None:
+    """Elements the loss averages over, and how many of them contribute (ignore_index,
+    a broadcast that multiplies them)."""
+    index_target = name in INDEX_TARGET and not tgt.is_floating_point()
+    total = tgt.numel() if index_target else max(inp.numel(), tgt.numel())
+    contributing = total
+    if index_target:
+        args = ops.args
+        ignore = ops.kwargs.get(
+            "ignore_index", args[4] if len(args) > 4 and isinstance(args[4], int) else -100
+        )
+        d["ignore_index"] = ignore
+        contributing = int((tgt != ignore).sum())
+        if contributing:
+            kept = tgt[tgt != ignore]
+            uniq = torch.unique(kept)
+            d["contributing_values"] = uniq[:16].tolist()
+    if inp.shape != tgt.shape and name not in NO_BROADCAST:
+        try:
+            bshape = list(torch.broadcast_shapes(inp.shape, tgt.shape))
+            d["broadcast_shape"] = bshape
+            total = math.prod(bshape)
+            contributing = total
+        except RuntimeError:
+            d["broadcast_shape"] = None
+    d["total_elements"] = total
+    d["contributing_elements"] = contributing

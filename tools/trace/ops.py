@@ -1,0 +1,214 @@
+"""Which torch functions the function mode looks at, and what it records about the
+shape-changing ones: broadcasts that grow an operand, reductions and arg-max over the
+batch dimension, reshapes and transposes that move the batch dimension, attention and
+functional dropout that stay active in evaluation.
+
+Each observer aggregates by kind and source line (`Recorder.op_site`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from .recorder import Recorder
+from .tensors import frame_dict, frame_key, repo_frame
+
+PROB_OPS = {
+    "softmax": "softmax",
+    "log_softmax": "log_softmax",
+    "sigmoid": "sigmoid",
+    "relu": "relu",
+    "tanh": "tanh",
+}
+PASSTHROUGH = {
+    "view", "reshape", "squeeze", "unsqueeze", "flatten", "contiguous", "clone", "to", "float",
+    "double", "half", "type", "__getitem__", "permute", "transpose", "t", "select", "narrow",
+    "view_as", "reshape_as", "cpu", "squeeze_", "unsqueeze_", "type_as",
+}  # fmt: skip
+BINARY = {
+    "add", "sub", "mul", "div", "true_divide", "pow", "eq", "ne", "lt", "le", "gt", "ge",
+    "maximum", "minimum", "rsub", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+    "__rmul__", "__truediv__", "__rtruediv__", "__pow__", "__eq__", "__ne__", "__lt__",
+    "__le__", "__gt__", "__ge__", "squared_difference", "atan2", "hypot", "where",
+}  # fmt: skip
+LOSSES = {
+    "cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div", "poisson_nll_loss",
+    "soft_margin_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
+    "multilabel_margin_loss", "hinge_embedding_loss",
+}  # fmt: skip
+SYMMETRIC_LOSSES = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"}
+DIM_OPS = {
+    "softmax",
+    "log_softmax",
+    "argmax",
+    "argmin",
+    "max",
+    "min",
+    "mean",
+    "sum",
+    "cumsum",
+    "norm",
+    "logsumexp",
+    "std",
+    "var",
+    "normalize",
+    "amax",
+    "amin",
+    "median",
+    "prod",
+    "var_mean",
+    "std_mean",
+    "cumprod",
+    "logcumsumexp",
+}
+DIM_POSITION = {"normalize": (2, 1)}  # (position of dim, default dim) where it is not (1, None)
+GRAPH_CUTS = {"detach", "item", "numpy", "tolist", "detach_"}
+DROPOUTS = ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout")
+
+
+def tag_of(t):
+    """The provenance tag a probability op left on a tensor: (kind, frame, source, dim)."""
+    return getattr(t, "_ti_tag", None) if isinstance(t, torch.Tensor) else None
+
+
+def reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tensor) -> None:
+    """A view/reshape inside forward that moves the batch dimension."""
+    b = rec.batch_size
+    if b is None or b < 2 or x.dim() < 2 or out.dim() < 1:
+        return
+    if (x.shape[0] == b) == (out.shape[0] == b) and x.shape[0] == out.shape[0]:
+        return
+    if x.shape[0] != b and out.shape[0] != b:
+        return
+    rec.op_site(
+        "batch_reshape",
+        repo_frame(),
+        op=name,
+        shapes=[list(x.shape), list(out.shape)],
+        in_forward=True,
+    )
+
+
+def batch_transpose(rec: Recorder, name: str, x: torch.Tensor, args) -> None:
+    """A transpose/permute that moves dim 0 of a batch-sized tensor inside forward."""
+    b = rec.batch_size
+    if b is None or b < 2 or x.dim() < 2 or x.shape[0] != b:
+        return
+    dims = [a for a in args[1:] if isinstance(a, int)]
+    if name == "permute" and len(args) > 1 and isinstance(args[1], (tuple, list)):
+        dims = list(args[1])
+    moves = (
+        name == "t"
+        or (name == "permute" and bool(dims) and dims[0] != 0)
+        or (name == "transpose" and 0 in dims[:2])
+    )
+    if moves:
+        rec.op_site("batch_transpose", repo_frame(), op=name, shape=list(x.shape), in_forward=True)
+
+
+def broadcast(rec: Recorder, name: str, args) -> str | None:
+    """A binary op whose result is larger than both operands: the site, else None."""
+    a, b = args[0], args[1]
+    if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+        return None
+    if a.shape == b.shape or a.dim() == 0 or b.dim() == 0:
+        return None
+    try:
+        shape = torch.broadcast_shapes(a.shape, b.shape)
+    except RuntimeError:
+        return None
+    n = math.prod(shape)
+    if n <= max(a.numel(), b.numel()):
+        return None
+    frame = repo_frame()
+    site = rec.op_site(
+        "broadcast", frame, op=name.strip("_"), shapes=[list(a.shape), list(b.shape)],
+        out_shape=list(shape), in_forward=rec.depth > 0,
+    )  # fmt: skip
+    if site:
+        ph = rec.phase_now()
+        site["phases"][ph] = site["phases"].get(ph, 0) + 1
+    return frame_key(frame)
+
+
+def reduction_dim(rec: Recorder, name: str, args, kwargs) -> None:
+    """A reduction or arg-max over the batch dimension (or over a flattened batch)."""
+    if name in ("softmax", "log_softmax") or not args or not isinstance(args[0], torch.Tensor):
+        return
+    t = args[0]
+    pos, default = DIM_POSITION.get(name, (1, None))
+    dim = kwargs.get(
+        "dim",
+        args[pos] if len(args) > pos and isinstance(args[pos], (int, tuple, list)) else default,
+    )
+    if dim is None:
+        if name in ("argmax", "argmin") and t.dim() >= 2 and t.shape[0] > 1:
+            site = rec.op_site(
+                "argmax_flat", repo_frame(), op=name, shape=list(t.shape), in_forward=rec.depth > 0
+            )
+            _mark_model_output(site, t)
+        return
+    if isinstance(dim, (tuple, list)):
+        return
+    if dim < 0:
+        dim += t.dim()
+    b = rec.batch_size
+    if dim == 0 and t.dim() >= 2 and t.shape[0] > 1 and b is not None and t.shape[0] == b:
+        if rec.depth > 0 or name in ("argmax", "argmin"):
+            site = rec.op_site(
+                "batch_dim",
+                repo_frame(),
+                op=name,
+                dim=0,
+                implicit=False,
+                shape=list(t.shape),
+                in_forward=rec.depth > 0,
+            )
+            _mark_model_output(site, t)
+
+
+def _mark_model_output(site: dict, t: torch.Tensor) -> None:
+    if site:
+        site["model_output"] = site.get("model_output", False) or bool(getattr(t, "_ti_out", False))
+
+
+def attention(rec: Recorder, args, kwargs) -> None:
+    """scaled_dot_product_attention with dropout, and whether its module was in eval."""
+    p = kwargs.get("dropout_p", args[4] if len(args) > 4 else 0.0)
+    owner = rec.stack[-1][0] if rec.stack else None
+    if owner is None or not p:
+        return
+    frame = repo_frame()
+    key = frame_key(frame)
+    s = rec.sdpa.setdefault(
+        key, {"frame": frame_dict(frame), "dropout_p": float(p), "calls_in_eval": 0, "calls": 0}
+    )
+    s["calls"] += 1
+    if not owner.training:
+        s["calls_in_eval"] += 1
+
+
+def functional_dropout(rec: Recorder, name: str, args, kwargs) -> None:
+    """F.dropout with training=True inside a module in eval mode (it ignores the mode)."""
+    training = kwargs.get("training", args[2] if len(args) > 2 else True)
+    p = kwargs.get("p", args[1] if len(args) > 1 else 0.5)
+    owner = rec.stack[-1][0] if rec.stack else None
+    if owner is None or not training or not p or owner.training:
+        return
+    frame = repo_frame()
+    key = frame_key(frame)
+    s = rec.sdpa.setdefault(
+        key,
+        {
+            "frame": frame_dict(frame),
+            "dropout_p": float(p),
+            "calls_in_eval": 0,
+            "calls": 0,
+            "functional_dropout": True,
+        },
+    )
+    s["calls"] += 1
+    s["calls_in_eval"] += 1

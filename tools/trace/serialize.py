@@ -1,0 +1,297 @@
+"""The trace JSON: one serializer per section of `tools/trace_models.Trace`.
+
+`finish` runs once, after the program ended (or was stopped). Parameters are named
+here, from the final models, and the ids kept while running are replaced by names.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from .batches import BatchStats
+from .recorder import FORMAT_VERSION, MAX_CURVE, Recorder
+from .tensors import SEEN_FUNCTIONS, frame_dict, frame_key, norm
+
+
+def finish(rec: Recorder) -> dict:
+    with rec.quiet():
+        return trace_dict(rec)
+
+
+def trace_dict(rec: Recorder) -> dict:
+    _resolve_pending(rec)
+    optimizers, opt_of = optimizers_section(rec)
+    params = parameters_section(rec, opt_of)
+    _name_param_ids(rec, optimizers, params)
+    models = models_section(rec)
+    return {
+        "format_version": FORMAT_VERSION,
+        "status": rec.status,
+        "stop_reason": rec.stop_reason,
+        "argv": list(rec.cfg.argv),
+        "interventions": rec.iv.active(),
+        "wall_s": round(rec.elapsed(), 4),
+        "error": rec.error,
+        "counts": dict(rec.counts),
+        "event_frames": rec.event_frames,
+        "iterations": [e for e in rec.events if e][:200],
+        "losses": rec.losses[:MAX_CURVE],
+        "step_losses": rec.step_losses[:MAX_CURVE],
+        "holdout_losses": rec.holdout_losses[:MAX_CURVE],
+        "lrs": rec.lrs[:MAX_CURVE],
+        "models": models,
+        "parameters": params,
+        "optimizers": optimizers,
+        "schedulers": list(rec.schedulers.values()),
+        "loaders": list(rec.loaders.values()),
+        "forwards": [_public(r) for r in rec.forwards],
+        "loss_calls": [_public(r) for r in rec.loss_calls],
+        "loss_sites": list(rec.loss_sites.values()),
+        "backwards": rec.backwards,
+        "steps": rec.steps,
+        "clips": list(rec.clips.values()),
+        "ops": list(rec.ops.values()),
+        "created_in_forward": list(rec.created_in_forward.values()),
+        "batchnorm": list(rec.bn_calls.values()),
+        "attention": list(rec.sdpa.values()),
+        "attr_tensors": list(rec.attr_tensors.values()),
+        "submodule_modes": list(rec.submodule_modes.values()),
+        "activations": list(rec.activations.values()),
+        "batches": batches_section(rec.batches),
+        "train_mode_counts": rec.train_mode_counts,
+        "detail_windows": rec.detail_windows,
+        "update_intervals": rec.update_intervals,
+        "probes": rec.probes,
+        "probe_result": rec.probe_result,
+        "init_stats": rec.init_stats,
+        "seen_functions": sorted(SEEN_FUNCTIONS)[:2000],
+        "warnings": rec.warnings[:50],
+    }
+
+
+def _resolve_pending(rec: Recorder) -> None:
+    """Forwards never reached by a backward were evaluation forwards."""
+    for record, _ in rec.pending:
+        rec.resolve_phase(record, "eval")
+    rec.pending.clear()
+    for record in rec.pending_nograd:
+        rec.resolve_phase(record, "eval")
+    rec.pending_nograd.clear()
+
+
+def _public(record: dict) -> dict:
+    """A record without the tensors it kept while its phase was open (a forward that
+    crashed never learns its phase)."""
+    if any(k.startswith("_") for k in record):
+        return {k: v for k, v in record.items() if not k.startswith("_")}
+    return record
+
+
+# ---- parameters and optimizers -------------------------------------------------------------
+
+
+def optimizers_section(rec: Recorder) -> tuple[list[dict], dict[int, int]]:
+    """Optimizers with their groups (parameter ids, named later) and, per parameter id,
+    the index of the first optimizer that owns it."""
+    opt_of: dict[int, int] = {}
+    optimizers = []
+    for oi, (oid, opt) in enumerate(rec.optimizers.items()):
+        groups = []
+        for g in opt.param_groups:
+            ids = [id(p) for p in g["params"]]
+            for pid in ids:
+                opt_of.setdefault(pid, oi)
+                if pid not in rec.params:
+                    rec.param(next(p for p in g["params"] if id(p) == pid))
+            groups.append(
+                {
+                    "lr": _f(g.get("lr")),
+                    "weight_decay": _f(g.get("weight_decay", 0.0)),
+                    "momentum": _f(g.get("momentum")) if "momentum" in g else None,
+                    "n_params": len(ids),
+                    "params": ids,  # replaced by names in _name_param_ids
+                }
+            )
+        optimizers.append(
+            {
+                "index": oi,
+                "class": type(opt).__name__,
+                "frame": frame_dict(rec.optimizer_frames.get(oid)),
+                "steps": rec.optimizer_steps[oid],
+                "param_groups": groups,
+            }
+        )
+    return optimizers, opt_of
+
+
+def _param_names(rec: Recorder) -> dict[int, str]:
+    """Names from the final models (prefixed by the model class when there are several)."""
+    names: dict[int, str] = {}
+    prefix = len(rec.models) > 1
+    for m in rec.models.values():
+        for n, p in m.named_parameters():
+            names.setdefault(id(p), f"{type(m).__name__}.{n}" if prefix else n)
+    return names
+
+
+def parameters_section(rec: Recorder, opt_of: dict[int, int]) -> list[dict]:
+    """Every parameter seen, with an "id" key that _name_param_ids removes."""
+    top_param_ids = rec.in_top_models()
+    names = _param_names(rec)
+    unreg_counter: Counter = Counter()
+    params = []
+    for pid, r in rec.params.items():
+        name = names.get(pid)
+        if name is None:
+            where = frame_key(r.module_created) if r.module_created else "?"
+            base = f"<{'unregistered' if r.executed else 'detached'} {r.module_class or 'tensor'} at {where}>"
+            unreg_counter[(base, r.local_name)] += 1
+            suffix = f".{r.local_name}" if r.local_name else ""
+            n = unreg_counter[(base, r.local_name)]
+            name = f"{base}{suffix}" if n == 1 else f"{base}{suffix}#{n}"
+        params.append(_parameter(r, pid, name, pid in top_param_ids, opt_of))
+    return params
+
+
+def _parameter(r, pid: int, name: str, registered: bool, opt_of: dict[int, int]) -> dict:
+    p = r.ref
+    return {
+        "id": pid,
+        "name": name,
+        "shape": r.shape,
+        "numel": r.numel,
+        "requires_grad": bool(p.requires_grad),
+        "requires_grad_at_start": r.first_requires_grad,
+        "is_leaf": bool(p.is_leaf),
+        "registered": registered,
+        "executed": r.executed,
+        "module_class": r.module_class,
+        "module_created": frame_dict(r.module_created),
+        "created_in_forward": r.created_in_forward,
+        "in_optimizer": pid in opt_of,
+        "optimizer": opt_of.get(pid),
+        "grad": {
+            "observed": r.n_obs,
+            "none": r.n_none,
+            "zero": r.n_zero,
+            "nonfinite": r.n_nonfinite,
+            "mean_norm": _f(r.sum_norm / r.n_obs) if r.n_obs else None,
+            "max_norm": _f(r.max_norm),
+            "left_over_before_backward": r.grad_before,
+        },
+        "update": {
+            "observed": r.n_delta,
+            "zero": r.n_delta_zero,
+            "mean_norm": _f(r.sum_delta / r.n_delta) if r.n_delta else None,
+            "mean_ratio": _f(r.sum_ratio / r.n_delta) if r.n_delta else None,
+        },
+        "weight_norm_start": _f(r.w_start),
+        "weight_norm_end": _f(norm(p)),
+        "graph": {"walks": r.n_walks, "reachable": r.n_reachable},
+        "frozen_steps": r.frozen_steps,
+    }
+
+
+def _name_param_ids(rec: Recorder, optimizers: list[dict], params: list[dict]) -> None:
+    """Replace the parameter ids in groups, backwards and steps by parameter names."""
+    id_to_name = {p["id"]: p["name"] for p in params}
+
+    def named(ids) -> list[str]:
+        return [id_to_name.get(i, f"<id {i}>") for i in ids]
+
+    for o in optimizers:
+        for g in o["param_groups"]:
+            g["params"] = named(g["params"])
+    for b in rec.backwards:
+        for key in ("reachable", "unreachable_executed", "left_over"):
+            b[key] = named(b.get(key, []))
+    for s in rec.steps:
+        s["unchanged"] = named(s.get("unchanged", []))
+    for p in params:
+        del p["id"]
+
+
+# ---- models and batches ----------------------------------------------------------------
+
+
+def models_section(rec: Recorder) -> list[dict]:
+    models = []
+    for mid, m in rec.models.items():
+        kinds = Counter(type(s).__name__ for s in m.modules())
+        models.append(
+            {
+                "class": type(m).__name__,
+                "frame": frame_dict(rec.model_frames.get(mid)),
+                "n_params": sum(p.numel() for p in m.parameters()),
+                "training_at_end": bool(m.training),
+                "has_dropout": any("Dropout" in k for k in kinds),
+                "has_batchnorm": any(
+                    k.startswith("BatchNorm") or k == "SyncBatchNorm" for k in kinds
+                ),
+                "module_types": dict(kinds.most_common(30)),
+            }
+        )
+    return models
+
+
+def _moments(acc: list | None) -> dict | None:
+    if not acc:
+        return None
+    n = acc[2]
+    means = [s / n for s in acc[0]]
+    stds = [math.sqrt(max(q / n - mu * mu, 0.0)) for q, mu in zip(acc[1], means)]
+    return {"n": n, "mean": means, "std": stds}
+
+
+def _targets(stats: BatchStats) -> dict:
+    return {
+        phase: {
+            "batches": acc["n"],
+            "values": dict(acc["values"].most_common(64)) if acc["values"] else None,
+            "min": _f(acc["min"]),
+            "max": _f(acc["max"]),
+        }
+        for phase, acc in stats.target_moments.items()
+    }
+
+
+def batches_section(stats: BatchStats) -> dict:
+    train_fps = set(stats.fingerprints["train"])
+    eval_fps = set(stats.fingerprints["eval"])
+    return {
+        "train": stats.summaries["train"][:60],
+        "eval": stats.summaries["eval"][:60],
+        "moments": {
+            model: {
+                "train": _moments(stats.moments.get(f"train:{model}")),
+                "eval": _moments(stats.moments.get(f"eval:{model}")),
+            }
+            for model in sorted({k.split(":", 1)[1] for k in stats.moments})
+        },
+        "train_fingerprints": len(stats.fingerprints["train"]),
+        "eval_fingerprints": len(stats.fingerprints["eval"]),
+        "train_unique": len(train_fps),
+        "eval_unique": len(eval_fps),
+        "overlap": len(eval_fps & train_fps),
+        "eval_batches": [
+            {"site": site, "rows": len(set(fps)), "overlap": len(set(fps) & train_fps)}
+            for site, fps in stats.eval_batches
+        ],
+        "targets": _targets(stats),
+        "target_values_per_batch": stats.target_hist_per_batch[:200],
+        "target_means_per_batch": stats.target_means_per_batch[:200],
+        "column_target_corr": {
+            str(j): r["min_abs_corr"] for j, r in stats.column_target.items() if r["n"] >= 2
+        },
+    }
+
+
+def _f(v) -> float | None:
+    if v is None:
+        return None
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None

@@ -1,0 +1,495 @@
+"""The records a trace is made of: one pydantic model (or TypedDict, for the sections the
+stage checks read as plain dicts) per kind of event the tracer writes. `Trace`
+(tools/trace_models.py) holds them.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict
+
+# The contract with the tracer. These models (and the TypedDicts, for the sections the
+# stage checks read as plain dicts; their keys listed here are total=False) are the one
+# definition of what the tracer writes:
+# tests/test_trace_contract.py runs the tracer and requires every record to hold
+# exactly the declared keys, except the keys listed here, which the tracer writes only
+# in some records (the reason says when). Reading stays lenient (extra="ignore"), so an
+# older reader does not break on a newer tracer; the test is what catches drift.
+OMITTED_WHEN: dict[str, dict[str, str]] = {
+    "TensorSummary": {
+        "nonfinite": "an empty or complex tensor (or a bool one summarized without values) has no statistics",
+        "min": "as nonfinite, and a tensor with no finite value",
+        "max": "as min",
+        "mean": "as min",
+        "std": "as min",
+        "values": "only summaries with values (targets), for integer values with at most 64 distinct",
+    },
+    "LossOperand": {
+        "rows_sum_to_one": "only a floating input with a class dimension (>= 2 dims, > 1 column)",
+        "rows_exp_sum_to_one": "as rows_sum_to_one",
+        "in_unit_interval": "only a non-empty floating input",
+    },
+    "Provenance": {"dim": "a target's provenance has no dim"},
+    "LossCall": {
+        "ignore_index": "only cross_entropy/nll_loss with class-index targets",
+        "contributing_values": "as ignore_index, when some target is not ignored",
+        "broadcast_shape": "only when input and target shapes differ (losses without class dims)",
+        "mask": "only when the target is a boolean-mask selection",
+        "module_frame": "only when a loss module (nn.*Loss) made the call",
+        "value": "only a one-element loss output; missing when the loss raised",
+        "output_grad_fn": "missing when the loss call raised",
+    },
+    "Forward": {"outputs": "missing when the forward raised"},
+    "OpSite": {
+        "op": "written by the kinds that observe an op (not graph cuts, from_numpy)",
+        "shapes": "broadcast, batch_reshape and graph cuts",
+        "out_shape": "broadcast",
+        "shape": "batch_dim, argmax_flat, batch_transpose",
+        "dim": "batch_dim",
+        "implicit": "batch_dim",
+        "model_output": "reductions (batch_dim, argmax_flat) outside softmax",
+    },
+    "DropoutInEval": {"functional_dropout": "only functional dropout (not attention dropout)"},
+    "ForwardProbe": {
+        "reason": "only a skipped probe or one that raised",
+        "batch_size": "only a probe that ran (status ok)",
+        "inputs_differ": "as batch_size",
+        "output_scale": "as batch_size",
+        "change_when_rows_reordered": "as batch_size",
+        "cross_sample_error": "as batch_size",
+        "cross_sample_relative": "as batch_size",
+        "independent": "as batch_size",
+        "ignores_input": "as batch_size",
+        "rows_identical": "as batch_size",
+    },
+    "InitStat": {"identical_rows": "only weights with >= 2 dims and more than one row"},
+    "TraceWarning": {
+        "file": "tracer errors and interventions are not Python warnings: no location",
+        "line": "as file",
+    },
+}
+
+
+class TraceRecord(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class Frame(TraceRecord):
+    file: str
+    line: int
+    function: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+class TensorSummary(TraceRecord):
+    shape: list[int] = Field(default_factory=list)
+    dtype: str = ""
+    nonfinite: int = 0
+    min: float | None = None
+    max: float | None = None
+    mean: float | None = None
+    std: float | None = None
+    values: dict[str, int] | None = None  # histogram when few distinct values
+
+
+class Provenance(TraceRecord):
+    op: str
+    frame: Frame | None = None
+    dim: int | None = None
+
+
+class LossOperand(TensorSummary):
+    provenance: Provenance | None = None
+    requires_grad: bool = False
+    grad_fn: str | None = None
+    model_output: bool = False
+    from_batch: bool = False
+    rows_sum_to_one: float | None = None  # fraction of rows that are probability vectors
+    rows_exp_sum_to_one: float | None = None  # fraction of rows that are log-probabilities
+    in_unit_interval: bool | None = None
+
+
+class LossCall(TraceRecord):
+    fn: str
+    frame: Frame | None = None
+    phase: str | None = None
+    grad_enabled: bool = True
+    input: LossOperand
+    target: LossOperand
+    reduction: str | None = "mean"
+    ignore_index: int | None = None
+    contributing_values: list[float] | None = None
+    broadcast_shape: list[int] | None = None
+    total_elements: int = 0
+    contributing_elements: int = 0
+    interventions: list[str] = Field(default_factory=list)
+    step: int = 0
+    mask: LossMask | None = None
+    module_frame: Frame | None = None  # where the loss module was built, when one was called
+    value: float | str | None = None
+    output_grad_fn: str | None = None
+
+
+class LossSite(TraceRecord):
+    fn: str
+    frame: Frame | None = None
+    calls: int = 0
+    grad_calls: int = 0
+    nograd_calls: int = 0
+    nonfinite: int = 0
+
+
+class OtherModeSubmodule(TypedDict):
+    """A submodule whose train/eval flag differs from its model's."""
+
+    path: str
+    type: str
+    training: bool
+
+
+class Forward(TraceRecord):
+    index: int
+    model: str
+    frame: Frame | None = None
+    training: bool
+    grad_enabled: bool
+    phase: str | None = None
+    step: int = 0
+    inputs: list[TensorSummary] = Field(default_factory=list)
+    outputs: list[list[int]] = Field(default_factory=list)
+    loader: str | None = None
+    other_mode: list[OtherModeSubmodule] = Field(default_factory=list)
+
+
+class GradStats(TraceRecord):
+    observed: int = 0
+    none: int = 0
+    zero: int = 0
+    nonfinite: int = 0
+    mean_norm: float | None = None
+    max_norm: float | None = None
+    left_over_before_backward: int = 0
+
+
+class UpdateStats(TraceRecord):
+    observed: int = 0
+    zero: int = 0
+    mean_norm: float | None = None
+    mean_ratio: float | None = None
+
+
+class GraphStats(TraceRecord):
+    walks: int = 0
+    reachable: int = 0
+
+
+class Parameter(TraceRecord):
+    name: str
+    shape: list[int]
+    numel: int
+    requires_grad: bool
+    requires_grad_at_start: bool = True
+    is_leaf: bool = True
+    registered: bool  # in parameters() of a model called from the loop
+    executed: bool  # its module ran in a training forward
+    module_class: str = ""
+    module_created: Frame | None = None
+    created_in_forward: bool = False
+    in_optimizer: bool
+    optimizer: int | None = None
+    grad: GradStats = Field(default_factory=GradStats)
+    update: UpdateStats = Field(default_factory=UpdateStats)
+    weight_norm_start: float | None = None
+    weight_norm_end: float | None = None
+    graph: GraphStats = Field(default_factory=GraphStats)
+    frozen_steps: int = 0
+
+
+class ParamGroup(TraceRecord):
+    lr: float | None = None
+    weight_decay: float | None = None
+    momentum: float | None = None
+    n_params: int = 0
+    params: list[str] = Field(default_factory=list)
+
+
+class OptimizerInfo(TraceRecord):
+    index: int
+    class_: str = Field(alias="class")
+    frame: Frame | None = None
+    steps: int = 0
+    param_groups: list[ParamGroup] = Field(default_factory=list)
+
+
+class SchedulerInfo(TraceRecord):
+    class_: str = Field(alias="class")
+    frame: Frame | None = None
+    step_frame: Frame | None = None
+    steps: int = 0
+    before_first_optimizer_step: int = 0
+    lr_after: list[float | None] = Field(default_factory=list)
+
+
+class LoaderInfo(TraceRecord):
+    site: str
+    frame: Frame | None = None
+    batch_size: int | None = None
+    shuffle: bool = False
+    sampler: str = ""
+    drop_last: bool = False
+    dataset_len: int | None = None
+    num_workers: int = 0
+    batches: int = 0
+    iterations: int = 0
+    role: str | None = None
+
+
+class Backward(TraceRecord):
+    index: int
+    step: int
+    frame: Frame | None = None
+    value: float | str | None = None
+    shape: list[int] = Field(default_factory=list)
+    requires_grad: bool = True
+    is_leaf: bool = False
+    grad_fn: str | None = None
+    broadcast_in_graph: str | None = None
+    graph_nodes: int = 0
+    reachable: list[str] = Field(default_factory=list)
+    unreachable_executed: list[str] = Field(default_factory=list)
+    nonparam_leaves: int = 0
+    left_over: list[str] = Field(default_factory=list)
+    zero_grad_since_last_step: bool = False
+    backward_in_iteration: int = 1
+
+
+class Step(TraceRecord):
+    index: int
+    optimizer: str
+    frame: Frame | None = None
+    lr: list[float | None] = Field(default_factory=list)
+    n_params: int = 0
+    params_with_grad: int = 0
+    unchanged: list[str] = Field(default_factory=list)
+    backwards_since_last_step: int = 0
+    zero_grad_since_last_step: bool = False
+
+
+class Clip(TraceRecord):
+    kind: str
+    frame: Frame | None = None
+    limit: float
+    calls: int = 0
+    clipped: int = 0
+    n_params_min: int = 0
+    totals: list[float | None] = Field(default_factory=list)
+
+
+class OpSite(TraceRecord):
+    """An op observation aggregated by kind and source line (broadcast, batch_dim, detach, ...)."""
+
+    kind: str
+    frame: Frame | None = None
+    count: int = 0
+    phases: dict[str, int] = Field(default_factory=dict)
+    op: str | None = None
+    shapes: list[list[int]] | list[int] | None = None
+    out_shape: list[int] | None = None
+    shape: list[int] | None = None
+    dim: int | None = None
+    implicit: bool | None = None
+    in_forward: bool = False
+    model_output: bool = False
+
+
+class CreatedInForward(TraceRecord):
+    frame: Frame | None = None
+    count: int = 0
+    shapes: list[list[int]] = Field(default_factory=list)
+
+
+class BatchNormUse(TraceRecord):
+    module: str
+    frame: Frame | None = None
+    calls: int = 0
+    min_batch: int | None = None
+    min_values_per_channel: int | None = None
+
+
+class DropoutInEval(TraceRecord):
+    frame: Frame | None = None
+    dropout_p: float = 0.0
+    calls_in_eval: int = 0
+    calls: int = 0
+    functional_dropout: bool = False
+
+
+class AttrTensor(TraceRecord):
+    module: str
+    attribute: str
+    shape: list[int] = Field(default_factory=list)
+    is_leaf: bool = True
+    grad_fn: str | None = None
+    module_created: Frame | None = None
+
+
+class Activation(TraceRecord):
+    kind: str
+    frame: Frame | None = None
+    calls: int = 0
+    inactive: float = 0.0
+    dead_units: float = 0.0
+    first_dead: float = 0.0  # at the first call: dead from initialization
+    first_inactive: float = 0.0
+    first_step: int = 0  # the optimizer step of the first call
+
+
+class SubmoduleMode(TypedDict):
+    """A submodule called with grad disabled inside a training forward."""
+
+    kind: str  # "grad_disabled"
+    module: str
+    frame: Frame | None
+    calls: int
+
+
+class _InitStat(TypedDict):
+    name: str
+    shape: list[int]
+    std: float
+    abs_mean: float
+
+
+class InitStat(_InitStat, total=False):
+    """Scale and symmetry of a weight at the first forward."""
+
+    identical_rows: bool
+
+
+class ProbeResult(TypedDict):
+    """What a caller's probe snippet printed and set (tools/trace/user_probe.py)."""
+
+    stdout: str
+    result: str | None
+    error: str | None
+
+
+class FirstEval(TypedDict):
+    step: int
+    frame: Frame | None
+
+
+class TrainModeCounts(TypedDict):
+    """module.training of every forward a backward followed, over the whole run."""
+
+    train: int
+    eval: int
+    first_eval: FirstEval | None
+
+
+class DetailWindow(TypedDict):
+    """A later training phase that got its own detailed steps."""
+
+    from_step: int
+    reason: str
+
+
+class UpdateIntervals(TypedDict):
+    """Backward-to-backward intervals in which the parameters changed."""
+
+    observed: int
+    changed: int
+
+
+class _TraceWarning(TypedDict):
+    category: str
+    message: str
+
+
+class TraceWarning(_TraceWarning, total=False):
+    """A Python warning of the program, an intervention's note, or a tracer error."""
+
+    file: str
+    line: int
+
+
+class LossMask(TypedDict):
+    """A boolean-mask selection of the loss target."""
+
+    kept: int
+    total: int
+    source_values: list[float] | None
+
+
+class BatchSummary(TypedDict):
+    tensors: list[TensorSummary]
+
+
+class Moments(TraceRecord):
+    n: int
+    mean: list[float]
+    std: list[float]
+
+
+class TargetStats(TraceRecord):
+    batches: int = 0
+    values: dict[str, int] | None = None
+    min: float | None = None
+    max: float | None = None
+
+
+class EvalBatch(TraceRecord):
+    site: str
+    rows: int = 0  # distinct rows in the batch
+    overlap: int = 0  # of those, rows also seen in training
+
+
+class Batches(TraceRecord):
+    train: list[BatchSummary] = Field(default_factory=list)
+    eval: list[BatchSummary] = Field(default_factory=list)
+    moments: dict[str, dict[str, Moments | None]] = Field(
+        default_factory=dict
+    )  # model -> phase -> moments
+    train_fingerprints: int = 0
+    eval_fingerprints: int = 0
+    train_unique: int = 0
+    eval_unique: int = 0
+    overlap: int = 0
+    eval_batches: list[EvalBatch] = Field(default_factory=list)
+    targets: dict[str, TargetStats] = Field(default_factory=dict)
+    target_values_per_batch: list[dict[str, int]] = Field(default_factory=list)
+    target_means_per_batch: list[float] = Field(default_factory=list)
+    column_target_corr: dict[str, float] = Field(default_factory=dict)
+
+
+class ModelInfo(TraceRecord):
+    class_: str = Field(alias="class")
+    frame: Frame | None = None
+    n_params: int = 0
+    training_at_end: bool = True
+    has_dropout: bool = False
+    has_batchnorm: bool = False
+    module_types: dict[str, int] = Field(default_factory=dict)
+
+
+class ForwardProbe(TraceRecord):
+    status: str
+    reason: str = ""
+    batch_size: int | None = None
+    inputs_differ: bool | None = None
+    output_scale: float | None = None
+    change_when_rows_reordered: float | None = None
+    cross_sample_error: float | None = None
+    cross_sample_relative: float | None = None
+    independent: bool | None = None
+    ignores_input: bool | None = None
+    rows_identical: bool | None = None
+
+
+class ErrorInfo(TraceRecord):
+    type: str
+    message: str = ""
+    frames: list[Frame] = Field(default_factory=list)
+    repo_frame: Frame | None = None
