@@ -127,6 +127,9 @@ class Trace(TraceRecord):
     losses: list[float | None] = Field(default_factory=list)
     step_losses: list[float | None] = Field(default_factory=list)
     holdout_losses: list[float | None] = Field(default_factory=list)
+    # every evaluation loss value of the run, the fast-forwarded part included:
+    # (optimizer steps so far, call site, value; a non-finite value as a string)
+    eval_losses: list[tuple[int, str, float | str]] = Field(default_factory=list)
     lrs: list[list[float | None]] = Field(default_factory=list)
     models: list[ModelInfo] = Field(default_factory=list)
     parameters: list[Parameter] = Field(default_factory=list)
@@ -165,6 +168,20 @@ class Trace(TraceRecord):
     @property
     def ran_training(self) -> bool:
         return self.counts.get("backward", 0) > 0
+
+    @property
+    def steps_in_closures(self) -> int:
+        """Backward calls made inside optimizer.step(closure) (LBFGS, Lightning)."""
+        return self.counts.get("backward_in_step", 0)
+
+    def eval_curve(self) -> list[tuple[int, float]]:
+        """Mean evaluation loss per evaluation pass: (optimizer steps before it, mean value).
+        A pass is the run of evaluation calls between two optimizer steps."""
+        passes: dict[int, list[float]] = {}
+        for step, _site, value in self.eval_losses:
+            if isinstance(value, float):
+                passes.setdefault(step, []).append(value)
+        return [(step, sum(v) / len(v)) for step, v in sorted(passes.items())]
 
     def train_loss_calls(self) -> list[LossCall]:
         return [c for c in self.loss_calls if c.phase == "train"]

@@ -106,6 +106,7 @@ class LossOperand(TensorSummary):
     grad_fn: str | None = None
     model_output: bool = False
     from_batch: bool = False
+    made_in_code: bool = False  # built from constants by the program (torch.full labels)
     rows_sum_to_one: float | None = None  # fraction of rows that are probability vectors
     rows_exp_sum_to_one: float | None = None  # fraction of rows that are log-probabilities
     in_unit_interval: bool | None = None
@@ -205,6 +206,11 @@ class Parameter(TraceRecord):
     weight_norm_end: float | None = None
     graph: GraphStats = Field(default_factory=GraphStats)
     frozen_steps: int = 0
+    reached: bool = False  # a leaf the training loss reached: a parameter, module or not
+    # backwards whose graph fed it through the same node object as the previous one: the
+    # forward uses a copy made once (e.g. `w.to(dtype)` before the loop) that its updates
+    # never reach
+    stale_steps: int = 0
 
 
 class ParamGroup(TraceRecord):
@@ -263,6 +269,8 @@ class Backward(TraceRecord):
     left_over: list[str] = Field(default_factory=list)
     zero_grad_since_last_step: bool = False
     backward_in_iteration: int = 1
+    in_step: bool = False  # inside optimizer.step(closure): a closure evaluation
+    updates_before: int = 0  # optimizer steps and hand-written updates before this backward
 
 
 class Step(TraceRecord):

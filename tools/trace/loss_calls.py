@@ -19,6 +19,7 @@ from .tensors import frame_dict, frame_key, repo_frame, summarize
 
 # losses whose target is a class index (not an element-wise target of the input's shape)
 INDEX_TARGET = ("cross_entropy", "nll_loss")
+MAX_EVAL_VALUES = 20_000
 NO_BROADCAST = ("cross_entropy", "nll_loss", "multi_margin_loss", "multilabel_margin_loss")
 
 
@@ -68,6 +69,8 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     out = func(*ops.args, **ops.kwargs)
     with rec.quiet():
         _count_site(rec, name, frame, grad, out, record)
+        if not grad:
+            _eval_value(rec, key, out)
         if record is not None:
             _link_output(rec, record, inp, tgt, out, grad)
         rec.event("loss", frame)
@@ -109,6 +112,18 @@ def _count_site(rec: Recorder, name: str, frame, grad: bool, out, record: dict |
             record["value"] = v if math.isfinite(v) else str(v)
 
 
+def _eval_value(rec: Recorder, site: str, out) -> None:
+    """An evaluation loss value, over the whole run (fast-forwarded part included): the
+    symptom compares evaluations made at different points of training."""
+    if (
+        isinstance(out, torch.Tensor)
+        and out.numel() == 1
+        and len(rec.eval_losses) < MAX_EVAL_VALUES
+    ):
+        v = float(out.detach())
+        rec.eval_losses.append([rec.n_steps, site, v if math.isfinite(v) else str(v)])
+
+
 def _link_output(rec: Recorder, record: dict, inp, tgt, out, grad: bool) -> None:
     """The output's grad_fn; a training call's phase is decided by the backward that
     reaches it."""
@@ -119,7 +134,9 @@ def _link_output(rec: Recorder, record: dict, inp, tgt, out, grad: bool) -> None
     )
     # targets are what the batch supplies: a swapped call passes them first
     swapped = tgt.requires_grad and not inp.requires_grad
-    record["_target"] = ((inp if swapped else tgt).detach(), rec.last_input)
+    target = inp if swapped else tgt
+    if not getattr(target, "_ti_made", False) or getattr(target, "_ti_batch", False):
+        record["_target"] = (target.detach(), rec.last_input)  # dataset labels only
     if grad and isinstance(out, torch.Tensor) and out.grad_fn is not None:
         rec.pending.append((record, out.grad_fn))
     else:
@@ -163,6 +180,8 @@ def _operand_summary(t: torch.Tensor, *, values: bool, dim: bool) -> dict:
     s["requires_grad"] = bool(t.requires_grad)
     s["grad_fn"] = type(t.grad_fn).__name__ if t.grad_fn is not None else None
     s["model_output"] = bool(getattr(t, "_ti_out", False))
+    # made from constants by the program (GAN real/fake labels), not read from its data
+    s["made_in_code"] = bool(getattr(t, "_ti_made", False)) and not getattr(t, "_ti_batch", False)
     return s
 
 

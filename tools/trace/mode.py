@@ -109,6 +109,8 @@ class TraceMode(TorchFunctionMode):
         """Tags the output inherits from the first operand (provenance, batch, model
         output, mask, broadcast)."""
         a0 = args[0] if args else None
+        if name in ops.FACTORIES:
+            out._ti_made = True
         if name in PROB_OPS:
             self._tag_prob(PROB_OPS[name], out, a0, args, kwargs)
         elif name in PASSTHROUGH:
@@ -148,6 +150,8 @@ class TraceMode(TorchFunctionMode):
                 out._ti_out = True
             if getattr(a0, "_ti_batch", False):
                 out._ti_batch = True
+            if getattr(a0, "_ti_made", False):
+                out._ti_made = True
             fw = getattr(a0, "_ti_fw", None)
             if fw is not None:
                 out._ti_fw = fw

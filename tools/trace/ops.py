@@ -27,6 +27,12 @@ PASSTHROUGH = {
     "double", "half", "type", "__getitem__", "permute", "transpose", "t", "select", "narrow",
     "view_as", "reshape_as", "cpu", "squeeze_", "unsqueeze_", "type_as",
 }  # fmt: skip
+# Tensors the program makes from constants, not from its data: a GAN's real/fake labels
+# (`torch.full(b, 1.0)`), a mask of ones. As loss targets they are not dataset labels.
+FACTORIES = {
+    "full", "zeros", "ones", "empty", "full_like", "zeros_like", "ones_like", "empty_like",
+    "fill_", "zero_", "new_full", "new_zeros", "new_ones",
+}  # fmt: skip
 BINARY = {
     "add", "sub", "mul", "div", "true_divide", "pow", "eq", "ne", "lt", "le", "gt", "ge",
     "maximum", "minimum", "rsub", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",

@@ -41,6 +41,9 @@ class ParamRec:
         "created_in_forward",
         "local_name",
         "frozen_steps",
+        "reached",
+        "consumer",
+        "stale_steps",
     )
 
     def __init__(self, p: torch.Tensor) -> None:
@@ -65,6 +68,12 @@ class ParamRec:
         self.created_in_forward = False
         self.local_name = ""
         self.frozen_steps = 0  # optimizer steps that held this parameter while requires_grad=False
+        self.reached = False  # a leaf the training loss reached (a parameter, module or not)
+        # the autograd node that consumed it in the last graph walked: the same node object
+        # in a later backward means the forward reuses a copy made once (`w.to(dtype)`
+        # before the loop), so the updates to this leaf never reach the forward
+        self.consumer: object | None = None
+        self.stale_steps = 0
 
 
 def grad_stats(rec: ParamRec) -> None:

@@ -94,6 +94,9 @@ class Recorder:
         self.warnings: list[dict] = []
         self.probes: dict[str, dict] = {}
         self.holdout_losses: list[float] = []
+        # every evaluation loss value of the whole run, fast-forwarded part included:
+        # [optimizer steps so far, call site, value]
+        self.eval_losses: list[list] = []
         self.activations: dict[str, dict] = {}
         self.activation_calls: dict[str, int] = {}  # per forward: calls of each activation line
 
@@ -120,6 +123,9 @@ class Recorder:
         self.in_backward = False
         self.sched_init = 0  # > 0 inside a scheduler's constructor (its initial step)
         self.step_mode_off: object | None = None  # DisableTorchFunction during a step
+        # inside optimizer.step(): a closure's forward/loss/backward (LBFGS, Lightning's
+        # automatic optimization) belong to that step, not to iterations of their own
+        self.in_step = False
 
         # for the user probe and the held-out loss
         self.first_batch: tuple | None = None  # (args, kwargs) of the first training forward
@@ -166,6 +172,11 @@ class Recorder:
         self.counts[kind] += 1
         if kind not in self.event_frames and frame is not None:
             self.event_frames[kind] = frame_dict(frame)
+        if self.in_step and kind != "step":
+            # a closure's work inside optimizer.step(): counted apart, and not an iteration
+            # of its own in the call order
+            self.counts[f"{kind}_in_step"] += 1
+            return
         if self.detailed or len(self.events) <= self.cfg.detail_steps + 1:
             cur = self.events[-1]
             if len(cur) < 64:

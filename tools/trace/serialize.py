@@ -39,6 +39,7 @@ def trace_dict(rec: Recorder) -> dict:
         "losses": rec.losses[:MAX_CURVE],
         "step_losses": rec.step_losses[:MAX_CURVE],
         "holdout_losses": rec.holdout_losses[:MAX_CURVE],
+        "eval_losses": rec.eval_losses,
         "lrs": rec.lrs[:MAX_CURVE],
         "models": models,
         "parameters": params,
@@ -143,6 +144,11 @@ def parameters_section(rec: Recorder, opt_of: dict[int, int]) -> list[dict]:
     params = []
     for pid, r in rec.params.items():
         name = names.get(pid)
+        if name is None and r.reached and not r.module_class and not r.executed:
+            base = f"<tensor {'x'.join(map(str, r.shape)) or 'scalar'}>"  # a plain-tensor model
+            unreg_counter[(base, "")] += 1
+            n = unreg_counter[(base, "")]
+            name = base if n == 1 else f"{base}#{n}"
         if name is None:
             where = frame_key(r.module_created) if r.module_created else "?"
             base = f"<{'unregistered' if r.executed else 'detached'} {r.module_class or 'tensor'} at {where}>"
@@ -190,6 +196,8 @@ def _parameter(r, pid: int, name: str, registered: bool, opt_of: dict[int, int])
         "weight_norm_end": _f(norm(p)),
         "graph": {"walks": r.n_walks, "reachable": r.n_reachable},
         "frozen_steps": r.frozen_steps,
+        "reached": r.reached,
+        "stale_steps": r.stale_steps,
     }
 
 

@@ -59,21 +59,31 @@ def install(rec: Recorder, undo: Undo) -> None:
 
 def walk_graph(root) -> tuple[set[int], set, int]:
     """Leaves (AccumulateGrad variables) and nodes reachable from a grad_fn."""
+    leaves, nodes, n, _ = walk_graph_full(root)
+    return leaves, nodes, n
+
+
+def walk_graph_full(root) -> tuple[set[int], set, int, dict[int, tuple]]:
+    """Also: for each leaf, (the leaf tensor, the node that consumes it)."""
     leaves: set[int] = set()
     nodes: set = set()
+    found: dict[int, tuple] = {}
     stack = [root] if root is not None else []
     while stack and len(nodes) < MAX_GRAPH_NODES:
         node = stack.pop()
         if node in nodes:
             continue
         nodes.add(node)
-        var = getattr(node, "variable", None)
-        if var is not None:
-            leaves.add(id(var))
         for nxt, _ in getattr(node, "next_functions", ()):
-            if nxt is not None and nxt not in nodes:
+            if nxt is None:
+                continue
+            var = getattr(nxt, "variable", None)
+            if var is not None:
+                leaves.add(id(var))
+                found.setdefault(id(var), (var, node))
+            if nxt not in nodes:
                 stack.append(nxt)
-    return leaves, nodes, len(nodes)
+    return leaves, nodes, len(nodes), found
 
 
 @guarded
@@ -92,17 +102,25 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
         rec.pending.clear()
         return
     with rec.quiet():
-        _update_interval(rec)
+        if _update_interval(rec) and rec.backward_since_step > 1:
+            # the parameters changed with no optimizer step: a hand-written update
+            # (`p -= lr * p.grad`) ended the previous iteration
+            rec.counts["hand_update"] += 1
+            rec.backward_since_step = 1
+            rec.zero_grad_since_step = False
         left_over = _left_over_grads(rec)
-        leaves, nodes, n_nodes = walk_graph(loss.grad_fn)
+        leaves, nodes, n_nodes, found = walk_graph_full(loss.grad_fn)
+        _register_leaves(rec, found)
         unreachable = _count_reachable(rec, leaves)
         nonparam = len([lid for lid in leaves if lid not in rec.params])
         _resolve_by_graph(rec, loss, nodes)
         if len(rec.backwards) < MAX_EVENTS:
             rec.backwards.append(
                 {
-                    "index": rec.counts["backward"] - 1,
+                    "index": rec.counts["backward"] - 1,  # every backward, closures included
                     "step": rec.n_steps,
+                    # optimizer steps and hand-written updates before this backward
+                    "updates_before": rec.n_steps + rec.counts["hand_update"],
                     "frame": frame_dict(frame),
                     "value": value if math.isfinite(value) else str(value),
                     "shape": list(loss.shape),
@@ -117,8 +135,27 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
                     "left_over": left_over,
                     "zero_grad_since_last_step": rec.zero_grad_since_step,
                     "backward_in_iteration": rec.backward_since_step,
+                    "in_step": rec.in_step,
                 }
             )
+
+
+def _register_leaves(rec: Recorder, found: dict[int, tuple]) -> None:
+    """Leaves the loss reaches that require grad are parameters, in a module or not (a
+    model of plain tensors and a function). A leaf consumed by the very node object that
+    consumed it at the previous backward is fed through a copy made once."""
+    for var, consumer in found.values():
+        if not getattr(var, "requires_grad", False) or getattr(var, "_ti_batch", False):
+            continue
+        r = rec.param(var)
+        r.reached = True
+        if r.consumer is not None and r.consumer is consumer and not _accumulates(consumer):
+            r.stale_steps += 1
+        r.consumer = consumer
+
+
+def _accumulates(node) -> bool:
+    return type(node).__name__ == "AccumulateGrad"
 
 
 def _count_backward(rec: Recorder, loss: torch.Tensor, frame) -> float:
@@ -145,17 +182,20 @@ def _count_train_mode(rec: Recorder) -> None:
     rec.last_grad_forward = None
 
 
-def _update_interval(rec: Recorder) -> None:
+def _update_interval(rec: Recorder) -> bool:
     """Whether the parameters changed since the previous backward (updates by any means)."""
     checksum = 0.0
     for r in rec.params.values():
-        if r.executed or r.module_class:
+        if r.executed or r.module_class or r.reached:
             checksum += float(r.ref.detach().double().sum())
+    changed = False
     if rec.param_checksum is not None:
         rec.update_intervals["observed"] += 1
-        if checksum != rec.param_checksum:
+        changed = checksum != rec.param_checksum
+        if changed:
             rec.update_intervals["changed"] += 1
     rec.param_checksum = checksum
+    return changed
 
 
 def _left_over_grads(rec: Recorder) -> list[int]:

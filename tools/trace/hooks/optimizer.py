@@ -74,6 +74,8 @@ def _install_step_hooks(rec: Recorder, undo: Undo) -> None:
 
     def pre(opt, args, kwargs) -> None:
         _step_pre(rec, opt)
+        if not rec.busy:
+            rec.in_step = True
         # the optimizer's own tensor arithmetic is not the program's: run it outside the
         # function mode (unless a closure re-runs the forward inside step, as LBFGS does)
         # args[0] is the optimizer itself; anything after it is a closure
@@ -82,6 +84,7 @@ def _install_step_hooks(rec: Recorder, undo: Undo) -> None:
             rec.step_mode_off.__enter__()
 
     def post(opt, args, kwargs) -> None:
+        rec.in_step = False
         if rec.step_mode_off is not None:
             ctx, rec.step_mode_off = rec.step_mode_off, None
             ctx.__exit__(None, None, None)
