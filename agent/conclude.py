@@ -65,22 +65,37 @@ def score(f: Finding, confirmed: set[str] | None = None) -> float:
 
 
 def choose_root_cause(session: Session) -> Finding | None:
+    """The most likely root cause. Section A is for a confirmed cause: a suspicion is
+    named only when nothing could be checked at run time (and never next to "no defect
+    found"). An optimization choice (stage 8) is the cause only when stages 2-7 hold no
+    defect, confirmed or suspected."""
     findings = session.protocol.ledger.all()
     confirmed = [f for f in findings if f.status == "confirmed"]
-    if confirmed:
+    correctness = [f for f in confirmed if f.stage < Stage.OPTIMIZATION]
+    suspected_correctness = [
+        f for f in findings
+        if f.status == "plausible" and Stage.DATA <= f.stage < Stage.OPTIMIZATION and f.confidence != "low"
+    ]  # fmt: skip
+    if correctness or (confirmed and not suspected_correctness):
+        candidates = correctness or confirmed
         # a suspected cause (even unconfirmed) demotes its known side effects; when every
         # confirmed defect is such a side effect, the suspected cause is the likelier root
         cats = {f.category for f in findings if f.status != "refuted"}
-        best = max(confirmed, key=lambda f: score(f, cats))
+        best = max(candidates, key=lambda f: score(f, cats))
         causes = [
             f
             for f in findings
             if f.status == "plausible" and f.category in CONSEQUENCE_OF.get(best.category, set())
         ]
-        if causes and all(CONSEQUENCE_OF.get(f.category, set()) & cats for f in confirmed):
+        if causes and all(CONSEQUENCE_OF.get(f.category, set()) & cats for f in candidates):
             return max(causes, key=score)
         return best
-    plausible = [f for f in findings if f.status == "plausible" and f.confidence != "low"]
+    if session.protocol.training_ran:
+        return None  # suspicions stay in section C; the report says what was not confirmed
+    plausible = [
+        f for f in findings
+        if f.status == "plausible" and f.confidence != "low" and f.stage < Stage.OPTIMIZATION
+    ]  # fmt: skip
     return max(plausible, key=score) if plausible else None
 
 

@@ -226,6 +226,20 @@ def _readme_lines(path: Path) -> Iterator[tuple[int, str]]:
                 yield start, part
 
 
+def _invokes_python(line: str) -> bool:
+    """A README line that runs Python: an interpreter (or a runner such as `uv run`) or an
+    executable script path (`./train.py`), after any VAR=value prefix."""
+    words = [w for w in line.split() if not _ENV_ASSIGN.match(w) and w != "env"]
+    if not words:
+        return False
+    first = words[0]
+    return (
+        bool(_PYTHON.match(first))
+        or first.startswith("./")
+        or any(tuple(words[:2]) == runner for runner in _RUNNERS)
+    )
+
+
 def _documented(reach: Reach | None, where: str, base: int) -> tuple[int, str]:
     """Score and reason of a documented command (README, Makefile, pyproject)."""
     if reach is not None:
@@ -238,6 +252,8 @@ def _from_readme(root: Path, reaching: Reaching) -> Iterator[Candidate]:
         if not path.is_file() or not path.name.lower().startswith("readme"):
             continue
         for number, line in _readme_lines(path):
+            if not _invokes_python(line):
+                continue  # `train.py   the training loop` in a file listing is not a command
             try:
                 argv, env, _ = parse_command(line)
             except EntryError:

@@ -211,6 +211,8 @@ class Parameter(TraceRecord):
     # forward uses a copy made once (e.g. `w.to(dtype)` before the loop) that its updates
     # never reach
     stale_steps: int = 0
+    ran_without_grad: bool = False  # its module ran with grad off inside a training forward
+    stale_frame: Frame | None = None  # where the copy the forward keeps using was made
 
 
 class ParamGroup(TraceRecord):

@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     attribute_location,
+    cut_parameters,
     first_static_location,
     fmt,
     intervene,
     model_location,
+    module_less,
     runtime,
     usable,
     where,
@@ -39,6 +41,14 @@ def reachability(session: Session, ev: Evidence) -> None:
         return
     # non-leaf "weights" can never be graph leaves; the registration check reports them
     walked = [p for p in t.parameters if p.graph.walks > 0 and p.is_leaf]
+    if not walked and module_less(t):
+        plain = [p for p in t.parameters if p.reached]
+        ev.item(
+            "reachability",
+            "passed",
+            f"the model is {len(plain)} plain tensors: each is a leaf the loss's graph reaches",
+        )
+        return
     if not walked:
         ev.item(
             "reachability",
@@ -46,16 +56,27 @@ def reachability(session: Session, ev: Evidence) -> None:
             "no backward graph was walked (no backward in the detailed steps)",
         )
         return
-    cut = [p for p in walked if p.graph.reachable == 0 and p.requires_grad]
+    # a network no optimizer trains whose output the training uses detached (an EMA copy,
+    # a target network, a teacher) is unreachable by design: nothing meant to train it
+    cut = cut_parameters(t)
+    auxiliary = [
+        p for p in walked if p.graph.reachable == 0 and not p.in_optimizer and t.optimizers
+    ]
     stale = _trained_under_no_grad(t)
     if stale:
         _no_grad_feeder(session, ev, t, stale)
         return
     if not cut:
+        aux = (
+            f"; {len(auxiliary)} parameters of a network no optimizer trains run detached from it "
+            "(an EMA or target copy, a teacher)"
+            if auxiliary
+            else ""
+        )
         ev.item(
             "reachability",
             "passed",
-            f"all {len(walked)} trainable parameters used in the forward are reachable from the loss's grad_fn",
+            f"all {len(walked) - len(auxiliary)} parameters the optimizer trains that the forward uses are reachable from the loss's grad_fn{aux}",
         )
         return
     names = [p.name for p in cut]
@@ -140,7 +161,7 @@ def gradient_values(session: Session, ev: Evidence) -> None:
     obs = [
         p
         for p in t.parameters
-        if p.grad.observed and p.requires_grad and p.executed and p.graph.reachable
+        if p.grad.observed and p.requires_grad and (p.executed and p.graph.reachable or p.reached)
     ]
     if not obs:
         ev.item("gradient_values", "skipped", "no gradient of a reachable parameter was observed")
@@ -332,6 +353,7 @@ def registration(session: Session, ev: Evidence) -> None:
             confirm="wrap the list in nn.ModuleList (dict: nn.ModuleDict, tensors: nn.Parameter) and check len(list(model.parameters()))",
         )
         problems.append(text)
+    _stale_copies(session, ev, t, problems)
     nonleaf = [a for a in t.attr_tensors if not a.is_leaf]
     if nonleaf:
         a = nonleaf[0]
@@ -408,5 +430,32 @@ def _frozen_by_eval(session: Session, ev: Evidence, t: Trace, problems: list[str
         where=first_static_location(session, "frozen_parameters"),
         why=".eval() only changes dropout/BatchNorm behaviour; it does not freeze weights, so a backbone meant to be frozen keeps training",
         confirm=f"set requires_grad_(False) on {subs[0]['path']} (or leave it out of the optimizer) and check that its weights stay equal across a step",
+    )
+    problems.append(text)
+
+
+def _stale_copies(session: Session, ev: Evidence, t: Trace, problems: list[str]) -> None:
+    """Leaves whose updates never reach the forward: at every backward the loss reaches
+    them through the same autograd node, a copy made once (`w.to(dtype)` before the loop)."""
+    stale = [p for p in t.parameters if p.reached and p.stale_steps >= 3]
+    if not stale:
+        return
+    p = stale[0]
+    walks = max(p.grad.observed, p.stale_steps + 1)
+    text = (
+        f"at {p.stale_steps} of {walks} backward calls the loss reached {len(stale)} trainable tensors "
+        f"({_names([q.name for q in stale])}) through the very same copy: the forward uses non-leaf "
+        f"copies made once{' at ' + str(p.stale_frame) if p.stale_frame else ''}, so the optimizer "
+        "updates the originals and the copies never change"
+    )
+    ev.find(
+        "non_leaf_parameters",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, p.stale_frame, session, tensors=[q.name for q in stale][:20])],
+        where=where(session, p.stale_frame)
+        or first_static_location(session, "non_leaf_parameters"),
+        why="a copy of a weight (.to/.double/.cuda) is a non-leaf computed once: updates go to the original, the forward keeps using the stale copy",
+        confirm="make the copy inside the forward (or move the leaf itself: w = w.detach().to(...).requires_grad_()) and check the loss falls",
     )
     problems.append(text)

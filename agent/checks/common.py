@@ -342,3 +342,31 @@ def numerically_dead(t: Trace) -> str | None:
         ):
             return f"{s['name']} starts with identical rows (std {fmt(s.get('std'))})"
     return None
+
+
+def cut_parameters(t: Trace) -> list:
+    """Parameters the forward uses, meant to train (an optimizer holds them, or there is no
+    optimizer), that the loss's graph never reaches. A network no optimizer trains whose
+    output the training uses detached (an EMA copy, a target network, a teacher) is
+    unreachable by design and not among them."""
+    return [
+        p
+        for p in t.parameters
+        if p.graph.walks > 0
+        and p.is_leaf
+        and p.graph.reachable == 0
+        and p.requires_grad
+        and (p.in_optimizer or not t.optimizers)
+    ]
+
+
+MODULE_LESS = (
+    "the model is a function of plain tensors, not an nn.Module: there is no model call to "
+    "observe or probe (its parameters are followed through the loss's graph)"
+)
+
+
+def module_less(t: Trace) -> bool:
+    """No nn.Module model ran, yet the loss reaches trainable leaves: plain tensors and a
+    function (`W = torch.randn(..., requires_grad=True)`, `def predict(x)`)."""
+    return not t.forwards and any(p.reached for p in t.parameters)

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
+    MODULE_LESS,
     baseline_trace,
     first_static_location,
     fmt,
     intervene,
     loader_location,
+    module_less,
     prediction_of,
     runtime,
     target_of,
@@ -52,7 +54,10 @@ def batch_contract(session: Session, ev: Evidence) -> None:
     fws = t.train_forwards()
     calls = t.train_loss_calls()
     if not fws:
-        ev.item("batch_contract", "skipped", "no training forward of a model was recorded")
+        if module_less(t):
+            ev.item("batch_contract", "not_applicable", MODULE_LESS)
+        else:
+            ev.item("batch_contract", "skipped", "no training forward of a model was recorded")
         return
     x = fws[0].inputs[0] if fws[0].inputs else None
     parts = []

@@ -48,34 +48,61 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
             "inputs are not floating-point features (e.g. token ids); moments not comparable",
         )
     else:
-        zs, rs = [], []
+        signed, rs = [], []
         for mt, st, me, se in zip(tm.mean, tm.std, em.mean, em.std, strict=False):
             if st > 1e-6:
-                zs.append(abs(me - mt) / st)
+                signed.append((me - mt) / st)
                 rs.append((se + 1e-12) / st)
-        if zs:
-            z, r = median(zs), median(rs)
-            text = (
-                f"per-feature mean shift between training and evaluation inputs: median {fmt(z)} training std; "
-                f"std ratio eval/train: median {fmt(r)} ({len(zs)} features, {tm.n} train and {em.n} eval samples)"
-            )
-            # same-distribution splits agree to a few percent at these sample sizes; a
-            # third of a standard deviation or a 1.6x scale change is a transform
-            if z > 0.35 or r > 1.6 or r < 1 / 1.6:
-                ev.find(
-                    "preprocessing_mismatch",
-                    status="confirmed",
-                    confidence="high" if (z > 2 or r > 5 or r < 0.2) else "medium",
-                    evidence=[runtime(text, None, session, median_shift=z, median_std_ratio=r,
-                                      train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8])],
-                    where=first_static_location(session, "preprocessing_mismatch") or _eval_location(session, t),
-                    why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",
-                    confirm="print per-feature mean/std of one training batch and one evaluation batch; apply the same transform to both",
-                )  # fmt: skip
-                ev.item("train_eval_inputs", "failed", text)
-            else:
-                ev.item("train_eval_inputs", "passed", text)
+        if signed:
+            _compare_moments(session, ev, t, tm, em, signed, rs)
     _leakage(session, ev, t)
+
+
+# A transform changes every feature the same way: shifts one way, or a scale change one
+# way, on (nearly) every feature. Samples from different groups (a split by patient or
+# participant) differ per feature in both directions: that is the task, not a mismatch.
+SHIFT, SCALE, AGREE = 0.35, 1.6, 0.8
+
+
+def _transform_like(signed: list[float], rs: list[float]) -> str | None:
+    n = len(signed)
+    z = median(abs(v) for v in signed)
+    r = median(rs)
+    one_way = max(sum(v > 0.1 for v in signed), sum(v < -0.1 for v in signed)) / n
+    scaled = max(sum(x > 1.25 for x in rs), sum(x < 0.8 for x in rs)) / n
+    if (r > SCALE or r < 1 / SCALE) and scaled >= AGREE:
+        return f"every feature's spread changes the same way (std ratio eval/train median {fmt(r)})"
+    if z > SHIFT and one_way >= AGREE and (n >= 3 or z > 2):
+        return f"{fmt(100 * one_way)}% of the features shift the same way (median {fmt(z)} training std)"
+    return None
+
+
+def _compare_moments(session: Session, ev: Evidence, t: Trace, tm, em, signed, rs) -> None:
+    z, r = median(abs(v) for v in signed), median(rs)
+    text = (
+        f"per-feature mean shift between training and evaluation inputs: median {fmt(z)} training std; "
+        f"std ratio eval/train: median {fmt(r)} ({len(signed)} features, {tm.n} train and {em.n} eval samples)"
+    )
+    pattern = _transform_like(signed, rs)
+    if pattern is None:
+        if z > SHIFT or r > SCALE or r < 1 / SCALE:
+            text += (
+                "; the features differ in both directions, as samples from other groups do "
+                "(a grouped split), not as a different transform"
+            )
+        ev.item("train_eval_inputs", "passed", text)
+        return
+    ev.find(
+        "preprocessing_mismatch",
+        status="confirmed",
+        confidence="high" if (z > 2 or r > 5 or r < 0.2) else "medium",
+        evidence=[runtime(f"{text}: {pattern}", None, session, median_shift=z, median_std_ratio=r,
+                          train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8])],
+        where=first_static_location(session, "preprocessing_mismatch") or _eval_location(session, t),
+        why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",
+        confirm="print per-feature mean/std of one training batch and one evaluation batch; apply the same transform to both",
+    )  # fmt: skip
+    ev.item("train_eval_inputs", "failed", f"{text}: {pattern}")
 
 
 def _shift(tm, em) -> float:

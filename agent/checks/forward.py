@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
+    MODULE_LESS,
     first_static_location,
     fmt,
     intervene,
     model_location,
+    module_less,
     numerically_dead,
     runtime,
     usable,
@@ -32,7 +34,10 @@ def shapes(session: Session, ev: Evidence) -> None:
         return
     fws = t.train_forwards()
     if not fws:
-        ev.item("shapes", "skipped", "no training forward recorded")
+        if module_less(t):
+            ev.item("shapes", "not_applicable", MODULE_LESS)
+        else:
+            ev.item("shapes", "skipped", "no training forward recorded")
         return
     f = fws[0]
     ins = ", ".join(f"{i.shape} {i.dtype}" for i in f.inputs) or "no tensor inputs"
@@ -182,6 +187,10 @@ def sample_independence(session: Session, ev: Evidence) -> None:
     if t is None:
         return
     probe = t.probes.get("forward")
+    if probe is None and module_less(t):
+        ev.item("sample_independence", "not_applicable", MODULE_LESS)
+        ev.item("input_dependence", "not_applicable", MODULE_LESS)
+        return
     if probe is None or probe.status != "ok":
         ev.item(
             "sample_independence",

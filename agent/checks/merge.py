@@ -28,6 +28,7 @@ REFUTED_BY: dict[str, str] = {
     "eval_mode_in_training": "training_mode",
     "train_mode_in_eval": "evaluation_mode",
     "softmax_before_ce": "output_semantics",
+    "wrong_loss_for_task": "target_semantics",
     "sigmoid_before_bce_logits": "output_semantics",
     "loss_args_swapped": "argument_order",
     "unshuffled_data": "class_balance",
@@ -35,8 +36,34 @@ REFUTED_BY: dict[str, str] = {
 }
 
 
+# An intervention applies the fix a finding names; when the loss gets worse with the fix
+# by more than this (relative to the loss scale), the run contradicts the finding.
+CONTRADICTED = -0.05
+
+
+def contradicted(f: Finding) -> Finding:
+    """A confirmed finding whose own fix made the loss worse is a suspicion, not a defect."""
+    if f.status != "confirmed":
+        return f
+    effects = [
+        o.values.get("relative_improvement")
+        for o in f.evidence
+        if o.source == "intervention" and isinstance(o.values.get("relative_improvement"), float)
+    ]
+    if not effects or max(effects) > CONTRADICTED:
+        return f
+    note = Observation(
+        source="runtime",
+        text=f"the run contradicts it: with the fix applied the loss got worse ({max(effects):+.0%} relative), so the observation alone does not explain the symptom",
+    )
+    return f.model_copy(
+        update={"status": "plausible", "confidence": "low", "evidence": [*f.evidence, note]}
+    )
+
+
 def stage_evidence(session: Session, stage: Stage) -> Evidence:
     ev = run_checks(session, stage)
+    ev.findings = [contradicted(f) for f in ev.findings]
     statics = [f for f in session.static_findings if f.stage == stage]
     merged: list[Finding] = []
     for f in ev.findings:

@@ -8,11 +8,13 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
+    MODULE_LESS,
     eval_missing,
     first_static_location,
     fmt,
     intervene,
     loader_location,
+    module_less,
     runtime,
     usable,
     where,
@@ -41,7 +43,10 @@ def training_mode(session: Session, ev: Evidence) -> None:
         f for f in t.train_forwards() if f.grad_enabled
     ]  # frozen no-grad feeders may run in eval mode
     if not fws:
-        ev.item("training_mode", "skipped", "no training forward recorded")
+        if module_less(t):
+            ev.item("training_mode", "not_applicable", MODULE_LESS)
+        else:
+            ev.item("training_mode", "skipped", "no training forward recorded")
         return
     dropout, bn = _mode_layers(t)
     if not (dropout or bn):

@@ -127,6 +127,18 @@ def _zero_after_backward(it: list[str]) -> bool:
     return False
 
 
+def trainable(t: Trace) -> list:
+    """Parameters the training path uses and could train: run in a training forward (a
+    module's) or reached by the training loss (a module's or a plain tensor), trainable
+    when first seen (a backbone frozen for a later phase was trainable in the first)."""
+    return [
+        p
+        for p in t.parameters
+        if (p.requires_grad or p.requires_grad_at_start)
+        and ((p.registered and p.executed) or p.reached)
+    ]
+
+
 @check(Stage.OPTIMIZER)
 def ownership(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
@@ -146,17 +158,19 @@ def ownership(session: Session, ev: Evidence) -> None:
                 "no optimizer was constructed on the training path",
             )
         return
-    # trainable when first seen: a backbone frozen for a later phase was trainable in the first
-    trainable = [
+    used = trainable(t)
+    # missing: parameters the loss reaches (they get gradients) that no optimizer updates.
+    # One the loss does not reach and no optimizer holds is not meant to train by
+    # gradient (an EMA copy, a target network), however often its module runs.
+    missing = [p for p in used if not p.in_optimizer and (p.reached or p.graph.reachable)]
+    orphans = [
         p
         for p in t.parameters
-        if p.registered and (p.requires_grad or p.requires_grad_at_start) and p.executed
+        if p.in_optimizer and not p.registered and not p.executed and not p.reached
     ]
-    missing = [p for p in trainable if not p.in_optimizer]
-    orphans = [p for p in t.parameters if p.in_optimizer and not p.registered and not p.executed]
     if missing:
         names = [p.name for p in missing]
-        text = f"{len(missing)} of {len(trainable)} trainable parameters used in the forward are not in any optimizer param group: {', '.join(names[:5])}"
+        text = f"{len(missing)} of {len(used)} trainable parameters the training path uses are not in any optimizer param group: {', '.join(names[:5])}"
         if orphans:
             text += f"; the optimizer instead holds {len(orphans)} parameters the model no longer uses (a layer replaced after the optimizer was built)"
         eff = intervene(
@@ -184,7 +198,7 @@ def ownership(session: Session, ev: Evidence) -> None:
     ev.item(
         "ownership",
         "passed",
-        f"{t.optimizers[0].class_} owns all {len(trainable)} trainable parameters ({groups} param group(s))",
+        f"{t.optimizers[0].class_} owns all {len(used)} trainable parameters the training path uses ({groups} param group(s))",
     )
 
 
@@ -193,7 +207,9 @@ def updates(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
-    backwards = t.counts.get("backward", 0)
+    # backward calls inside optimizer.step(closure) are the closure's evaluations (LBFGS
+    # runs it ~20 times a step, Lightning once): they belong to that step
+    backwards = t.counts.get("backward", 0) - t.steps_in_closures
     steps = t.n_steps
     iv = t.update_intervals or {}
     observed, changed = iv.get("observed", 0), iv.get("changed", 0)
@@ -214,37 +230,60 @@ def updates(session: Session, ev: Evidence) -> None:
             )
         _step_not_called(session, ev, t, text)
         return
-    zero_between = t.counts.get("zero_grad", 0)
+    zero_between = t.counts.get("zero_grad", 0) - t.counts.get("zero_grad_in_step", 0)
+    closures = f" (and {t.steps_in_closures} inside step(closure))" if t.steps_in_closures else ""
     if backwards >= 8 and steps and steps * 5 <= backwards and zero_between >= backwards * 0.8:
-        text = f"{backwards} backward calls but only {steps} optimizer steps, with zero_grad after every backward: most gradients are thrown away unused"
+        text = f"{backwards} backward calls{closures} but only {steps} optimizer steps, with zero_grad after every backward: most gradients are thrown away unused"
         _step_not_called(session, ev, t, text)
         return
     if backwards >= 16 and steps and steps * 8 <= backwards:
-        text = f"{backwards} backward calls but only {steps} optimizer steps: each step applies gradients summed over {backwards // steps} batches (optimizer.step() outside the batch loop?)"
+        text = f"{backwards} backward calls{closures} but only {steps} optimizer steps: each step applies gradients summed over {backwards // steps} batches (optimizer.step() outside the batch loop?)"
         _step_not_called(session, ev, t, text)
         return
+    _moved(session, ev, t)
+
+
+def _moved(session: Session, ev: Evidence, t: Trace) -> None:
+    """Parameters the optimizer owns and the forward uses must change; ones it owns but
+    nothing uses (a decoder idle in this phase) may rest."""
     moved = [p for p in t.parameters if p.in_optimizer and p.update.observed]
-    still = [p for p in moved if p.update.zero == p.update.observed and p.requires_grad]
     ratios = [p.update.mean_ratio for p in moved if p.update.mean_ratio is not None]
+    still = [p for p in moved if p.update.zero == p.update.observed and p.requires_grad]
+    used = {p.name for p in trainable(t)} | {
+        p.name for p in t.parameters if (p.executed or p.ran_without_grad) and p.requires_grad
+    }
+    stuck = [p for p in still if p.name in used]
+    n_steps = moved[0].update.observed if moved else 0
     if still and len(still) == len(moved):
+        ev.item("updates", "failed", f"no optimizer parameter changed in {n_steps} recorded steps")
+        return
+    detail = f"{len(moved) - len(still)} of {len(moved)} optimizer parameters change each step; median |Δw|/|w| {fmt(median(ratios) if ratios else None)} over {n_steps} steps"
+    if stuck:
+        never = [p for p in stuck if p.grad.observed and p.grad.none == p.grad.observed]
+        why = (
+            f"{len(never)} of them never receive a gradient (stage 5 says why)"
+            if never
+            else "they receive gradients but the step leaves them as they are"
+        )
         ev.item(
             "updates",
             "failed",
-            f"no optimizer parameter changed in {moved[0].update.observed} recorded steps",
+            f"{detail}; {len(stuck)} parameters the optimizer owns and the training forward uses never change: "
+            f"{', '.join(p.name for p in stuck[:4])}; {why}",
         )
         return
-    detail = f"{len(moved) - len(still)} of {len(moved)} optimizer parameters change each step; median |Δw|/|w| {fmt(median(ratios) if ratios else None)} over {moved[0].update.observed if moved else 0} steps"
     if still:
-        detail += f"; unchanged: {', '.join(p.name for p in still[:4])}"
+        detail += f"; unchanged but unused by the training forward: {', '.join(p.name for p in still[:4])}"
     ev.item("updates", "passed", detail)
 
 
 def updated_by_hand(t: Trace) -> list:
-    """Registered parameters whose norm changed over the run without an optimizer step."""
+    """Parameters (in a module or plain tensors the loss reaches) whose norm changed over
+    the run without an optimizer step."""
     return [
         p
         for p in t.parameters
-        if p.registered
+        if (p.registered or p.reached)
         and p.weight_norm_start is not None
         and p.weight_norm_end != p.weight_norm_start
     ]
@@ -272,13 +311,15 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
-    firsts = [b for b in t.backwards if b.backward_in_iteration == 1 and b.step > 0]
+    # the first backward of each iteration after the first update (an optimizer step or a
+    # hand-written one; inside step(closure), the closure's first evaluation)
+    firsts = [b for b in t.backwards if b.backward_in_iteration == 1 and b.updates_before > 0]
     leftover = [b for b in firsts if b.left_over and not b.zero_grad_since_last_step]
     if not firsts:
         ev.item(
             "gradient_reset",
-            "not_applicable" if t.n_steps <= 1 else "skipped",
-            "fewer than two optimizer steps recorded",
+            "not_applicable" if t.n_steps <= 1 and not t.counts.get("hand_update") else "skipped",
+            "fewer than two updates recorded",
         )
         return
     if len(leftover) >= max(2, len(firsts) // 2):

@@ -205,7 +205,6 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
         )
         session.symptom = "crash" if t.error else "divergence"
         return
-    eval_losses = [c.value for c in t.eval_loss_calls() if isinstance(c.value, float)]
     symptom = "healthy"
     why = ""
     if stats.nonfinite or stats.last > 3 * abs(stats.first) + 1e-9:
@@ -233,21 +232,11 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
             "slow_progress",
             f"loss fell only {fmt(100 * stats.rel_drop)}% in {stats.n} steps",
         )
-    elif _plateau(t) is not None:
-        symptom, why = "slow_progress", _plateau(t)
-    elif len(eval_losses) >= 4:
-        k = max(1, len(eval_losses) // 4)
-        e_first, e_last = sum(eval_losses[:k]) / k, sum(eval_losses[-k:]) / k
-        if e_last > 1.1 * e_first:
-            symptom, why = (
-                "overfitting",
-                f"training loss fell {fmt(100 * stats.rel_drop)}% while the evaluation loss rose from {fmt(e_first)} to {fmt(e_last)}",
-            )
-        elif e_last > 0.97 * e_first and stats.rel_drop > 0.5:
-            symptom, why = (
-                "bad_evaluation",
-                f"training loss fell {fmt(100 * stats.rel_drop)}% but the evaluation loss stayed at {fmt(e_last)}",
-            )
+    else:
+        symptom, why = _evaluation(t, stats)
+    near = _near_chance(t)
+    if near and symptom == "healthy":
+        why = near  # said, not a symptom: what a model reaches is not known from here
     session.symptom = symptom
     text = (
         f"{symptom}: loss {fmt(stats.first)} -> {fmt(stats.last)} over {stats.n} steps "
@@ -257,13 +246,48 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
     ev.item("loss_curve", "passed", text)
 
 
-def _plateau(t: Trace) -> str | None:
-    """A loss that stopped improving well above what an informed classifier reaches."""
+def _near_chance(t: Trace) -> str | None:
+    """The loss stopped improving near the chance level (a note; the symptom comes from the
+    curve's own shape and the evaluations, never from a fixed fraction of chance)."""
     p = plateau(t, above=0.5, flat=0.05)
     if p is None:
         return None
     level, chance = p
-    return f"loss plateaued at {fmt(level)} ({fmt(level / chance)} of the chance level {fmt(chance)}) over the second half of the run"
+    return f"the loss levelled off at {fmt(level)}, {fmt(level / chance)} of the chance level {fmt(chance)}, over the second half of the run"
+
+
+def _evaluation(t: Trace, stats) -> tuple[str, str]:
+    """Training learns: what do the program's own evaluations say, over the whole run?
+    Each evaluation pass is compared at the step it was made, so a run fast-forwarded
+    after the traced steps is judged on what it evaluated, not on its first pass."""
+    passes = t.eval_curve()
+    if len(passes) < 2 or passes[-1][0] <= passes[0][0]:
+        seen = f"only one evaluation pass was seen (after {passes[0][0]} steps)" if passes else ""
+        return "healthy", seen
+    steps = [s for s, _ in passes]
+    values = [v for _, v in passes]
+    first, last, best = values[0], values[-1], min(values)
+    train = t.curve()
+    trained = _train_drop(train, steps[0], steps[-1])
+    span = f"between {steps[0]} and {steps[-1]} steps"
+    if last > 1.1 * best and best < first and values.index(best) < len(values) - 1:
+        return "overfitting", (
+            f"the evaluation loss fell to {fmt(best)} and rose back to {fmt(last)} {span} while the training loss fell"
+        )
+    if trained is not None and trained > 0.3 and last > 0.97 * first:
+        return "bad_evaluation", (
+            f"the training loss fell {fmt(100 * trained)}% {span} while the evaluation loss stayed at {fmt(last)} (from {fmt(first)})"
+        )
+    return "healthy", f"evaluation loss {fmt(first)} -> {fmt(last)} {span}"
+
+
+def _train_drop(curve: list[float], start: int, end: int) -> float | None:
+    """Relative fall of the training loss between two optimizer steps."""
+    if not curve or end <= start or start >= len(curve):
+        return None
+    a = curve[min(start, len(curve) - 1)]
+    b = curve[min(end, len(curve) - 1)]
+    return (a - b) / (abs(a) + 1e-12)
 
 
 def _initial(session: Session, ev: Evidence, t: Trace) -> None:

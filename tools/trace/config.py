@@ -26,7 +26,9 @@ class Interventions:
     add_missing_params: bool = False  # add trainable parameters the optimizer lacks
     fixed_batch: bool = False  # every training batch is the first one
     shuffle_targets: bool = False  # with fixed_batch: targets permuted against the inputs
-    holdout: bool = False  # with fixed_batch: loss on a second, unseen batch after each step
+    holdout: bool = False  # with fixed_batch: loss on an unseen batch after each update
+    fixed_pool: int = 1  # with fixed_batch: the first N batches are replayed in turn
+    reference_lr: float = 0.0  # > 0: every optimizer's update is Adam's at this lr instead
     lr_scale: float = 1.0
     weight_decay_scale: float = 1.0
     keep_graph: bool = False  # detach/.data inside the training forward keep the graph

@@ -49,6 +49,10 @@ def _few_values(t: torch.Tensor) -> list[float] | None:
     return u.tolist() if u.numel() <= 16 else None
 
 
+# ops that copy a tensor: on a trainable leaf, the copy is a non-leaf the updates skip
+COPIES = {"to", "double", "float", "half", "type", "clone", "cpu", "cuda", "contiguous", "type_as"}
+
+
 class TraceMode(TorchFunctionMode):
     def __init__(self, rec: Recorder) -> None:
         super().__init__()
@@ -127,6 +131,16 @@ class TraceMode(TorchFunctionMode):
     def _passthrough(self, name: str, func, args, kwargs, a0, out: torch.Tensor) -> None:
         """A view-like op: the output is the same data, so it keeps the input's tags."""
         rec = self.rec
+        if (
+            name in COPIES
+            and isinstance(a0, torch.Tensor)
+            and a0.is_leaf
+            and a0.requires_grad
+            and out.grad_fn is not None
+            and len(rec.copy_sites) < 1000
+        ):
+            # a weight copied (`w.to(dtype)`): where, in case the forward keeps using it
+            rec.copy_sites[id(out.grad_fn)] = (out.grad_fn, repo_frame())
         if (
             name in ("view", "reshape", "flatten")
             and rec.depth > 0

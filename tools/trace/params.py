@@ -44,6 +44,9 @@ class ParamRec:
         "reached",
         "consumer",
         "stale_steps",
+        "ran_without_grad",
+        "stale_frame",
+        "n_ratio",
     )
 
     def __init__(self, p: torch.Tensor) -> None:
@@ -74,6 +77,9 @@ class ParamRec:
         # before the loop), so the updates to this leaf never reach the forward
         self.consumer: object | None = None
         self.stale_steps = 0
+        self.ran_without_grad = False  # its module ran with grad off inside a training forward
+        self.stale_frame = None  # where the copy the forward keeps using was made
+        self.n_ratio = 0  # steps whose update/weight ratio was measured (weight not zero)
 
 
 def grad_stats(rec: ParamRec) -> None:

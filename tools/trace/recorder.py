@@ -126,6 +126,8 @@ class Recorder:
         # inside optimizer.step(): a closure's forward/loss/backward (LBFGS, Lightning's
         # automatic optimization) belong to that step, not to iterations of their own
         self.in_step = False
+        # id(grad_fn) of a copy of a trainable leaf -> (grad_fn, frame of the copy)
+        self.copy_sites: dict[int, tuple] = {}
 
         # for the user probe and the held-out loss
         self.first_batch: tuple | None = None  # (args, kwargs) of the first training forward
@@ -231,7 +233,7 @@ class Recorder:
         """Called at steps, backwards and forwards; raises StopTracing when the budget is spent."""
         if self.status != "running":
             return
-        steps = self.n_steps
+        steps = self.n_steps + self.counts["hand_update"]  # updates, by an optimizer or by hand
         if not self.fast_forward and steps >= self.cfg.max_steps:
             self.fast_forward = True
             self.events.append([])

@@ -190,7 +190,7 @@ def _parameter(r, pid: int, name: str, registered: bool, opt_of: dict[int, int])
             "observed": r.n_delta,
             "zero": r.n_delta_zero,
             "mean_norm": _f(r.sum_delta / r.n_delta) if r.n_delta else None,
-            "mean_ratio": _f(r.sum_ratio / r.n_delta) if r.n_delta else None,
+            "mean_ratio": _f(r.sum_ratio / r.n_ratio) if r.n_ratio else None,
         },
         "weight_norm_start": _f(r.w_start),
         "weight_norm_end": _f(norm(p)),
@@ -198,6 +198,8 @@ def _parameter(r, pid: int, name: str, registered: bool, opt_of: dict[int, int])
         "frozen_steps": r.frozen_steps,
         "reached": r.reached,
         "stale_steps": r.stale_steps,
+        "ran_without_grad": r.ran_without_grad,
+        "stale_frame": frame_dict(r.stale_frame) if r.stale_frame is not None else None,
     }
 
 

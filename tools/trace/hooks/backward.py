@@ -100,14 +100,12 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
         for record, _ in rec.pending:
             rec.resolve_phase(record, "train")
         rec.pending.clear()
+        if not rec.optimizers:  # updates by hand are counted over the whole run
+            with rec.quiet():
+                _hand_update(rec)
         return
     with rec.quiet():
-        if _update_interval(rec) and rec.backward_since_step > 1:
-            # the parameters changed with no optimizer step: a hand-written update
-            # (`p -= lr * p.grad`) ended the previous iteration
-            rec.counts["hand_update"] += 1
-            rec.backward_since_step = 1
-            rec.zero_grad_since_step = False
+        _hand_update(rec)
         left_over = _left_over_grads(rec)
         leaves, nodes, n_nodes, found = walk_graph_full(loss.grad_fn)
         _register_leaves(rec, found)
@@ -151,6 +149,9 @@ def _register_leaves(rec: Recorder, found: dict[int, tuple]) -> None:
         r.reached = True
         if r.consumer is not None and r.consumer is consumer and not _accumulates(consumer):
             r.stale_steps += 1
+            site = rec.copy_sites.get(id(consumer))
+            if site is not None and site[0] is consumer and r.stale_frame is None:
+                r.stale_frame = site[1]
         r.consumer = consumer
 
 
@@ -180,6 +181,15 @@ def _count_train_mode(rec: Recorder) -> None:
     if not is_training and counts["first_eval"] is None:
         counts["first_eval"] = {"step": step, "frame": frame_dict(fframe)}
     rec.last_grad_forward = None
+
+
+def _hand_update(rec: Recorder) -> None:
+    """The parameters changed with no optimizer step since the last backward: a
+    hand-written update (`p -= lr * p.grad`) ended the previous iteration."""
+    if _update_interval(rec) and rec.backward_since_step > 1:
+        rec.counts["hand_update"] += 1
+        rec.backward_since_step = 1
+        rec.zero_grad_since_step = False
 
 
 def _update_interval(rec: Recorder) -> bool:

@@ -48,6 +48,8 @@ def install(rec: Recorder, undo: Undo) -> None:
             kwargs["device"] = "cpu"
         return orig_mto(self, *args, **kwargs)
 
+    # the function mode sees these replacements as the ops it dispatches: keep the names
+    t_cuda.__name__, t_to.__name__ = "cuda", "to"
     T.cuda, T.to, nn.Module.cuda, nn.Module.to = t_cuda, t_to, m_cuda, m_to
     orig_sync = torch.cuda.synchronize
     torch.cuda.synchronize = lambda *a, **k: None

@@ -221,6 +221,9 @@ def _grad_disabled_inside(rec: Recorder, module: nn.Module) -> None:
             "calls": 0,
         }
     rec.submodule_modes[key]["calls"] += 1
+    for p in module._parameters.values():  # they ran in the training forward, gradless
+        if p is not None:
+            rec.param(p).ran_without_grad = True
 
 
 def _batchnorm_batch(rec: Recorder, module: nn.Module, x: torch.Tensor) -> None:

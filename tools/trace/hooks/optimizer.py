@@ -5,6 +5,7 @@ order per iteration. The user probe runs after the first step."""
 from __future__ import annotations
 
 import math
+import types
 
 import torch
 from torch import nn
@@ -39,6 +40,8 @@ def _install_init(rec: Recorder, undo: Undo) -> None:
         for g in self.param_groups:
             for p in g["params"]:
                 rec.param(p)
+        if rec.iv.reference_lr > 0:
+            use_reference(rec, self)
 
     Opt.__init__ = init
     undo.append(lambda: setattr(Opt, "__init__", orig_init))
@@ -73,27 +76,56 @@ def _install_step_hooks(rec: Recorder, undo: Undo) -> None:
     )
 
     def pre(opt, args, kwargs) -> None:
-        _step_pre(rec, opt)
-        if not rec.busy:
-            rec.in_step = True
-        # the optimizer's own tensor arithmetic is not the program's: run it outside the
-        # function mode (unless a closure re-runs the forward inside step, as LBFGS does)
-        # args[0] is the optimizer itself; anything after it is a closure
-        if len(args) <= 1 and not kwargs.get("closure") and rec.step_mode_off is None:
-            rec.step_mode_off = torch._C.DisableTorchFunction()
-            rec.step_mode_off.__enter__()
+        if not getattr(opt, "_ti_reference", False):
+            on_step_pre(rec, opt, closure=len(args) > 1 or bool(kwargs.get("closure")))
 
     def post(opt, args, kwargs) -> None:
-        rec.in_step = False
-        if rec.step_mode_off is not None:
-            ctx, rec.step_mode_off = rec.step_mode_off, None
-            ctx.__exit__(None, None, None)
-        _step_post(rec, opt)
+        if not getattr(opt, "_ti_reference", False):
+            on_step_post(rec, opt)
 
     h1 = register_optimizer_step_pre_hook(pre)
     h2 = register_optimizer_step_post_hook(post)
     undo.append(h1.remove)
     undo.append(h2.remove)
+
+
+def on_step_pre(rec: Recorder, opt, closure: bool) -> None:
+    _step_pre(rec, opt)
+    if not rec.busy:
+        rec.in_step = True
+    # the optimizer's own tensor arithmetic is not the program's: run it outside the
+    # function mode (unless a closure re-runs the forward inside step, as LBFGS does)
+    if not closure and rec.step_mode_off is None:
+        rec.step_mode_off = torch._C.DisableTorchFunction()
+        rec.step_mode_off.__enter__()
+
+
+def on_step_post(rec: Recorder, opt) -> None:
+    rec.in_step = False
+    if rec.step_mode_off is not None:
+        ctx, rec.step_mode_off = rec.step_mode_off, None
+        ctx.__exit__(None, None, None)
+    _step_post(rec, opt)
+
+
+def use_reference(rec: Recorder, opt) -> None:
+    """reference_lr: the program's optimizer keeps its hooks, schedule and zero_grad, but
+    its update is Adam's at a fixed small learning rate: tests that judge the data (label
+    pairing, a fixed-batch fit) then do not depend on the program's hyperparameters."""
+    params = [p for g in opt.param_groups for p in g["params"]]
+    with rec.quiet():
+        shadow = torch.optim.Adam(params, lr=rec.iv.reference_lr)
+    shadow._ti_reference = True
+
+    def step(self, closure=None):
+        on_step_pre(rec, self, closure=closure is not None)
+        try:
+            return shadow.step(closure)
+        finally:
+            on_step_post(rec, self)
+
+    # a bound method, as a scheduler's step-tracking wrapper expects to find
+    opt.step = types.MethodType(step, opt)
 
 
 @guarded
@@ -172,7 +204,9 @@ def _step_record(rec: Recorder, opt, before: dict, frame) -> dict:
                     unchanged.append(id(p))
             if math.isfinite(d):
                 r.sum_delta += d
-                r.sum_ratio += d / (w + 1e-12)
+                if w > 0:  # a ratio to a zero weight (a bias initialized at 0) says nothing
+                    r.sum_ratio += d / w
+                    r.n_ratio += 1
             if p.grad is not None:
                 n_with_grad += 1
     return {

@@ -17,23 +17,27 @@ def _copies(args, kwargs) -> tuple:
 
 
 def fixed_forward(rec: Recorder, module: torch.nn.Module, args, kwargs, grad: bool):
-    """fixed_batch at a training forward: keep the held-out inputs, replay the first
-    inputs (forward level). Returns (args, kwargs, replaced)."""
+    """fixed_batch at a training forward: the first `fixed_pool` inputs are kept and then
+    replayed in turn; with holdout, the next one is kept aside as the held-out batch
+    (forward level). Returns (args, kwargs, replaced)."""
     iv, st = rec.iv, rec.iv_state
     if not (grad and iv.fixed_batch):
         return args, kwargs, False
     n = st.n_forward
     st.n_forward = n + 1
-    if iv.holdout and ((st.level == "forward" and n == 1) or st.take_pending_forward()):
+    pool = max(1, iv.fixed_pool)
+    if iv.holdout and ((st.level == "forward" and n == pool) or st.take_pending_forward()):
         st.holdout_args = _copies(args, kwargs)
         st.holdout_model = module
         st.holdout_pending = True
     if st.level != "forward":
         return args, kwargs, False
-    if st.args is None:
-        st.args = _copies(args, kwargs)
+    if len(st.pool) < pool:
+        st.index = len(st.pool)
+        st.pool.append(_copies(args, kwargs))
         return args, kwargs, False
-    a, k = st.args
+    st.index = n % pool
+    a, k = st.pool[st.index]
     return map_tensors(a, batch_copy), map_tensors(k, batch_copy), True
 
 
@@ -80,19 +84,22 @@ def shuffled_iterator(rec: Recorder, loader: DataLoader, site: str, orig_iter):
 
 
 def fixed_loader_batch(rec: Recorder, site: str, batch):
-    """fixed_batch at the training DataLoader: every batch is the first one; with
-    holdout, the second batch passes through once as the held-out batch."""
+    """fixed_batch at the training DataLoader: the first `fixed_pool` batches, then those
+    again in turn; with holdout, the batch after them passes through once as the
+    held-out batch."""
     iv, st = rec.iv, rec.iv_state
     if not (iv.fixed_batch and st.level == "loader" and site == rec.cfg.train_loader):
         return batch
-    if not st.has_loader_batch:
-        st.loader_batch = map_tensors(batch, batch_copy)
-        st.has_loader_batch = True
+    pool = max(1, iv.fixed_pool)
+    n = st.n_loader
+    st.n_loader = n + 1
+    if len(st.loader_pool) < pool:
+        st.loader_pool.append(map_tensors(batch, batch_copy))
     elif iv.holdout and not st.holdout_taken:
         st.holdout_taken = True
         st.holdout_pending_forward = True
     else:
-        batch = map_tensors(st.loader_batch, batch_copy)
+        batch = map_tensors(st.loader_pool[n % pool], batch_copy)
     return batch
 
 
@@ -105,11 +112,11 @@ def fixed_target(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor, site: str)
         st.holdout_input_shape = tuple(inp.shape)
         st.holdout_pending = False
     if iv.fixed_batch and st.level == "forward":
-        stored = st.targets.get(site)
-        if stored is None:
-            st.targets[site] = tgt.detach().clone()
+        stored = st.targets.setdefault(site, [])
+        if st.index < len(stored):
+            tgt = stored[st.index].clone()
         else:
-            tgt = stored.clone()
+            stored.append(tgt.detach().clone())
     if iv.shuffle_targets and iv.fixed_batch and tgt.dim() >= 1 and tgt.shape[0] > 1:
         if st.perm is None or st.perm.numel() != tgt.shape[0]:
             g = torch.Generator().manual_seed(7)

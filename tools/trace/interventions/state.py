@@ -13,10 +13,11 @@ class InterventionState:
     # creation site is known), "forward" the first training forward's inputs
     level: str = "forward"
     n_forward: int = 0  # training forwards seen under fixed_batch
-    args: tuple | None = None  # (args, kwargs) of the replayed forward
-    targets: dict[str, torch.Tensor] = field(default_factory=dict)  # per loss site
-    loader_batch: object = None
-    has_loader_batch: bool = False
+    pool: list = field(default_factory=list)  # (args, kwargs) of the replayed forwards
+    targets: dict[str, list] = field(default_factory=dict)  # per loss site, per pool entry
+    index: int = 0  # the pool entry the current step replays
+    loader_pool: list = field(default_factory=list)  # replayed DataLoader batches
+    n_loader: int = 0  # training batches the loader gave under fixed_batch
     # holdout: a second, unseen batch whose loss is measured after each update
     holdout_args: tuple | None = None  # (args, kwargs)
     holdout_model: torch.nn.Module | None = None
