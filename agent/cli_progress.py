@@ -95,7 +95,7 @@ def run_name(event: RunEvent) -> str:
         if phrase is None:
             words.append(key if value is True else f"{key}={value}")
         else:
-            words.append(phrase.format(value))
+            words.append(phrase.format(f"{value:g}" if isinstance(value, float) else value))
     return ", ".join(words)
 
 

@@ -152,7 +152,10 @@ def test_plain_heartbeats_come_at_most_once_per_interval_per_run():
 def test_two_runs_in_flight_each_get_their_heartbeat():
     progress, out = plain(heartbeat_s=2)
     a = {"label": "lr_scale=0.1", "interventions": {"lr_scale": 0.1}}
-    b = {"label": "fixed_batch,lr_scale=10", "interventions": {"fixed_batch": True, "lr_scale": 10}}
+    b = {
+        "label": "fixed_batch,lr_scale=10",
+        "interventions": {"fixed_batch": True, "lr_scale": 10.0},
+    }
     progress.on_run(event("started", **a))
     progress.on_run(event("started", **b))
     for s in (1, 2, 3):
