@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -27,27 +28,6 @@ from torch_investigate.agent.cli_app import (
     app,
     fail,
 )
-
-
-def _progress(quiet: bool):
-    """Per-stage progress on stderr, only for a person watching a terminal."""
-    if quiet or not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-
-    console = Console(stderr=True)
-
-    def on_event(name, arguments, result) -> None:
-        if name == "run_stage_checks":
-            stage = arguments.get("stage")
-            console.print(f"[dim]stage {stage}[/dim] checked", highlight=False)
-        elif name == "advance_stage":
-            console.print(
-                f"  -> {arguments.get('verdict')}: {str(arguments.get('reason', ''))[:100]}",
-                highlight=False,
-            )
-
-    return on_event
 
 
 @app.command("run", help="Investigate a repo (the default command: `investigate PATH`).")
@@ -128,10 +108,15 @@ def run(
         recorder = _recorder(path, llm is not None, trajectory)
     except InvestigationError as e:
         fail(e.message, e.exit_code)
+    progress = _progress(quiet, llm is not None)  # stages, runs, heartbeats on stderr
     try:
-        with Session(path, options) as session:
-            progress = _chain(_progress(quiet), _llm_progress(quiet) if llm else None)
-            investigate(session, policy, on_event=_chain(progress, recorder))
+        with Session(path, options, on_run=progress.on_run if progress else None) as session:
+            with _following(progress, session):
+                investigate(
+                    session, policy,
+                    on_event=_chain(progress.after_call if progress else None, recorder),
+                    on_start=progress.before_call if progress else None,
+                )  # fmt: skip
             report = session.report(**_extra(policy))
             failure = session.failure
             training_ran = session.protocol.training_ran
@@ -195,10 +180,24 @@ def _policy(llm):
     return llm.investigator()
 
 
-def _llm_progress(quiet: bool):
-    from torch_investigate.agent.llm.progress import llm_progress
+def _progress(quiet: bool, is_llm: bool):
+    """The progress display on stderr (None with --quiet): agent/cli_progress.py."""
+    from torch_investigate.agent.cli_progress import Progress
 
-    return llm_progress(quiet)
+    return Progress.open(quiet, llm=is_llm)
+
+
+@contextmanager
+def _following(progress, session):
+    """The display names the session's stages; its status line ends with the walk."""
+    if progress is None:
+        yield
+        return
+    progress.follow(session.protocol)
+    try:
+        yield
+    finally:
+        progress.close()
 
 
 def _recorder(repo: Path, is_llm: bool, trajectory: Path | None):

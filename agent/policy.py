@@ -28,16 +28,19 @@ class ToolCaller(Protocol):
     def __call__(self, name: str, arguments: dict[str, Any] | None = None) -> ToolResult: ...
 
 
-def investigate(session: Session, policy: Policy, on_event=None) -> None:
+def investigate(session: Session, policy: Policy, on_event=None, on_start=None) -> None:
     """Run a policy on a session; every tool call goes through the toolbox (and its guardrails).
 
-    `on_event(name, arguments, result)` sees each call (progress display, trajectories).
+    `on_event(name, arguments, result)` sees each call once it returned (progress display,
+    trajectories); `on_start(name, arguments)` sees it before it runs (progress display).
     Whatever the policy leaves open, `conclude` closes honestly: remaining stages become
     inconclusive and the report gets its root cause, experiments and deferred changes.
     """
     from torch_investigate.agent.toolbox import dispatch
 
     def call(name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
+        if on_start is not None:
+            on_start(name, arguments or {})
         result = dispatch(session, name, arguments)
         if on_event is not None:
             on_event(name, arguments or {}, result)

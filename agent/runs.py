@@ -2,7 +2,9 @@
 
 A run is the sandbox result plus its validated trace. Interventions run a short,
 hard-stopped path (no evaluation phase) so several fit in the time of one baseline;
-`Runner.many` runs them two at a time on the warm server.
+`Runner.many` runs them two at a time on the warm server. A listener (`on_run`) hears
+each run start, progress about every second, and finish, as `RunEvent`s, from the
+threads the runs use; the Runner itself prints nothing.
 """
 
 from __future__ import annotations
@@ -10,20 +12,39 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from torch_investigate.tools.records import RunSummary
 from torch_investigate.tools.sandbox import RunResult, Sandbox
+from torch_investigate.tools.sandbox.progress import RunProgress
 from torch_investigate.tools.trace_models import Trace, load_trace
 
 # Budgets: the baseline traces `steps` optimizer steps and then fast-forwards to the
 # evaluation phase; an intervention stops hard after `probe_steps`.
 DEFAULT_STEPS = 200
 PROBE_STEPS = 120
+
+
+class RunEvent(BaseModel):
+    """One moment of one run of the training path, for a listener (the CLI's display)."""
+
+    kind: Literal["started", "progress", "finished"]
+    label: str  # the run's key: "baseline", "lr_scale=10", "fixed_batch,holdout/300", "probe-1"
+    interventions: dict[str, Any] = Field(default_factory=dict)
+    budget: int  # optimizer steps traced (the baseline then fast-forwards to its evaluation)
+    steps: int = 0  # optimizer steps so far (progress) or in all (finished)
+    phase: str = "starting"  # progress: starting | train | fast_forward | eval
+    seconds: float = 0.0  # since the run started, on the host (server start-up included)
+    status: str = ""  # finished: RunSummary.status (completed, stopped, crashed, timeout, ...)
+
+
+RunListener = Callable[[RunEvent], None]
 
 
 @dataclass
@@ -84,8 +105,10 @@ class Runner:
         timeout_s: float = 120.0,
         save_dir: Path | None = None,
         env: dict[str, str] | None = None,
+        on_run: RunListener | None = None,
     ) -> None:
         self.sandbox = sandbox
+        self.on_run = on_run
         self.env = env or {}
         self.argv = argv
         self.steps = steps
@@ -153,15 +176,12 @@ class Runner:
             for iv in todo:
                 is_base = baseline and not iv
                 cfg = self._config(iv, baseline=is_base, train_loader=train_loader, steps=steps)
-                jobs.append((self.argv, cfg, self.key(iv, steps)))
+                jobs.append((self.key(iv, steps), iv, cfg))
             with ThreadPoolExecutor(max_workers=self.sandbox.parallel) as pool:
-                futures = [
-                    pool.submit(self.sandbox.run, argv, trace_config=cfg, label=label, env=self.env)
-                    for argv, cfg, label in jobs
-                ]
-                results = [f.result() for f in futures]
-            for iv, res in zip(todo, results, strict=True):
-                self.runs[self.key(iv, steps)] = self._load(self.key(iv, steps), iv, res)
+                futures = [pool.submit(self._execute, *job) for job in jobs]
+                done = [f.result() for f in futures]
+            for run in done:
+                self.runs[run.label] = run
         return [self.runs[self.key(iv, steps)] for iv in batch]
 
     def probe(self, code: str, timeout_s: float = 60.0) -> Run:
@@ -169,9 +189,35 @@ class Runner:
         cfg = self._config({}, baseline=False, train_loader=None, steps=1)
         cfg.update(probe_code=code, max_total_steps=3, max_wall_s=timeout_s)
         self._probes = getattr(self, "_probes", 0) + 1
-        label = f"probe-{self._probes}"
-        res = self.sandbox.run(self.argv, trace_config=cfg, label=label, env=self.env)
-        return self._load(label, {"probe": True}, res)
+        return self._execute(f"probe-{self._probes}", {"probe": True}, cfg)
+
+    def _execute(self, label: str, interventions: dict[str, Any], cfg: dict[str, Any]) -> Run:
+        """One run in the sandbox, told to the listener as it starts, progresses and ends."""
+        started = time.perf_counter()
+        running = True  # the poller may tick once more after the run ended: drop that tick
+
+        def tell(kind: str, **fields: Any) -> None:
+            if self.on_run is not None:
+                seconds = round(time.perf_counter() - started, 1)
+                self.on_run(RunEvent(
+                    kind=kind, label=label, interventions=interventions,
+                    budget=cfg["max_steps"], seconds=seconds, **fields,
+                ))  # fmt: skip
+
+        def on_progress(progress: RunProgress) -> None:
+            if running:
+                tell("progress", steps=progress.steps, phase=progress.phase)
+
+        tell("started")
+        res = self.sandbox.run(
+            self.argv, trace_config=cfg, label=label, env=self.env,
+            on_progress=on_progress if self.on_run is not None else None,
+        )  # fmt: skip
+        running = False
+        run = self._load(label, interventions, res)
+        summary = run.summary()
+        tell("finished", steps=summary.steps, status=summary.status)
+        return run
 
     def _load(self, label: str, interventions: dict[str, Any], res: RunResult) -> Run:
         trace = None

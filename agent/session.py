@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 from torch_investigate.agent.protocol import Protocol
-from torch_investigate.agent.runs import DEFAULT_STEPS, Run, Runner
+from torch_investigate.agent.runs import DEFAULT_STEPS, Run, RunListener, Runner
 from torch_investigate.agent.tool_args import Candidate
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import run_static_checks
@@ -46,8 +46,12 @@ class Options(BaseModel):
 
 
 class Session:
-    def __init__(self, repo: Path, options: Options | None = None) -> None:
+    def __init__(
+        self, repo: Path, options: Options | None = None, on_run: RunListener | None = None
+    ) -> None:
+        """`on_run` hears every run of the training path start, progress and end."""
         self.options = options or Options()
+        self.on_run = on_run
         self.timings: dict[str, float] = {}
         self.notes: list[str] = []
         self.started = time.perf_counter()
@@ -127,6 +131,7 @@ class Session:
             timeout_s=self.options.timeout_s,
             save_dir=self.options.save_trace,
             env=env,
+            on_run=self.on_run,
         )
 
     # ---- evidence ------------------------------------------------------------------

@@ -116,7 +116,7 @@ def test_binary_non_utf8_and_huge_files_are_skipped_not_fatal(tmp_path):
 
 def test_no_training_command_is_inconclusive(tmp_path):
     write_repo(tmp_path, {"utils.py": "def add(a, b):\n    return a + b\n"})
-    p = investigate(tmp_path, "-f", "json")
+    p = investigate(tmp_path, "-f", "json", "-q")  # -q: the error is the only stderr line
     assert p.returncode == 3
     assert "no training command" in one_line_error(p)
     report = json.loads(p.stdout)

@@ -1,29 +1,20 @@
-"""What a person watching an LLM run sees on stderr besides the stage progress: every
-refused or malformed call, as it happens (only on a terminal, never with --quiet)."""
+"""What a person watching an LLM run sees besides the stages and runs: every refused or
+malformed call, as it happens. The CLI's progress display (agent/cli_progress.py)
+prints these lines in its one stream on stderr."""
 
 from __future__ import annotations
 
-import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from torch_investigate.agent.toolbox import ToolResult
 
 
-def llm_progress(quiet: bool):
-    if quiet or not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-
-    console = Console(stderr=True, highlight=False)
-
-    def on_event(name: str, arguments: dict[str, Any], result: ToolResult) -> None:
-        if result.refused:
-            console.print(
-                f"  [llm] {name} refused ({result.refused})", style="yellow", markup=False
-            )
-        elif not result.ok:
-            first = result.text.splitlines()[0][:70] if result.text else "error"
-            console.print(f"  [llm] {name}: {first}", style="dim", markup=False, soft_wrap=True)
-
-    return on_event
+def llm_line(name: str, result: ToolResult) -> tuple[str, str] | None:
+    """(text, rich style) of a call worth a line, None for a call that went through."""
+    if result.refused:
+        return f"[llm] {name} refused ({result.refused})", "yellow"
+    if not result.ok:
+        first = result.text.strip().splitlines()[0] if result.text.strip() else "error"
+        return f"[llm] {name}: {first}", "dim"
+    return None

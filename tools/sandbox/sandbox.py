@@ -12,7 +12,8 @@ Layout of the sandbox root (the only writable place under bwrap):
     runs/<run_id>/<repo>/   the run dir: a fresh copy of the workspace, the child's cwd
     homes/<run_id>/home|tmp the run's private HOME and TMPDIR (runs/<run_id>/ holds only
                             the copy and, under bwrap, links to what lies beside the repo)
-    out/<run_id>/           the trace JSON and the socket guard's log, outside the run dir
+    out/<run_id>/           the trace JSON, its progress file (read while the run is in
+                            flight) and the socket guard's log, outside the run dir
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from . import isolation as isolation_mod
 from .classify import RunEvidence, classify
 from .environment import sandbox_env
 from .models import Failure, Limits, RunResult
+from .progress import ProgressCallback, ProgressPoller, progress_path
 from .server import Answer, SandboxProcess, ServerError
 from .staging import SITE_DIR, stage_runtime
 
@@ -140,6 +142,7 @@ class Sandbox:
         self._server: SandboxProcess | None = None
         self._server_starts = 0
         self._closed = False
+        self._poller = ProgressPoller()
         if warm and self._interpreter_problem is None:
             self._server = self._spawn(once=False)  # imports torch while the caller works
 
@@ -210,11 +213,14 @@ class Sandbox:
         label: str = "",
         limits: Limits | None = None,
         env: Mapping[str, str] | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> RunResult:
         """Run `argv` (without the interpreter) in a fresh copy of the workspace.
 
         `env` adds the user's own variables (e.g. PYTHONPATH from `PYTHONPATH=. python
-        train.py`); credentials among them are dropped like any other.
+        train.py`); credentials among them are dropped like any other. `on_progress` is
+        called about every second while the run is in flight (from another thread) with
+        the steps the tracer has counted so far.
         """
         if self._closed:
             raise SandboxError("the sandbox is closed")
@@ -225,8 +231,13 @@ class Sandbox:
                 if self._closed:  # closed while this run waited for a slot
                     raise SandboxError("the sandbox is closed")
                 self._active += 1
+            run_id = f"{next(self._ids):03d}" + (f"-{_slug(label)}" if _slug(label) else "")
+            progress = progress_path(self._trace_path(run_id))
             try:
-                return self._run(list(argv), dict(trace_config), label, limits or self.limits, env)
+                with self._poller.watching(progress, on_progress):
+                    return self._run(
+                        run_id, list(argv), dict(trace_config), label, limits or self.limits, env
+                    )
             finally:
                 with self._life:
                     self._active -= 1
@@ -241,24 +252,27 @@ class Sandbox:
             ]
             return [f.result() for f in futures]
 
+    def _trace_path(self, run_id: str) -> Path:
+        return self.root / "out" / run_id / "trace.json"
+
     def _run(
         self,
+        run_id: str,
         argv: list[str],
         trace_config: dict[str, Any],
         label: str,
         limits: Limits,
         extra_env: Mapping[str, str] | None,
     ) -> RunResult:
-        run_id = f"{next(self._ids):03d}" + (f"-{_slug(label)}" if _slug(label) else "")
         base = self.root / "runs" / run_id
         run_dir = base / (self.workspace_root.name or "repo")
-        out_dir = self.root / "out" / run_id
+        trace_path = self._trace_path(run_id)
+        out_dir = trace_path.parent
         home, tmp = self.root / "homes" / run_id / "home", self.root / "homes" / run_id / "tmp"
         for folder in (base, home, tmp, out_dir):
             folder.mkdir(parents=True)
         shutil.copytree(self.workspace_root, run_dir, symlinks=True)
         self._surroundings(base, run_dir.name)
-        trace_path = out_dir / "trace.json"
         net_log = out_dir / "network.jsonl"
 
         def result(answer: Answer | None, failure: Failure | None, warm: bool) -> RunResult:
@@ -286,7 +300,12 @@ class Sandbox:
             "op": "run",
             "id": run_id,
             "argv": argv,
-            "config": {**trace_config, "argv": argv, "out": str(trace_path)},
+            "config": {
+                **trace_config,
+                "argv": argv,
+                "out": str(trace_path),
+                "progress_out": str(progress_path(trace_path)),
+            },
             "run_dir": str(run_dir),
             "net_log": str(net_log),
             "pythonpath": user_pythonpath,
@@ -382,6 +401,7 @@ class Sandbox:
                 return
             self._closed = True
         self._finalizer()
+        self._poller.close()
         with self._life:
             self._life.wait_for(lambda: self._active == 0, timeout=drain_s)
         if self._owns_root:

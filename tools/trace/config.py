@@ -72,6 +72,8 @@ class Config:
     probe_code: str | None = (
         None  # a snippet to run after the first step (tools/trace/user_probe.py)  # creation site "file:line" of the training DataLoader
     )
+    progress_out: str | None = None  # where to keep {"steps", "forwards", "phase"} up to date
+    progress_interval_s: float = 0.5  # at most one progress write per this much wall time
     interventions: Interventions = field(default_factory=Interventions)
 
     @classmethod

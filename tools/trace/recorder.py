@@ -22,6 +22,7 @@ from .batches import BatchStats
 from .config import Config
 from .interventions.state import InterventionState
 from .params import ParamRec
+from .progress import ProgressFile
 from .tensors import frame_dict, frame_key
 
 FORMAT_VERSION = 1
@@ -42,6 +43,7 @@ class Recorder:
         self.iv = cfg.interventions
         self.iv_state = InterventionState(level="loader" if cfg.train_loader else "forward")
         self.t0 = time.perf_counter()
+        self.progress = ProgressFile(cfg.progress_out, cfg.progress_interval_s)
         self.busy = False
         self.status = "running"
         self.stop_reason = ""
@@ -237,6 +239,8 @@ class Recorder:
         if not self.fast_forward and steps >= self.cfg.max_steps:
             self.fast_forward = True
             self.events.append([])
+        now = self.elapsed()
+        self.progress.update(now, self.progress_snapshot)
         over = None
         if steps >= self.cfg.max_total_steps:
             over = f"{steps} optimizer steps"
@@ -244,12 +248,20 @@ class Recorder:
             over = f"{self.counts['backward']} backward calls without an optimizer step"
         elif self.counts["forward"] >= self.cfg.max_forwards:
             over = f"{self.counts['forward']} forward calls"
-        elif self.elapsed() > self.cfg.max_wall_s:
+        elif now > self.cfg.max_wall_s:
             over = f"{self.cfg.max_wall_s:.0f} s of tracing"
         if over:
             self.status = "stopped"
             self.stop_reason = f"budget reached after {over}"
             raise StopTracing(self.stop_reason)
+
+    def progress_snapshot(self) -> dict:
+        """What the host shows while the run is in flight (tools/trace/progress.py)."""
+        if not torch.is_grad_enabled():
+            phase = "eval"
+        else:
+            phase = "fast_forward" if self.fast_forward else "train"
+        return {"steps": self.n_steps, "forwards": self.counts["forward"], "phase": phase}
 
     # ---- phases ------------------------------------------------------------------------------
 
