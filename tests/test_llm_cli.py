@@ -31,7 +31,7 @@ def test_an_llm_run_saves_a_trajectory_outside_the_repo_and_replays(tmp_path):
     cache = tmp_path / "cache"
     with ScriptedLLM(fallback=ProtocolWalker()) as server:
         done = investigate(repo, "--model", "scripted", "--base-url", server.url, "--static-only",
-                           "-f", "json", "-q", cache=cache)  # fmt: skip
+                           "--mode", "walk", "-f", "json", "-q", cache=cache)  # fmt: skip
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["policy"] == "llm:scripted"
