@@ -48,6 +48,7 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "dim": "batch_dim",
         "implicit": "batch_dim",
         "model_output": "reductions (batch_dim, argmax_flat) outside softmax",
+        "roles": "broadcast",
     },
     "DropoutInEval": {"functional_dropout": "only functional dropout (not attention dropout)"},
     "ForwardProbe": {
@@ -312,6 +313,7 @@ class OpSite(TraceRecord):
     implicit: bool | None = None
     in_forward: bool = False
     model_output: bool = False
+    roles: list[str] | None = None  # broadcast: each operand a prediction, a batch tensor or other
 
 
 class CreatedInForward(TraceRecord):

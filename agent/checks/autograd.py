@@ -141,6 +141,14 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
             confirm=f"remove the {o.kind} at {o.frame} and check that {names[0]}.grad is not None after backward",
         )
         return
+    probe = t.probes.get("forward")
+    if probe is not None and probe.status == "ok" and probe.ignores_input:
+        # no op cuts the graph: the forward does not use these layers' output at all (the
+        # output ignores the input: stage 3's finding explains it)
+        ev.notes.append(
+            f"{text}: no operation cuts the graph; the forward's output does not use them"
+        )
+        return
     loc = first_static_location(session, "detached_graph") or model_location(session, t)
     ev.find(
         "detached_graph",

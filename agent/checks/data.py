@@ -218,7 +218,8 @@ def class_balance(session: Session, ev: Evidence) -> None:
     t = baseline_trace(session) if not session.options.static_only else None
     if t is None or not t.ran_training:
         return
-    hists = [h for h in t.batches.target_values_per_batch if h]
+    # a batch of one sample (or one target) holds one class by construction: says nothing
+    hists = [h for h in t.batches.target_values_per_batch if h and sum(h.values()) >= 4]
     means = t.batches.target_means_per_batch
     overall: set[str] = set()
     for h in hists:

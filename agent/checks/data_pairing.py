@@ -39,6 +39,9 @@ MARGIN = 0.03
 # The run's own evaluation falling by this much says the pairs carry information.
 EVAL_LEARNS = 0.05
 MIN_STEPS = 40  # fewer reference steps cannot show misaligned pairs
+# Misaligned pairs are memorized but do not transfer; a model that cannot even lower the
+# pool's training loss this much says nothing about the pairs.
+FITS = 0.1
 
 
 @dataclass
@@ -82,6 +85,8 @@ def _confound(session: Session, t: Trace) -> str | None:
         return "the forward ignores its input (stage 3)"
     if cut_parameters(t):
         return "part of the model receives no gradient (stage 5)"
+    if any(c.count >= 2 for c in t.created_in_forward):
+        return "layers are created anew in every forward (stage 5)"
     return None
 
 
@@ -177,6 +182,14 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
     )
     if real.gain > shuffled.gain + MARGIN:
         ev.item("pairing", "passed", text)
+        return
+    if real.fit < FITS:
+        ev.item(
+            "pairing",
+            "skipped",
+            f"{text}; the reference optimizer cannot fit even the pool of training batches, so "
+            "the model does not learn at all and real and shuffled pairs cannot differ (later stages say why)",
+        )
         return
     steps = min(real.steps, shuffled.steps)
     if steps < MIN_STEPS:

@@ -162,7 +162,15 @@ def ownership(session: Session, ev: Evidence) -> None:
     # missing: parameters the loss reaches (they get gradients) that no optimizer updates.
     # One the loss does not reach and no optimizer holds is not meant to train by
     # gradient (an EMA copy, a target network), however often its module runs.
-    missing = [p for p in used if not p.in_optimizer and (p.reached or p.graph.reachable)]
+    # A layer kept outside the model (a plain list) is the registration check's finding
+    # (stage 5): its parameters are missing from the optimizer because of it.
+    missing = [
+        p
+        for p in used
+        if not p.in_optimizer
+        and (p.reached or p.graph.reachable)
+        and not (p.executed and not p.registered)
+    ]
     orphans = [
         p
         for p in t.parameters

@@ -115,6 +115,12 @@ class TraceMode(TorchFunctionMode):
         a0 = args[0] if args else None
         if name in ops.FACTORIES:
             out._ti_made = True
+        if any(
+            isinstance(a, torch.Tensor)
+            and (getattr(a, "_ti_out", False) or getattr(a, "_ti_pred", False))
+            for a in args[:2]
+        ):
+            out._ti_pred = True  # computed from a model's output (a prediction, a score)
         if name in PROB_OPS:
             self._tag_prob(PROB_OPS[name], out, a0, args, kwargs)
         elif name in PASSTHROUGH:

@@ -133,11 +133,21 @@ def broadcast(rec: Recorder, name: str, args) -> str | None:
     site = rec.op_site(
         "broadcast", frame, op=name.strip("_"), shapes=[list(a.shape), list(b.shape)],
         out_shape=list(shape), in_forward=rec.depth > 0,
+        roles=[_role(a), _role(b)],
     )  # fmt: skip
     if site:
         ph = rec.phase_now()
         site["phases"][ph] = site["phases"].get(ph, 0) + 1
     return frame_key(frame)
+
+
+def _role(t: torch.Tensor) -> str:
+    """What an operand is: computed from a model's output, from a batch, or neither."""
+    if getattr(t, "_ti_out", False) or getattr(t, "_ti_pred", False):
+        return "prediction"
+    if getattr(t, "_ti_batch", False):
+        return "batch"
+    return "other"
 
 
 def reduction_dim(rec: Recorder, name: str, args, kwargs) -> None:
