@@ -65,7 +65,7 @@ def pairing(session: Session, ev: Evidence) -> None:
         ev.item(
             "pairing",
             "passed",
-            f"training loss fell {fmt(100 * stats.rel_drop)}% ({fmt(stats.first)} -> {fmt(stats.last)}): the features carry information about their targets",
+            f"training loss fell {fmt(100 * stats.settled_drop)}% (first {fmt(stats.first_recorded)}, settled {fmt(stats.settled)}): the features carry information about their targets",
         )
         return
     blocker = _pairing_confound(ev, t)
@@ -110,13 +110,13 @@ def pairing(session: Session, ev: Evidence) -> None:
         ev.item(
             "pairing",
             "not_applicable",
-            f"the model does not fit even one fixed batch (loss {fmt(fit.first)} -> {fmt(fit.last)}): the permutation test needs a model that can fit; stage 8 examines the fit (learning rate, initialization, capacity)",
+            f"the model does not fit even one fixed batch (first loss {fmt(fit.first_recorded)}, settled {fmt(fit.settled)}): the permutation test needs a model that can fit; stage 8 examines the fit (learning rate, initialization, capacity)",
         )
         return
     gain_real = (hr[0] - min(hr[len(hr) // 2 :])) / (abs(hr[0]) + 1e-12)
     gain_shuf = (hs[0] - min(hs[len(hs) // 2 :])) / (abs(hs[0]) + 1e-12)
     text = (
-        f"fitting one fixed batch takes its loss {fmt(fit.first)} -> {fmt(fit.last)}; on an unseen batch the loss improves "
+        f"fitting one fixed batch takes its loss from {fmt(fit.first_recorded)} to a settled {fmt(fit.settled)}; on an unseen batch the loss improves "
         f"{fmt(100 * gain_real)}% with the real pairs and {fmt(100 * gain_shuf)}% with deliberately shuffled pairs"
     )
     if gain_real <= max(0.03, gain_shuf + 0.03):

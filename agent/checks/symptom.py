@@ -10,6 +10,7 @@ from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     chance_level,
     curve_stats,
+    final_level,
     fmt,
     plateau,
     runtime,
@@ -213,7 +214,7 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
             "divergence",
             f"{stats.nonfinite} non-finite losses"
             if stats.nonfinite
-            else f"loss grew from {fmt(stats.first)} to {fmt(stats.last)}",
+            else f"loss grew from {fmt(stats.first_recorded)} to {fmt(stats.settled)}",
         )
     elif t.error is not None:
         symptom, why = "crash", f"{t.error.type} after {t.n_steps} steps"
@@ -226,12 +227,12 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
         else:
             symptom, why = (
                 "flat_loss",
-                f"loss moved {fmt(100 * stats.rel_drop)}% in {stats.n} steps",
+                f"loss moved {fmt(100 * stats.settled_drop)}% in {stats.n} steps",
             )
     elif stats.rel_drop < 0.2:
         symptom, why = (
             "slow_progress",
-            f"loss fell only {fmt(100 * stats.rel_drop)}% in {stats.n} steps",
+            f"loss fell only {fmt(100 * stats.settled_drop)}% in {stats.n} steps",
         )
     elif _plateau(t) is not None:
         symptom, why = "slow_progress", _plateau(t)
@@ -241,17 +242,18 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
         if e_last > 1.1 * e_first:
             symptom, why = (
                 "overfitting",
-                f"training loss fell {fmt(100 * stats.rel_drop)}% while the evaluation loss rose from {fmt(e_first)} to {fmt(e_last)}",
+                f"training loss fell {fmt(100 * stats.settled_drop)}% while the evaluation loss rose from {fmt(e_first)} to {fmt(e_last)}",
             )
         elif e_last > 0.97 * e_first and stats.rel_drop > 0.5:
             symptom, why = (
                 "bad_evaluation",
-                f"training loss fell {fmt(100 * stats.rel_drop)}% but the evaluation loss stayed at {fmt(e_last)}",
+                f"training loss fell {fmt(100 * stats.settled_drop)}% but the evaluation loss stayed at {fmt(e_last)}",
             )
     session.symptom = symptom
+    # the verdicts read smoothed ends; the text states the runs table's statistics
     text = (
-        f"{symptom}: loss {fmt(stats.first)} -> {fmt(stats.last)} over {stats.n} steps "
-        f"(min {fmt(stats.minimum)}){'; ' + why if why else ''}"
+        f"{symptom}: first loss {fmt(stats.first_recorded)}, settled {fmt(stats.settled)} "
+        f"after {stats.n} steps (min {fmt(stats.minimum)}){'; ' + why if why else ''}"
     )
     session.symptom_evidence = text
     ev.item("loss_curve", "passed", text)
@@ -262,8 +264,9 @@ def _plateau(t: Trace) -> str | None:
     p = plateau(t, above=0.5, flat=0.05)
     if p is None:
         return None
-    level, chance = p
-    return f"loss plateaued at {fmt(level)} ({fmt(level / chance)} of the chance level {fmt(chance)}) over the second half of the run"
+    _, chance = p  # the verdict's level; the text states the settled loss
+    settled = final_level(t.curve()) or 0.0
+    return f"the loss stopped improving over the second half of the run, settling at {fmt(settled)} ({fmt(settled / chance)} of the chance level {fmt(chance)})"
 
 
 def _initial(session: Session, ev: Evidence, t: Trace) -> None:
