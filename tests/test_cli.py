@@ -201,7 +201,7 @@ def test_example_report_says_the_answer_first(example_json):
     at = f"`{s.root_cause.file}:{s.root_cause.line}`"
     assert f"**Root cause:** `softmax_before_ce` at {at} in `SpiralNet.forward`" in head
     assert "**Why it breaks learning:**" in head
-    assert "**Confirmed by:** with the softmax stripped before the loss" in head
+    assert f"**Confirmed by ({s.confirming_id}):** with the softmax stripped before" in head
     assert re.search(r"the loss falls to [0-9.]+ instead of [0-9.]+ as written", head)
 
 

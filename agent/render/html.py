@@ -35,7 +35,7 @@ from ._sections import (
     view,
     where_text,
 )
-from .summary import confirming_line, lead, summary_of
+from .summary import confirming_label, lead, summary_of
 
 UPDATE_RATIO_REFERENCE = 1e-3  # the usual rule of thumb for |dw|/|w| per step
 
@@ -125,7 +125,7 @@ def _answer(v: ReportView) -> str:
             f"<p><b>Why it breaks learning:</b> {esc(sentence(rc.why))}</p>",
         ]
         if s.confirming:
-            parts.append(f"<p><b>Confirmed by:</b> {esc(confirming_line(s))}</p>")
+            parts.append(f"<p><b>{esc(confirming_label(s))}:</b> {esc(sentence(s.confirming))}</p>")
         if v.root is not None:
             parts.append(_finding(v.root, True))
     else:

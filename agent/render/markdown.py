@@ -32,7 +32,7 @@ from ._sections import (
     view,
     where_text,
 )
-from .summary import confirming_line, lead, summary_of
+from .summary import confirming_label, lead, summary_of
 
 # `<` is what turns text into HTML on GitHub; `*` and backticks into emphasis and code.
 # `>` only matters at the start of a line, where repo text never stands here.
@@ -90,7 +90,7 @@ def _answer(report: Report) -> list[str]:
         lines = [f"**Root cause:** {_at(rc)} ({rc.id}, confirmed): {md(sentence(rc.title))}"]
         lines += ["", f"**Why it breaks learning:** {md(sentence(rc.why))}"]
         if s.confirming:
-            lines += ["", f"**Confirmed by:** {md(confirming_line(s))}"]
+            lines += ["", f"**{confirming_label(s)}:** {md(sentence(s.confirming))}"]
         root = report.finding(rc.id)
         if root is not None and root.confirm:
             lines += ["", f"**Try:** {md(sentence(root.confirm))}"]

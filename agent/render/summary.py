@@ -138,10 +138,9 @@ def lead(summary: Summary) -> str:
     return summary.headline.removesuffix(_suspicion(summary.suspected)).strip()
 
 
-def confirming_line(summary: Summary) -> str:
-    """`confirming` as one sentence, with the id of the observation it quotes."""
-    ref = f" ({summary.confirming_id})" if summary.confirming_id else ""
-    return sentence(summary.confirming + ref) if summary.confirming else ""
+def confirming_label(summary: Summary) -> str:
+    """`Confirmed by (E27)`: the label names the observation `confirming` quotes."""
+    return f"Confirmed by ({summary.confirming_id})" if summary.confirming_id else "Confirmed by"
 
 
 def summary_of(report: Report) -> Summary:
