@@ -24,6 +24,7 @@ import threading
 from typing import TYPE_CHECKING, Any, TextIO
 
 from torch_investigate.agent.llm.progress import llm_line
+from torch_investigate.agent.render._interventions import change_words
 from torch_investigate.agent.runs import RunEvent
 from torch_investigate.tools.records import Stage
 
@@ -43,29 +44,6 @@ VERDICT_STYLE = {
     "not_examined": "dim",
 }
 PHASE_WORDS = {"fast_forward": "fast-forwarding", "eval": "evaluating"}
-
-# what each runtime intervention (tools/trace/config.py) does, in a few words
-INTERVENTION_WORDS = {
-    "zero_grad_before_backward": "grads zeroed before backward",
-    "defer_zero_grad": "zero_grad moved after the step",
-    "force_train_mode": "train mode forced",
-    "force_eval_mode_in_eval": "eval mode forced in evaluation",
-    "strip_prob": "softmax/sigmoid stripped before the loss",
-    "add_missing_params": "missing parameters given to the optimizer",
-    "fixed_batch": "one fixed batch",
-    "shuffle_targets": "targets shuffled",
-    "holdout": "held-out loss",
-    "lr_scale": "lr x{}",
-    "weight_decay_scale": "weight decay x{}",
-    "keep_graph": "graph kept through detach",
-    "no_clip": "clipping off",
-    "standardize_inputs": "inputs standardized",
-    "swap_loss_args": "loss arguments swapped",
-    "fix_broadcast": "loss input reshaped to the target",
-    "step_after_backward": "a step after each backward",
-    "shuffle_loader": "loader shuffled",
-    "reinit_params": "parameters re-initialized",
-}
 
 
 def wrap(text: str, width: int, indent: int = 0, max_lines: int = MAX_LINES) -> list[str]:
@@ -89,14 +67,10 @@ def run_name(event: RunEvent) -> str:
         return event.label.replace("-", " ")
     if not event.interventions:
         return "baseline"
-    words = []
-    for key, value in event.interventions.items():
-        phrase = INTERVENTION_WORDS.get(key)
-        if phrase is None:
-            words.append(key if value is True else f"{key}={value}")
-        else:
-            words.append(phrase.format(f"{value:g}" if isinstance(value, float) else value))
-    return ", ".join(words)
+    items = [
+        key if value is True else f"{key}={value}" for key, value in event.interventions.items()
+    ]
+    return ", ".join(change_words(item) for item in items)
 
 
 def heartbeat(event: RunEvent) -> str:

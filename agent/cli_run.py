@@ -130,14 +130,7 @@ def run(
         raise
     if recorder is not None:
         _save_trajectory(recorder, policy, report, trajectory)
-    text = render(report, fmt.value)
-    if output is not None:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as e:
-            fail(f"cannot write {output}: {e.strerror}")
-    else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    _emit(report, render(report, fmt.value), fmt, output, quiet)
     code = EXIT_OK
     if (
         failure is not None
@@ -169,6 +162,43 @@ def run(
     if fail_on == FailOn.confirmed and report.conclusion == "defects_found":
         code = code or EXIT_CONFIRMED
     raise typer.Exit(code)
+
+
+def _emit(report, text: str, fmt: Format, output: Path | None, quiet: bool) -> None:
+    """The report to FILE (and one line on stderr saying so), drawn for a terminal, or
+    as its text on a pipe."""
+    if output is not None:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write {output}: {e.strerror}")
+        if not quiet:
+            typer.echo(f"investigate: wrote {output} ({_verdict(report)})", err=True)
+        return
+    if fmt == Format.md and sys.stdout.isatty():
+        from torch_investigate.agent.render.terminal import print_markdown
+
+        print_markdown(text)
+        return
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _verdict(report) -> str:
+    """A few words of the answer for the `wrote FILE` line."""
+    s = report.summary
+    if s is None:
+        return report.conclusion
+    if s.root_cause is not None:
+        rc = s.root_cause
+        at = (
+            f" at {rc.file}:{rc.line}"
+            if rc.file and rc.line
+            else (f" in {rc.file}" if rc.file else "")
+        )
+        return f"root cause: {rc.category}{at}"
+    return {"no_defect_found": "no defect found", "inconclusive": "inconclusive"}.get(
+        s.verdict, "defects found, root cause not confirmed"
+    )
 
 
 def _policy(llm):

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
+from torch_investigate.agent.curves import final_level, first_recorded, window
 from torch_investigate.tools.records import RunSummary
 from torch_investigate.tools.sandbox import RunResult, Sandbox
 from torch_investigate.tools.sandbox.progress import RunProgress
@@ -70,12 +71,20 @@ class Run:
     def curve(self) -> list[float]:
         return self.trace.curve() if self.trace else []
 
-    def summary(self) -> RunSummary:
+    def summary(self, baseline: Run | None = None) -> RunSummary:
+        """The run for the report; `baseline` given, the numbers a check's comparison
+        with it states (the same steps, the same statistic)."""
         t = self.trace
         status = t.status if t else "no trace"
         if self.result.failure is not None:
             status = self.result.failure.kind
-        losses = [_finite_or_none(v) for v in (t.raw_curve() if t else [])][:2000]
+        raw = t.raw_curve() if t else []
+        losses = [_finite_or_none(v) for v in raw][:2000]
+        settled, compared, base_settled = final_level(raw), None, None
+        base_raw = baseline.trace.raw_curve() if baseline and baseline.trace else []
+        if base_raw and raw and baseline is not self:
+            w = window(base_raw, raw)
+            settled, compared, base_settled = w.settled, w.steps, w.base_settled
         return RunSummary(
             label=self.label,
             interventions=[k if v is True else f"{k}={v}" for k, v in self.interventions.items()],
@@ -86,6 +95,10 @@ class Run:
             message=self.result.failure.message
             if self.result.failure
             else (t.stop_reason if t else self.trace_error),
+            first_loss=first_recorded(raw),
+            settled_loss=settled,
+            compared_steps=compared,
+            baseline_settled_loss=base_settled,
         )
 
 
@@ -238,4 +251,5 @@ class Runner:
         )
 
     def summaries(self) -> list[RunSummary]:
-        return [r.summary() for r in self.runs.values()]
+        base = self.runs.get("baseline")
+        return [r.summary(None if r is base else base) for r in self.runs.values()]

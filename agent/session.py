@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 from torch_investigate.agent.protocol import Protocol
+from torch_investigate.agent.render.summary import summarize
 from torch_investigate.agent.runs import DEFAULT_STEPS, Run, RunListener, Runner
 from torch_investigate.agent.tool_args import Candidate
 from torch_investigate.tools.code import CodeIndex
@@ -192,7 +193,7 @@ class Session:
     def report(self, **extra) -> Report:
         conclusion, reason = self.protocol.conclusion()
         self.timings["total"] = time.perf_counter() - self.started
-        return Report(
+        report = Report(
             tool_version=TOOL_VERSION,
             created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             repo=str(self.repo),
@@ -217,6 +218,8 @@ class Session:
             notes=self.notes + (self.sandbox.notes if self.sandbox else []),
             **extra,
         )
+        report.summary = summarize(report)
+        return report
 
     def close(self) -> None:
         if self.sandbox is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -181,7 +182,41 @@ def test_example_json_validates_against_the_schema(example_json):
     schema = json.loads(investigate("schema").stdout)
     report = json.loads(p.stdout)
     jsonschema.validate(report, schema)
-    assert report["schema_version"] == "1.1"
+    assert report["schema_version"] == "1.2"
+    assert report["summary"]["verdict"] == "root_cause"
+    jsonschema.validate(report["summary"], {**schema, **schema["$defs"]["Summary"]})
+
+
+def test_example_report_says_the_answer_first(example_json):
+    from torch_investigate.agent.render import render
+    from torch_investigate.tools.records import Report
+
+    report = Report.model_validate_json(example_json[2].stdout)
+    s = report.summary
+    assert s is not None and s.root_cause is not None
+    assert (s.root_cause.category, s.root_cause.file, s.root_cause.symbol) == (
+        "softmax_before_ce", "model.py", "SpiralNet.forward",
+    )  # fmt: skip
+    head = "\n".join(render(report, "md").splitlines()[:12])
+    at = f"`{s.root_cause.file}:{s.root_cause.line}`"
+    assert f"**Root cause:** `softmax_before_ce` at {at} in `SpiralNet.forward`" in head
+    assert "**Why it breaks learning:**" in head
+    assert f"**Confirmed by ({s.confirming_id}):** with the softmax stripped before" in head
+    assert re.search(r"the loss falls to [0-9.]+ instead of [0-9.]+ as written", head)
+
+
+def test_example_runs_table_states_the_findings_numbers(example_json):
+    report = json.loads(example_json[2].stdout)
+    root = next(f for f in report["findings"] if f["id"] == report["root_cause"])
+    effect = next(o for o in root["evidence"] if o["source"] == "intervention")["values"]
+    base = next(r for r in report["runs"] if not r["interventions"])
+    strip = next(r for r in report["runs"] if r["interventions"] == ["strip_prob"])
+    assert strip["settled_loss"] == effect["loss_with_change"]
+    assert strip["baseline_settled_loss"] == effect["loss_as_written"]
+    assert strip["compared_steps"] == min(len(base["losses"]), len(strip["losses"]))
+    assert base["first_loss"] == base["losses"][0]
+    symptom = report["symptom_evidence"]
+    assert f"first loss {base['first_loss']:.4g}, settled {base['settled_loss']:.4g}" in symptom
 
 
 def test_example_finds_the_softmax_and_fails_on_confirmed(example_json):
@@ -243,6 +278,30 @@ def test_html_output_is_written(tmp_path):
     p = investigate(EXAMPLE, "--static-only", "-f", "html", "-o", out)
     assert p.returncode == 0, p.stderr
     assert out.read_text().lstrip().lower().startswith("<!doctype html")
+    assert [ln for ln in p.stderr.splitlines() if ln.startswith("investigate:")] == [
+        f"investigate: wrote {out} (inconclusive)"
+    ]
+    quiet = investigate(EXAMPLE, "--static-only", "-f", "html", "-o", out, "-q")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_markdown_on_a_terminal_is_drawn_not_printed_as_source():
+    import pexpect
+
+    env = {k: v for k, v in os.environ.items() if k != "TI_DEBUG"}
+    argv = ["-m", "torch_investigate.agent.cli", str(EXAMPLE), "--static-only", "-q"]
+    child = pexpect.spawn(sys.executable, argv, cwd=str(ROOT), env=env, dimensions=(40, 80),
+                          encoding="utf-8", timeout=120)  # fmt: skip
+    drawn = child.read()
+    child.close()
+    assert child.exitstatus == 0, drawn
+    assert "\\<" not in drawn and "**" not in drawn and "| --- |" not in drawn
+    assert "(<module>)" in drawn  # escaped in the Markdown text, plain on the terminal
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", drawn)
+    lines = [ln for ln in plain.splitlines() if ln.strip()]
+    assert lines[1].strip().startswith("Inconclusive: static-only")
+    piped = investigate(EXAMPLE, "--static-only", "-q")  # a pipe keeps the Markdown text
+    assert "(\\<module>)" in piped.stdout and piped.stdout.startswith("# torch-investigate")
 
 
 def test_healthy_repo_has_no_confirmed_finding(tmp_path):
@@ -252,6 +311,8 @@ def test_healthy_repo_has_no_confirmed_finding(tmp_path):
     assert p.returncode == 0, p.stderr
     report = json.loads(p.stdout)
     assert report["conclusion"] == "no_defect_found"
+    assert report["summary"]["headline"].startswith("No defect found: every runtime check passed.")
+    assert report["summary"]["root_cause"] is None
     assert not [f for f in report["findings"] if f["status"] == "confirmed"]
     passed = [i for s in report["stages"] for i in s["checklist"] if i["outcome"] == "passed"]
     assert len(passed) >= 30 and all(i["detail"] for i in passed)

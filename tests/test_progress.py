@@ -162,8 +162,8 @@ def test_two_runs_in_flight_each_get_their_heartbeat():
         progress.on_run(event("progress", s, steps=s, phase="train", **a))
         progress.on_run(event("progress", s, phase="starting", **b))
     lines = out.getvalue().splitlines()
-    assert "  lr x0.1: 2/200 steps, 2 s" in lines
-    assert "  one fixed batch, lr x10: starting, 2 s" in lines
+    assert "  learning rate x0.1: 2/200 steps, 2 s" in lines
+    assert "  one fixed batch, learning rate x10: starting, 2 s" in lines
     assert len(lines) == 4
 
 
@@ -254,7 +254,7 @@ def test_the_display_takes_events_from_many_threads():
         t.join()
     lines = out.getvalue().splitlines()
     assert sum(line.endswith("stopped, 20 steps, 2.0 s") for line in lines) == 8
-    assert all(line.startswith("  lr x") for line in lines)  # no line interleaved with another
+    assert all(line.startswith("  learning rate x") for line in lines)  # none interleaved
 
 
 def test_the_trace_config_declares_the_progress_keys():

@@ -135,7 +135,7 @@ def test_non_finite_losses_break_the_curve_and_are_marked() -> None:
     loss = svg(html, "plot-loss")
     assert data_points(html, "plot-loss") == 60 + 4
     assert "2 non-finite" in loss
-    paths = re.findall(r'<path class="series" data-run="lr_x10 \[scale_lr:10\]" d="([^"]+)"', loss)
+    paths = re.findall(r'<path class="series" data-run="with scale_lr:10" d="([^"]+)"', loss)
     assert len(paths) == 1 and paths[0].count("M") == 1  # [1.2, 0.9] is the only 2-point piece
     assert loss.count("<circle") == 2  # 0.8 and 5.0 stand alone between non-finite values
     assert "nan" not in paths[0].lower() and "inf" not in paths[0].lower()
@@ -175,7 +175,7 @@ def test_healthy_page_shows_passed_checks_with_evidence() -> None:
         for item in stage.checklist:
             assert f"<code>{item.id}</code>" in html
     assert "0 of 960 eval row hashes found among 3840 train rows" in html
-    assert "No root cause: no defect was found." in html
+    assert "None: no defect was found." in html
 
 
 # --- the page as a browser draws it -------------------------------------------------

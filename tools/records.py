@@ -13,7 +13,7 @@ from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
 # when fields are added.
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
 class Stage(IntEnum):
@@ -246,6 +246,15 @@ class RunSummary(BaseModel):
         default_factory=list
     )  # per optimizer step; None = non-finite
     message: str = ""
+    # The statistics the report's texts state (agent/curves.py), from the full curve:
+    first_loss: float | None = None  # the first recorded finite loss
+    # the median of the last tenth of the finite losses (at least 5); for a run compared
+    # with the baseline, over the compared steps only
+    settled_loss: float | None = None
+    # a run with an intervention: the steps compared with the run as written (the
+    # shorter curve), and the run as written settled over those same steps
+    compared_steps: int | None = None
+    baseline_settled_loss: float | None = None
 
 
 class LayerStat(BaseModel):
@@ -262,6 +271,40 @@ class LLMUsage(BaseModel):
     completion_tokens: int = 0
     cost_usd: float | None = None
     refusals: int = 0
+
+
+class SummaryFinding(BaseModel):
+    """A finding as the summary names it."""
+
+    id: str
+    category: str
+    title: str
+    file: str | None = None
+    line: int | None = None
+    symbol: str | None = None
+    why: str
+    evidence: list[str] = Field(default_factory=list)  # ids of its dynamic observations
+
+
+SummaryVerdict = Literal["root_cause", "defects_found", "no_defect_found", "inconclusive"]
+
+
+class Summary(BaseModel):
+    """The answer, said first in every format.
+
+    `root_cause` is set only for a confirmed root cause (verdict `root_cause`); a
+    suspicion that nothing confirmed is `suspected`, never the root cause. `confirming`
+    is the observation that confirms the root cause, with its number: the intervention's
+    effect on the loss, or the runtime observation when no intervention changed it.
+    """
+
+    verdict: SummaryVerdict
+    headline: str  # one line: the answer
+    root_cause: SummaryFinding | None = None
+    confirming: str = ""
+    confirming_id: str = ""  # the observation `confirming` quotes
+    suspected: SummaryFinding | None = None  # the strongest unconfirmed suspicion (section C)
+    reason: str = ""  # why no root cause is confirmed
 
 
 class Report(BaseModel):
@@ -289,6 +332,7 @@ class Report(BaseModel):
     timings: dict[str, float] = Field(default_factory=dict)  # seconds per phase, and "total"
     llm: LLMUsage | None = None
     notes: list[str] = Field(default_factory=list)
+    summary: Summary | None = None  # the answer; filled when the report is built
 
     @field_validator("symptom")
     @classmethod

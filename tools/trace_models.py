@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 
 from pydantic import Field
+from torch_investigate.tools.trace_contract import OMITTED_WHEN
 from torch_investigate.tools.trace_records import (
-    OMITTED_WHEN,
     Activation,
     AttrTensor,
     Backward,

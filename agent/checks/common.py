@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import TYPE_CHECKING, Any
 
+from torch_investigate.agent.curves import final_level, window  # final_level: one home, re-used
 from torch_investigate.tools.records import Finding, Location, Observation
 from torch_investigate.tools.trace_models import Frame, Trace
 
@@ -95,13 +96,24 @@ def first_static_location(session: Session, *categories: str) -> Location | None
 
 @dataclass
 class CurveStats:
+    """Verdicts read the smoothed `first`/`last` (means of up to 5 values at each end);
+    texts state `first_recorded` and `settled`, the statistics of the runs table
+    (`agent.curves`), so a reader sees one number for one thing."""
+
     n: int
-    first: float
-    last: float
+    first: float  # mean of the first k values (k = n // 10, 1..5)
+    last: float  # mean of the last k values
     minimum: float
     rel_drop: float  # (first - last) / |first|
     nonfinite: int
     spread: float  # median |step-to-step change| relative to the level, second half
+    first_recorded: float = math.nan  # the first finite loss
+    settled: float = math.nan  # median of the last tenth (at least 5 values)
+
+    @property
+    def settled_drop(self) -> float:
+        """How far the loss fell, as the texts state it: first recorded -> settled."""
+        return (self.first_recorded - self.settled) / (abs(self.first_recorded) + 1e-12)
 
 
 def curve_stats(raw: list[float | None]) -> CurveStats | None:
@@ -124,16 +136,9 @@ def curve_stats(raw: list[float | None]) -> CurveStats | None:
         rel_drop=(first - last) / (abs(first) + 1e-12),
         nonfinite=nonfinite,
         spread=spread,
+        first_recorded=vals[0],
+        settled=final_level(vals),
     )
-
-
-def final_level(curve: list[float]) -> float | None:
-    """The loss the run settled at: median of the last tenth (at least 5 points)."""
-    vals = [v for v in curve if math.isfinite(v)]
-    if not vals:
-        return None
-    k = max(5, len(vals) // 10)
-    return median(vals[-k:])
 
 
 @dataclass
@@ -171,15 +176,15 @@ class Effect:
 
 def compare(base: Run, iv: Run, what: str, *, steps: int | None = None) -> Effect:
     """Settled loss with and without the intervention, over the same number of steps."""
-    bc = base.trace.raw_curve() if base.trace else []
-    ic = iv.trace.raw_curve() if iv.trace else []
-    n = min(len(bc), len(ic)) if steps is None else steps
-    bc, ic = bc[:n], ic[:n]
-    b = [v for v in bc if v is not None and math.isfinite(v)]
-    i = [v for v in ic if v is not None and math.isfinite(v)]
-    bnf, inf_ = len(bc) - len(b), len(ic) - len(i)
-    bf, if_ = final_level(b), final_level(i)
-    first = b[0] if b else None
+    w = window(
+        base.trace.raw_curve() if base.trace else [],
+        iv.trace.raw_curve() if iv.trace else [],
+        steps,
+    )
+    i = w.other
+    bnf, inf_ = w.base_nonfinite, w.other_nonfinite
+    bf, if_ = w.base_settled, w.settled
+    first = w.base_first
     if iv.trace is None or not i:
         return Effect(
             bf,
@@ -196,7 +201,7 @@ def compare(base: Run, iv: Run, what: str, *, steps: int | None = None) -> Effec
             if_,
             first,
             True,
-            f"{what}: the loss stays finite for {len(i)} steps (settles at {fmt(if_)}), while as written {bnf} of {len(bc)} steps are non-finite",
+            f"{what}: the loss stays finite for {len(i)} steps (settles at {fmt(if_)}), while as written {bnf} of {w.base_steps} steps are non-finite",
             bnf,
             inf_,
         )
@@ -210,7 +215,7 @@ def compare(base: Run, iv: Run, what: str, *, steps: int | None = None) -> Effec
     verb = "falls to" if improved else "settles at"
     eff.text = (
         f"{what}: after {len(i)} steps the loss {verb} {fmt(if_)} instead of {fmt(bf)} as written"
-        f" (first loss {fmt(first)})"
+        f" (the run as written starts at {fmt(first)})"
     )
     return eff
 

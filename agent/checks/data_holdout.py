@@ -81,7 +81,7 @@ def _compare_moments(session: Session, ev: Evidence, t: Trace, tm, em, signed, r
     z, r = median(abs(v) for v in signed), median(rs)
     text = (
         f"per-feature mean shift between training and evaluation inputs: median {fmt(z)} training std; "
-        f"std ratio eval/train: median {fmt(r)} ({len(signed)} features, {tm.n} train and {em.n} eval samples)"
+        f"std ratio eval/train: median {fmt(r)} ({len(signed)} features; {tm.n} training and {em.n} evaluation rows, counted per batch drawn)"
     )
     pattern = _transform_like(signed, rs)
     if pattern is None:
@@ -170,7 +170,9 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
             continue
         frac = eb.overlap / eb.rows
         (on_train if frac / max(coverage, 1e-9) >= 0.9 else held_out).append(eb)
-    seen = f"{b.train_unique} training rows seen ({fmt(100 * coverage)}% of the training set)"
+    seen = (
+        f"{b.train_unique} distinct training rows seen ({fmt(100 * coverage)}% of the training set)"
+    )
     rows = sum(eb.rows for eb in held_out)
     overlap = sum(eb.overlap for eb in held_out)
     est = (overlap / rows) / max(coverage, 1e-9) if rows else 0.0
@@ -214,7 +216,7 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
         ev.item(
             "leakage",
             "passed",
-            f"{overlap} of {rows} held-out evaluation rows also appear among the {seen}{note}; no feature tracks the target",
+            f"{overlap} of {rows} held-out evaluation rows (counted per batch) also appear among the {seen}{note}; no feature tracks the target",
         )
         return
     file, _, line = s.site.rpartition(":")

@@ -212,7 +212,7 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
             "divergence",
             f"{stats.nonfinite} non-finite losses"
             if stats.nonfinite
-            else f"loss grew from {fmt(stats.first)} to {fmt(stats.last)}",
+            else f"loss grew from {fmt(stats.first_recorded)} to {fmt(stats.settled)}",
         )
     elif t.error is not None:
         symptom, why = "crash", f"{t.error.type} after {t.n_steps} steps"
@@ -225,12 +225,12 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
         else:
             symptom, why = (
                 "flat_loss",
-                f"loss moved {fmt(100 * stats.rel_drop)}% in {stats.n} steps",
+                f"loss moved {fmt(100 * stats.settled_drop)}% in {stats.n} steps",
             )
     elif stats.rel_drop < 0.2:
         symptom, why = (
             "slow_progress",
-            f"loss fell only {fmt(100 * stats.rel_drop)}% in {stats.n} steps",
+            f"loss fell only {fmt(100 * stats.settled_drop)}% in {stats.n} steps",
         )
     else:
         symptom, why = _evaluation(t, stats)
@@ -238,9 +238,10 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
     if near and symptom == "healthy":
         why = near  # said, not a symptom: what a model reaches is not known from here
     session.symptom = symptom
+    # the verdicts read smoothed ends; the text states the runs table's statistics
     text = (
-        f"{symptom}: loss {fmt(stats.first)} -> {fmt(stats.last)} over {stats.n} steps "
-        f"(min {fmt(stats.minimum)}){'; ' + why if why else ''}"
+        f"{symptom}: first loss {fmt(stats.first_recorded)}, settled {fmt(stats.settled)} "
+        f"after {stats.n} steps (min {fmt(stats.minimum)}){'; ' + why if why else ''}"
     )
     session.symptom_evidence = text
     ev.item("loss_curve", "passed", text)

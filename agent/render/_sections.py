@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from torch_investigate.agent.curves import final_level, first_recorded, window
 from torch_investigate.tools.records import (
     Experiment,
     Finding,
@@ -107,12 +108,37 @@ def is_baseline(run: RunSummary) -> bool:
 
 
 @dataclass(frozen=True)
+class RunNumbers:
+    """One run's numbers as the findings state them (`agent.curves`)."""
+
+    first: float | None
+    settled: float | None
+    compared_steps: int | None  # a run with an intervention: the steps compared
+    baseline_settled: float | None  # the run as written over those steps
+
+
+def run_numbers(report: Report, run: RunSummary) -> RunNumbers:
+    """The run's own statistics, or the same ones computed for an older report."""
+    if run.first_loss is not None or run.settled_loss is not None:
+        return RunNumbers(
+            run.first_loss, run.settled_loss, run.compared_steps, run.baseline_settled_loss
+        )
+    first, settled = first_recorded(run.losses), final_level(run.losses)
+    base = next((r for r in report.runs if is_baseline(r)), None)
+    if base is not None and base is not run and base.losses and run.losses:
+        w = window(base.losses, run.losses)
+        return RunNumbers(first, w.settled, w.steps, w.base_settled)
+    return RunNumbers(first, settled, None, None)
+
+
+@dataclass(frozen=True)
 class ReportView:
     """The report regrouped for reading. Not a record: never serialized."""
 
     report: Report
     findings: list[Finding]  # in reading order
-    root: Finding | None
+    root: Finding | None  # a confirmed root cause only: section A never holds a suspicion
+    suspected: Finding | None  # the report's root cause when nothing confirmed it (section C)
     root_statement: str  # the A section body when there is no root finding, else the explanation
     confirmed: list[Finding]
     plausible: list[Finding]
@@ -153,14 +179,40 @@ def _plausible_note(report: Report) -> str:
     return f" Plausible but unproven: {', '.join(ids)} (section C)." if ids else ""
 
 
+def _suspected_note(suspected: Finding | None) -> str:
+    if suspected is None:
+        return ""
+    return (
+        f" Suspected, not confirmed: {suspected.id} ({suspected.category}) at "
+        f"{where_text(suspected)} (section C)."
+    )
+
+
+def strongest_suspicion(report: Report) -> Finding | None:
+    """The report's root cause when it is only plausible, else the first plausible
+    finding in reading order (higher confidence, earlier stage first)."""
+    named = report.finding(report.root_cause) if report.root_cause else None
+    if named is not None and named.status == "plausible":
+        return named
+    plausible = [f for f in report.findings if f.status == "plausible"]
+    return min(plausible, key=lambda f: finding_key(f, report.root_cause), default=None)
+
+
 def _root_statement(report: Report, root: Finding | None) -> str:
     if root is not None:
         return report.root_cause_explanation or root.why
-    if report.root_cause:
+    named = report.finding(report.root_cause) if report.root_cause else None
+    if report.root_cause and named is None:
         missing = (
             f"The report names {report.root_cause} as the root cause, but no finding has that id."
         )
         return f"{missing} {report.root_cause_explanation}".strip()
+    if named is not None and report.conclusion == "defects_found":
+        return (
+            f"No confirmed root cause: the confirmed defects (section B) look like side effects "
+            f"of {named.id} ({named.category}), which nothing confirmed at run time."
+            + _suspected_note(named)
+        )
     reason = report.conclusion_reason or report.root_cause_explanation
     because = f" {_sentence(reason)}" if reason else ""
     if report.conclusion == "inconclusive":
@@ -175,7 +227,7 @@ def _root_statement(report: Report, root: Finding | None) -> str:
         passed = [c for c in checks if c.outcome == "passed"]
         dynamic = [c for c in passed if c.dynamic]
         text = (
-            f"No root cause: no defect was found. {len(passed)} of {len(checks)} checks passed, "
+            f"None: no defect was found. {len(passed)} of {len(checks)} checks passed, "
             f"{len(dynamic)} of them on runtime evidence from the repo's own training path "
             "(listed under Stages)."
         )
@@ -183,7 +235,7 @@ def _root_statement(report: Report, root: Finding | None) -> str:
             text += (
                 " None of the passed checks ran the code, so this is not a clean bill of health."
             )
-        return text + because
+        return text + because + _suspected_note(strongest_suspicion(report))
     return (
         "Defects were found, but none is singled out as the root cause."
         + because
@@ -193,11 +245,13 @@ def _root_statement(report: Report, root: Finding | None) -> str:
 
 def view(report: Report) -> ReportView:
     ordered = sorted(report.findings, key=lambda f: finding_key(f, report.root_cause))
-    root = report.finding(report.root_cause) if report.root_cause else None
+    named = report.finding(report.root_cause) if report.root_cause else None
+    root = named if named is not None and named.status == "confirmed" else None
     return ReportView(
         report=report,
         findings=ordered,
         root=root,
+        suspected=named if named is not None and named.status == "plausible" else None,
         root_statement=_root_statement(report, root),
         confirmed=[f for f in ordered if f.status == "confirmed"],
         plausible=[f for f in ordered if f.status == "plausible"],

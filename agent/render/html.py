@@ -10,28 +10,32 @@ from __future__ import annotations
 import shlex
 from html import escape
 
+from torch_investigate.agent.curves import STATISTICS_NOTE
 from torch_investigate.tools.records import (
     CheckItem,
     Finding,
     Observation,
     Report,
-    RunSummary,
     StageResult,
+    SummaryFinding,
 )
 
 from . import _svg
 from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence
+from ._interventions import run_title
 from ._sections import (
     ISOLATION_TEXT,
     ReportView,
     category_title,
     is_baseline,
+    run_numbers,
     stage_reason,
     symptom_title,
     total_seconds,
     view,
     where_text,
 )
+from .summary import confirming_label, lead, summary_of
 
 UPDATE_RATIO_REFERENCE = 1e-3  # the usual rule of thumb for |dw|/|w| per step
 
@@ -69,6 +73,11 @@ ul.checks li { margin: 3px 0; }
 .finding dd { margin: 0; }
 .src { font-size: 0.8em; font-weight: 700; text-transform: uppercase; color: #555; }
 .muted, .empty { color: #777; }
+.answer { border: 2px solid #444; border-radius: 6px; padding: 4px 16px 8px; margin: 12px 0 20px; }
+.answer.root_cause, .answer.defects_found { border-color: #c62828; }
+.answer.no_defect_found { border-color: #2e7d32; }
+.answer.inconclusive { border-color: #b26a00; }
+.answer p.headline { font-size: 1.1em; }
 figure { margin: 16px 0; }
 figcaption { font-weight: 600; margin-bottom: 4px; }
 svg text { font: 11px system-ui, sans-serif; fill: #333; }
@@ -92,6 +101,43 @@ def _code(text: str) -> str:
 
 def _badge(word: str) -> str:
     return f'<span class="badge {esc(word)}">{esc(word.replace("_", " "))}</span>'
+
+
+def _place(f: SummaryFinding) -> str:
+    """<code>category</code> at <code>file:line</code> in <code>symbol</code>."""
+    if f.file is None:
+        place = f"in {_code(f.symbol)} (file not located)" if f.symbol else "(no single file)"
+    else:
+        at = f"{f.file}:{f.line}" if f.line is not None else f.file
+        place = f"at {_code(at)}" + (f" in {_code(f.symbol)}" if f.symbol else "")
+    return f"{_code(f.category)} {place}"
+
+
+def _answer(v: ReportView) -> str:
+    """The answer, before any plot: the headline, why, the confirming number, and the
+    root cause's finding card."""
+    s = summary_of(v.report)
+    rc = s.root_cause
+    if rc is not None:
+        parts = [
+            f'<p class="headline"><b>Root cause:</b> {_place(rc)} ({esc(rc.id)}, confirmed): '
+            f"{esc(sentence(rc.title))}</p>",
+            f"<p><b>Why it breaks learning:</b> {esc(sentence(rc.why))}</p>",
+        ]
+        if s.confirming:
+            parts.append(f"<p><b>{esc(confirming_label(s))}:</b> {esc(sentence(s.confirming))}</p>")
+        if v.root is not None:
+            parts.append(_finding(v.root, True))
+    else:
+        label, _, rest = lead(s).partition(": ")
+        parts = [f'<p class="headline"><b>{esc(label)}:</b> {esc(rest)}</p>']
+        if s.suspected is not None:
+            parts.append(
+                f"<p><b>Suspected, not confirmed:</b> "
+                f'<a href="#finding-{esc(s.suspected.id)}">{esc(s.suspected.id)}</a> '
+                f"{_place(s.suspected)} (section C).</p>"
+            )
+    return f'<section id="answer" class="answer {esc(s.verdict)}">{"".join(parts)}</section>'
 
 
 def _header(report: Report) -> str:
@@ -133,21 +179,13 @@ def _header(report: Report) -> str:
         run_by += f", created {esc(report.created_at)}"
     rows.append(("Run by", run_by))
     body = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
-    return f'<h1>torch-investigate: {esc(report.repo)}</h1><dl class="header">{body}</dl>'
-
-
-def _run_label(run: RunSummary) -> str:
-    if not run.interventions:
-        return f"{run.label} (as written)"
-    if run.interventions == [run.label]:
-        return run.label
-    return f"{run.label} [{', '.join(run.interventions)}]"
+    return f'<dl class="header">{body}</dl>'
 
 
 def _plots(report: Report) -> str:
     if report.runs:
         series = [
-            _svg.Series(label=_run_label(r), values=r.losses, baseline=is_baseline(r))
+            _svg.Series(label=run_title(r), values=r.losses, baseline=is_baseline(r))
             for r in report.runs
         ]
         loss = _svg.line_chart(
@@ -234,7 +272,9 @@ def _where(f: Finding) -> str:
 
 
 def _finding(f: Finding, is_root: bool) -> str:
-    root = " (root cause)" if is_root else ""
+    root = ""
+    if is_root:
+        root = " (root cause)" if f.status == "confirmed" else " (suspected root cause)"
     evidence = "".join(_observation(o) for o in f.evidence) or "<li>none recorded</li>"
     cat_title = category_title(f.category)  # shown only when the title does not repeat it
     cat_note = f" {esc(cat_title)}" if cat_title != f.title else ""
@@ -264,16 +304,24 @@ def _finding(f: Finding, is_root: bool) -> str:
 
 def _findings(v: ReportView) -> str:
     rc = v.report.root_cause
-    body = "".join(_finding(f, bool(rc) and f.id == rc) for f in v.findings)
+    body = "".join(
+        _finding(f, bool(rc) and f.id == rc)
+        if f is not v.root
+        else f'<p class="muted"><a href="#finding-{esc(f.id)}">{esc(f.id)}</a>, the root cause, '
+        "is shown at the top of the page.</p>"
+        for f in v.findings
+    )
     return f'<section id="findings"><h2>Findings</h2>{body or "<p>None: no finding was recorded.</p>"}</section>'
 
 
-def _finding_list(findings: list[Finding], none: str) -> str:
+def _finding_list(findings: list[Finding], none: str, suspected: Finding | None = None) -> str:
     if not findings:
         return f"<p>{none}</p>"
     items = "".join(
         f'<li><a href="#finding-{esc(f.id)}"><b>{esc(f.id)}</b></a> {esc(f.title)}: {_where(f)} '
-        f"(stage {f.stage.value}, confidence {esc(f.confidence)})</li>"
+        f"(stage {f.stage.value}, confidence {esc(f.confidence)}"
+        + ("; suspected root cause, not confirmed" if f is suspected else "")
+        + ")</li>"
         for f in findings
     )
     return f"<ul>{items}</ul>"
@@ -313,7 +361,7 @@ def _conclusions(v: ReportView) -> str:
         '<section id="section-b"><h2>B. Confirmed defects</h2>'
         + _finding_list(v.confirmed, "None: no defect was confirmed by runtime evidence.")
         + '</section><section id="section-c"><h2>C. Plausible but unproven causes</h2>'
-        + _finding_list(v.plausible, "None: no unproven suspicion remains.")
+        + _finding_list(v.plausible, "None: no unproven suspicion remains.", v.suspected)
         + '</section><section id="section-d"><h2>D. Experiments to run next, ordered by '
         f"information value</h2>{d}</section>"
         f'<section id="section-e"><h2>E. Changes NOT to attempt yet</h2>{e}</section>'
@@ -327,22 +375,27 @@ def _runs(report: Report) -> str:
         )
     head = "".join(
         f"<th>{h}</th>"
-        for h in ("Run", "Interventions", "Status", "Steps", "First loss", "Last loss", "Wall time")
-    )
-    rows = "".join(
-        f"<tr><td>{_code(r.label)}</td><td>{esc(', '.join(r.interventions) or 'none (as written)')}"
-        f"</td><td>{esc(r.status)}</td><td class='num'>{r.steps}</td>"
-        f"<td class='num'>{fmt_num(r.losses[0]) if r.losses else '—'}</td>"
-        f"<td class='num'>{fmt_num(r.losses[-1]) if r.losses else '—'}</td>"
-        f"<td class='num'>{fmt_seconds(r.wall_s)}</td></tr>"
-        + (
-            f"<tr><td></td><td colspan='6' class='muted'>{esc(r.message)}</td></tr>"
-            if r.message
-            else ""
+        for h in ("Run", "Status", "Steps", "First loss", "Settled loss",
+                  "As written, same steps", "Wall time")
+    )  # fmt: skip
+    rows = []
+    for r in report.runs:
+        n = run_numbers(report, r)
+        same = "—"
+        if n.compared_steps is not None:
+            same = f"{fmt_num(n.baseline_settled)} ({n.compared_steps} steps)"
+        rows.append(
+            f"<tr><td>{esc(run_title(r))}</td><td>{esc(r.status)}</td>"
+            f"<td class='num'>{r.steps}</td><td class='num'>{fmt_num(n.first)}</td>"
+            f"<td class='num'>{fmt_num(n.settled)}</td><td class='num'>{esc(same)}</td>"
+            f"<td class='num'>{fmt_seconds(r.wall_s)}</td></tr>"
         )
-        for r in report.runs
+        if r.message:
+            rows.append(f"<tr><td></td><td colspan='6' class='muted'>{esc(r.message)}</td></tr>")
+    return (
+        f'<section id="runs"><h2>Runs</h2><table><tr>{head}</tr>{"".join(rows)}</table>'
+        f'<p class="muted">{esc(STATISTICS_NOTE)}</p></section>'
     )
-    return f'<section id="runs"><h2>Runs</h2><table><tr>{head}</tr>{rows}</table></section>'
 
 
 def _git(report: Report) -> str:
@@ -386,6 +439,8 @@ def to_html(report: Report) -> str:
     v = view(report)
     body = "".join(
         [
+            f"<h1>torch-investigate: {esc(report.repo)}</h1>",
+            _answer(v),
             _header(report),
             _plots(report),
             _stages(report.stages),

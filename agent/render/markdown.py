@@ -9,19 +9,30 @@ from __future__ import annotations
 
 import shlex
 
-from torch_investigate.tools.records import CheckItem, Finding, Observation, Report, StageResult
+from torch_investigate.agent.curves import STATISTICS_NOTE
+from torch_investigate.tools.records import (
+    CheckItem,
+    Finding,
+    Observation,
+    Report,
+    StageResult,
+    SummaryFinding,
+)
 
 from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence
+from ._interventions import run_title
 from ._sections import (
     ISOLATION_TEXT,
     ReportView,
     category_title,
+    run_numbers,
     stage_reason,
     symptom_title,
     total_seconds,
     view,
     where_text,
 )
+from .summary import confirming_label, lead, summary_of
 
 # `<` is what turns text into HTML on GitHub; `*` and backticks into emphasis and code.
 # `>` only matters at the start of a line, where repo text never stands here.
@@ -61,8 +72,41 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines
 
 
+def _at(f: SummaryFinding) -> str:
+    """`category` at `file:line` in `symbol`, for the answer's first line."""
+    if f.file is None:
+        place = f"in {code(f.symbol)} (file not located)" if f.symbol else "(no single file)"
+    else:
+        at = f"{f.file}:{f.line}" if f.line is not None else f.file
+        place = f"at {code(at)}" + (f" in {code(f.symbol)}" if f.symbol else "")
+    return f"{code(f.category)} {place}"
+
+
+def _answer(report: Report) -> list[str]:
+    """The answer, before anything else: root cause, why, the confirming number."""
+    s = summary_of(report)
+    rc = s.root_cause
+    if rc is not None:
+        lines = [f"**Root cause:** {_at(rc)} ({rc.id}, confirmed): {md(sentence(rc.title))}"]
+        lines += ["", f"**Why it breaks learning:** {md(sentence(rc.why))}"]
+        if s.confirming:
+            lines += ["", f"**{confirming_label(s)}:** {md(sentence(s.confirming))}"]
+        root = report.finding(rc.id)
+        if root is not None and root.confirm:
+            lines += ["", f"**Try:** {md(sentence(root.confirm))}"]
+        return lines
+    label, _, rest = lead(s).partition(": ")
+    lines = [f"**{md(label)}:** {md(rest)}"]
+    if s.suspected is not None:
+        lines += [
+            "",
+            f"**Suspected, not confirmed:** {s.suspected.id} {_at(s.suspected)} (section C).",
+        ]
+    return lines
+
+
 def _header(report: Report) -> list[str]:
-    lines = [f"# torch-investigate: {md(report.repo)}", ""]
+    lines = [f"# torch-investigate: {md(report.repo)}", "", *_answer(report), ""]
     if report.command is not None:
         argv = " ".join(shlex.quote(a) for a in report.command.argv)
         lines.append(
@@ -154,7 +198,7 @@ def _observation(obs: Observation) -> str:
 def _finding(f: Finding, is_root: bool) -> list[str]:
     head = f"### {f.id or '(no id)'}: {md(f.title)}"
     if is_root:
-        head += " (root cause)"
+        head += " (root cause)" if f.status == "confirmed" else " (suspected root cause)"
     lines = [head, ""]
     if f.status == "refuted":
         # Refuted findings stay visible so nobody re-investigates them, but briefly.
@@ -199,10 +243,14 @@ def _findings(v: ReportView) -> list[str]:
     return lines[:-1]
 
 
-def _finding_item(f: Finding) -> str:
+def _finding_item(f: Finding, suspected: Finding | None = None) -> str:
     loc = f.location
     where = f"at {code(str(loc))}" if loc is not None else md(where_text(f))
-    return f"- **{f.id}** {md(f.title)}: {where} (stage {f.stage.value}, confidence {f.confidence})"
+    note = "; suspected root cause, not confirmed" if f is suspected else ""
+    return (
+        f"- **{f.id}** {md(f.title)}: {where} (stage {f.stage.value}, confidence "
+        f"{f.confidence}{note})"
+    )
 
 
 def _conclusions(v: ReportView) -> list[str]:
@@ -218,7 +266,9 @@ def _conclusions(v: ReportView) -> list[str]:
         "None: no defect was confirmed by runtime evidence."
     ]
     lines += ["", "## C. Plausible but unproven causes", ""]
-    lines += [_finding_item(f) for f in v.plausible] or ["None: no unproven suspicion remains."]
+    lines += [_finding_item(f, v.suspected) for f in v.plausible] or [
+        "None: no unproven suspicion remains."
+    ]
     lines += ["", "## D. Experiments to run next, ordered by information value", ""]
     if not v.experiments:
         lines.append("None: no experiment is proposed.")
@@ -245,25 +295,23 @@ def _runs(report: Report) -> list[str]:
     lines = ["## Runs", ""]
     if not report.runs:
         return [*lines, "None: the training path was not run."]
-    rows = [
-        [
-            code(r.label),
-            ", ".join(r.interventions) or "none (as written)",
-            r.status,
-            str(r.steps),
-            fmt_num(r.losses[0]) if r.losses else "—",
-            fmt_num(r.losses[-1]) if r.losses else "—",
-            fmt_seconds(r.wall_s),
-        ]
-        for r in report.runs
-    ]
-    lines += _table(
-        ["Run", "Interventions", "Status", "Steps", "First loss", "Last loss", "Wall time"], rows
-    )
+    rows = []
+    for r in report.runs:
+        n = run_numbers(report, r)
+        same = "—"
+        if n.compared_steps is not None:
+            same = f"{fmt_num(n.baseline_settled)} ({n.compared_steps} steps)"
+        rows.append(
+            [md(run_title(r)), r.status, str(r.steps), fmt_num(n.first), fmt_num(n.settled),
+             same, fmt_seconds(r.wall_s)]
+        )  # fmt: skip
+    header = ["Run", "Status", "Steps", "First loss", "Settled loss", "As written, same steps"]
+    lines += _table([*header, "Wall time"], rows)
+    lines += ["", md(STATISTICS_NOTE)]
     messages = [r for r in report.runs if r.message]
     if messages:
         lines.append("")
-        lines += [f"- {code(r.label)}: {md(one_line(r.message, 300))}" for r in messages]
+        lines += [f"- {md(run_title(r))}: {md(one_line(r.message, 300))}" for r in messages]
     return lines
 
 

@@ -25,6 +25,7 @@ from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 from ._format import one_line
 from ._sections import view
+from .summary import summary_of
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = (
@@ -132,6 +133,7 @@ def _properties(f: Finding, root_cause: str | None) -> SarifObject:
 
 def sarif_log(report: Report, *, github_compatible: bool = True) -> SarifObject:
     v = view(report)
+    summary = summary_of(report)
     reported = [f for f in v.findings if f.status != "refuted"]
     anchor = _entry_script(report)
     rules: list[SarifObject] = []
@@ -189,6 +191,8 @@ def sarif_log(report: Report, *, github_compatible: bool = True) -> SarifObject:
             "schemaVersion": report.schema_version,
             "conclusion": report.conclusion,
             "conclusionReason": report.conclusion_reason,
+            "summary": summary.headline,
+            "verdict": summary.verdict,
             "rootCause": report.root_cause,
             "symptom": report.symptom,
             "refutedFindings": [f.id for f in v.refuted],

@@ -1,0 +1,78 @@
+"""The loss statistics a report states, defined once.
+
+- first: the first recorded finite loss of a run.
+- settled: the median of the last tenth of its finite losses (at least 5 values).
+- window: an intervention is compared with the run as written over the same number of
+  steps, the shorter of the two curves.
+
+The intervention checks (`checks.common.compare`), the runs table and the stage texts
+all read these, so the numbers a reader puts side by side are the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import median
+
+# Said once under the runs table (Markdown and HTML).
+STATISTICS_NOTE = (
+    "First = the first recorded loss; settled = the median of the last tenth of the steps "
+    "(at least 5); a run with an intervention is compared with the run as written over "
+    "the same number of steps, the shorter of the two."
+)
+
+
+def finite(raw: Sequence[float | None]) -> list[float]:
+    return [v for v in raw if v is not None and math.isfinite(v)]
+
+
+def first_recorded(raw: Sequence[float | None]) -> float | None:
+    vals = finite(raw)
+    return vals[0] if vals else None
+
+
+def final_level(curve: Sequence[float | None]) -> float | None:
+    """The loss the run settled at: median of the last tenth (at least 5 points)."""
+    vals = finite(curve)
+    if not vals:
+        return None
+    k = max(5, len(vals) // 10)
+    return median(vals[-k:])
+
+
+@dataclass(frozen=True)
+class Window:
+    """A run with an intervention next to the run as written, over the same steps."""
+
+    steps: int  # curve entries compared (the shorter curve, or a given count)
+    base: list[float]  # finite baseline losses inside the window
+    other: list[float]  # finite intervention losses inside the window
+    base_nonfinite: int
+    other_nonfinite: int
+
+    @property
+    def base_steps(self) -> int:
+        return len(self.base) + self.base_nonfinite
+
+    @property
+    def base_first(self) -> float | None:
+        return self.base[0] if self.base else None
+
+    @property
+    def base_settled(self) -> float | None:
+        return final_level(self.base)
+
+    @property
+    def settled(self) -> float | None:
+        return final_level(self.other)
+
+
+def window(
+    base_raw: Sequence[float | None], other_raw: Sequence[float | None], steps: int | None = None
+) -> Window:
+    n = min(len(base_raw), len(other_raw)) if steps is None else steps
+    bc, oc = list(base_raw[:n]), list(other_raw[:n])
+    b, o = finite(bc), finite(oc)
+    return Window(n, b, o, len(bc) - len(b), len(oc) - len(o))
