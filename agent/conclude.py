@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from torch_investigate.agent.interaction import cause_of_pair, fix_of
 from torch_investigate.tools.records import Experiment, Finding, NotYet, Stage
 
 if TYPE_CHECKING:
@@ -16,7 +17,11 @@ CONFIDENCE = {"high": 1.0, "medium": 0.5, "low": 0.0}
 
 def effect(f: Finding) -> float | None:
     """The largest relative improvement an intervention showed for this finding."""
-    vals = [o.values.get("relative_improvement") for o in f.evidence if o.source == "intervention"]
+    vals = [
+        o.values.get("relative_improvement")
+        for o in f.evidence
+        if o.source == "intervention" and o.values.get("same_objective", True)
+    ]
     vals = [v for v in vals if isinstance(v, (int, float))]
     return max(vals) if vals else None
 
@@ -229,6 +234,27 @@ def _not_yet(session: Session) -> list[NotYet]:
     ]
 
 
+def _separate_consequences(session: Session, call) -> None:
+    """The two strongest confirmed defects with fixes: one more run applies both; a defect
+    whose fix adds nothing once the other is fixed follows from it (agent/interaction.py)."""
+    cats = {f.category for f in session.protocol.ledger.all() if f.status != "refuted"}
+    fixable = sorted(
+        (f for f in session.protocol.ledger.confirmed() if fix_of(f) is not None),
+        key=lambda f: -score(f, cats),
+    )
+    if len(fixable) < 2:
+        return
+    found = cause_of_pair(session, fixable[0], fixable[1])
+    if found is None:
+        return
+    _cause, consequence, observation = found
+    issued = session.protocol.evidence.issue(observation)
+    call(
+        "update_finding",
+        {"finding": consequence.id, "status": "plausible", "evidence_ids": [issued.id]},
+    )
+
+
 def conclude(session: Session, call) -> None:
     p = session.protocol
     guard = 0
@@ -241,6 +267,8 @@ def conclude(session: Session, call) -> None:
                 "reason": "the investigation ended before this stage was examined",
             },
         )
+    if not p.finished:
+        _separate_consequences(session, call)
     for change in _not_yet(session):
         p.defer(change)
     if not p.finished:

@@ -125,6 +125,8 @@ class Session:
         except SandboxError as e:
             raise InvestigationError(str(e)) from e
         env = dict(getattr(self.command, "env", {}) or {})
+        if self.command.setup:
+            self.notes.extend(self.sandbox.prepare(self.command.setup, env))
         self.runner = Runner(
             self.sandbox,
             self.command.argv,

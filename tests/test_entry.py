@@ -230,3 +230,15 @@ def test_readme_lines_tie_by_number_and_a_non_training_command_ranks_last(tmp_pa
     ranked = rank_candidates(tmp_path)
     assert ranked[0].argv == ["train.py", "--small"]  # README.md:48 before README.md:6x
     assert ranked[-1].argv[0] == "evaluate.py" and "reaches no training step" in ranked[-1].reason
+
+
+def test_a_make_target_runs_its_prerequisites_first(tmp_path: Path) -> None:
+    makefile = (
+        "PYTHON ?= python\nCONFIG ?= configs/base.yaml\nDATA = data/a.npz data/b.npz\n\n"
+        ".PHONY: train data\n\n$(DATA): scripts/make_data.py\n\t$(PYTHON) scripts/make_data.py --out data\n\n"
+        "data: $(DATA)\n\ntrain: data\n\t@$(PYTHON) train.py --config $(CONFIG)\n"
+    )
+    write(tmp_path, {"Makefile": makefile, "train.py": TRAIN, "scripts/make_data.py": "print(1)\n"})
+    info = find_command(tmp_path)
+    assert info is not None and info.argv == ["train.py", "--config", "configs/base.yaml"]
+    assert info.setup == [["scripts/make_data.py", "--out", "data"]]

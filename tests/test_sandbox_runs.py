@@ -338,3 +338,24 @@ def test_close_during_runs_stops_them_and_leaves_nothing(planted_secrets) -> Non
     assert [str(r) for r in results if isinstance(r, SandboxError)] == ["the sandbox is closed"]
     with pytest.raises(SandboxError, match="closed"):
         sandbox.run(argv, trace_config={})
+
+
+def test_set_up_commands_leave_their_files_for_every_later_run(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "make_data.py").write_text(
+        "from pathlib import Path\nPath('data').mkdir(exist_ok=True)\nPath('data/x.txt').write_text('ready')\n"
+    )
+    (repo / "train.py").write_text(
+        "from pathlib import Path\nassert Path('data/x.txt').read_text() == 'ready'\n"
+    )
+    before = tree_hash(repo)
+    with Workspace.create(repo) as ws, Sandbox(ws.root, limits=FAST) as sandbox:
+        notes = sandbox.prepare([["make_data.py"]])
+        assert notes == ["set-up `python make_data.py` ran first (1 files made or changed)"]
+        assert (ws.root / "data" / "x.txt").read_text() == "ready"
+        done = sandbox.run(["train.py"], trace_config={"trace": False})
+        assert done.failure is None, done.stderr
+        failing = sandbox.prepare([["missing.py"]])
+        assert failing[0].startswith("set-up `python missing.py` failed")
+    assert tree_hash(repo) == before  # the user's repo never sees the data

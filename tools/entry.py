@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+from torch_investigate.tools import makefile
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.entries import Reach, entries
 from torch_investigate.tools.records import CommandInfo
@@ -66,6 +67,7 @@ class Candidate(BaseModel):
     score: int
     env: dict[str, str] = Field(default_factory=dict)  # e.g. PYTHONPATH=src for a src layout
     order: int = 0  # position in its source (a README line), for ties
+    setup: list[list[str]] = Field(default_factory=list)  # Python run first (make prerequisites)
 
     def display(self) -> str:
         env = " ".join(f"{k}={v}" for k, v in self.env.items())
@@ -299,25 +301,18 @@ def _from_pyproject(root: Path, reaching: Reaching, notes: list[str]) -> Iterato
         )  # fmt: skip
 
 
-def _makefile_targets(text: str) -> Iterator[tuple[str, list[str]]]:
-    target: str | None = None
-    recipe: list[str] = []
-    for line in text.splitlines():
-        if line.startswith("\t"):
-            if target is not None:
-                recipe.append(line.strip())
+def _python_lines(root: Path, lines: list[str]) -> list[list[str]]:
+    """The lines that run a repo script with Python, as argv (without the interpreter)."""
+    out = []
+    for line in lines:
+        line = line.lstrip("@-+ ")
+        try:
+            argv, env, _ = parse_command(line)
+        except EntryError:
             continue
-        match = re.match(r"^([A-Za-z0-9_./-]+)\s*:(?!=)", line)
-        if match:
-            if target is not None:
-                yield target, recipe
-            target, recipe = match.group(1), []
-        elif line.strip() and not line.startswith("#"):
-            if target is not None:
-                yield target, recipe
-            target, recipe = None, []
-    if target is not None:
-        yield target, recipe
+        if "$" not in " ".join(argv) and _target_exists(root, argv, env):
+            out.append(argv)
+    return out
 
 
 def _from_makefile(root: Path, reaching: Reaching) -> Iterator[Candidate]:
@@ -327,10 +322,12 @@ def _from_makefile(root: Path, reaching: Reaching) -> Iterator[Candidate]:
             break
     else:
         return
-    for number, (target, recipe) in enumerate(_makefile_targets(path.read_text(errors="replace"))):
-        if target in _NOT_TRAINING_TARGETS or target.startswith("."):
+    mk = makefile.parse(path.read_text(errors="replace"))
+    mk.variables.setdefault("PYTHON", "python")
+    for number, target in enumerate(mk.order):
+        if target in _NOT_TRAINING_TARGETS or target.startswith(".") or "/" in target:
             continue
-        for line in recipe:
+        for line in mk.rules[target].recipe:
             line = _MAKE_PYTHON_VAR.sub("python", line.lstrip("@-+ "))
             try:
                 argv, env, _ = parse_command(line)
@@ -340,9 +337,12 @@ def _from_makefile(root: Path, reaching: Reaching) -> Iterator[Candidate]:
                 continue  # depends on make variables we do not evaluate
             reach = reaching.of(_target_file(root, argv, env))
             score, reason = _documented(reach, f"make target {target}", 90)
+            setup = _python_lines(root, mk.before(target))
+            if setup:
+                reason += "; its prerequisites run first: " + "; ".join(" ".join(a) for a in setup)
             yield Candidate(
                 argv=argv, source=f"{path.name}:{target}", reason=reason, score=score, env=env,
-                order=number,
+                order=number, setup=setup,
             )  # fmt: skip
             break
 
@@ -447,4 +447,5 @@ def find_command(
         reason=top.reason,
         candidates=[c.display() for c in others],
         env=top.env,
+        setup=top.setup,
     )

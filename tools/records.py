@@ -232,6 +232,9 @@ class CommandInfo(BaseModel):
     candidates: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)  # e.g. PYTHONPATH=src for a src layout
     interpreter: str | None = None  # an explicit interpreter given with --cmd
+    # Python commands run once before training, in the run's copy (make prerequisites
+    # that build the data): argv lists without the interpreter
+    setup: list[list[str]] = Field(default_factory=list)
 
 
 class RunSummary(BaseModel):

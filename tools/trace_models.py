@@ -34,6 +34,7 @@ from torch_investigate.tools.trace_records import (
     GradStats,
     GraphStats,
     InitStat,
+    InputNormalizer,
     LoaderInfo,
     LossCall,
     LossMask,
@@ -130,6 +131,7 @@ class Trace(TraceRecord):
     # every evaluation loss value of the run, the fast-forwarded part included:
     # (optimizer steps so far, call site, value; a non-finite value as a string)
     eval_losses: list[tuple[int, str, float | str]] = Field(default_factory=list)
+    input_normalizer: InputNormalizer | None = None
     lrs: list[list[float | None]] = Field(default_factory=list)
     models: list[ModelInfo] = Field(default_factory=list)
     parameters: list[Parameter] = Field(default_factory=list)

@@ -318,6 +318,14 @@ class InitStat(_InitStat, total=False):
     identical_rows: bool
 
 
+class InputNormalizer(TypedDict):
+    """A normalization layer the training batch goes through as is (the model scales its
+    own inputs)."""
+
+    module: str
+    frame: Frame | None
+
+
 class ProbeResult(TypedDict):
     """What a caller's probe snippet printed and set (tools/trace/user_probe.py)."""
 

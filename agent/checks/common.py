@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from torch_investigate.agent.runs import Run
     from torch_investigate.agent.session import Session
 
+# interventions that change what the loss computes (its inputs' meaning): their loss values
+# are not comparable with the run as written, only with each other
+LOSS_CHANGING = frozenset({"strip_prob", "swap_loss_args", "fix_broadcast"})
 LN2 = math.log(2.0)  # 0.693147: BCE at logit 0, or CE of two equal logits
 
 
@@ -152,19 +155,24 @@ class Effect:
     text: str
     base_nonfinite: int = 0
     iv_nonfinite: int = 0
+    interventions: dict[str, Any] | None = None  # the change, to combine it with others
+    train_loader: str | None = None
 
     def observation(self) -> Observation:
-        """The comparison as intervention evidence, with its numbers."""
-        return Observation(
-            source="intervention",
-            text=self.text,
-            values={
-                "loss_as_written": self.base_final,
-                "loss_with_change": self.iv_final,
-                "relative_improvement": round(self.relative, 4),
-                "improved": self.improved,
-            },
-        )
+        """The comparison as intervention evidence, with its numbers (and the change
+        itself, so the root-cause choice can combine two fixes)."""
+        values: dict[str, Any] = {
+            "loss_as_written": self.base_final,
+            "loss_with_change": self.iv_final,
+            "relative_improvement": round(self.relative, 4),
+            "improved": self.improved,
+        }
+        if self.interventions:
+            values["interventions"] = self.interventions
+            values["train_loader"] = self.train_loader
+            # a change to the loss itself makes the two losses different quantities
+            values["same_objective"] = not (set(self.interventions) & LOSS_CHANGING)
+        return Observation(source="intervention", text=self.text, values=values)
 
     @property
     def relative(self) -> float:
@@ -225,7 +233,9 @@ def intervene(
 ) -> Effect:
     """Rerun the training path with one change and compare its loss with the baseline's."""
     run = session.runner.get(interventions, train_loader=train_loader)
-    return compare(session.baseline(), run, what)
+    effect = compare(session.baseline(), run, what)
+    effect.interventions, effect.train_loader = dict(interventions), train_loader
+    return effect
 
 
 def is_classification(fn: str) -> bool:

@@ -107,6 +107,12 @@ def _scale(session: Session, ev: Evidence, t: Trace, x) -> None:
     big = max(abs(x.max or 0), abs(x.min or 0))
     if not (big > 50 and (x.std > 10 or abs(x.mean or 0) > 10)):
         return
+    if t.input_normalizer is not None:
+        ev.notes.append(
+            f"model inputs reach {fmt(big)}, but the batch goes through {t.input_normalizer['module']} "
+            "as is: the model scales its own inputs"
+        )
+        return
     eff = intervene(
         session,
         {"standardize_inputs": True},

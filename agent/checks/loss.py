@@ -308,8 +308,12 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
         overall: set[float] = set()
         for c in calls:
             overall.update(float(k) for k in (c.target.values or {}))
+        # the mask must drop something: a call whose every element contributes (a batch of
+        # one sample, a batch of one class) keeps one value because there is only one
+        drops = [c for c in single if c.contributing_elements < c.total_elements]
         if (
             len(single) == len(masked)
+            and drops
             and len(overall - {float(masked[0].ignore_index)}) > 1
             and len(masked) >= 3
         ):

@@ -48,7 +48,9 @@ def contradicted(f: Finding) -> Finding:
     effects = [
         o.values.get("relative_improvement")
         for o in f.evidence
-        if o.source == "intervention" and isinstance(o.values.get("relative_improvement"), float)
+        if o.source == "intervention"
+        and isinstance(o.values.get("relative_improvement"), float)
+        and o.values.get("same_objective", True)
     ]
     if not effects or max(effects) > CONTRADICTED:
         return f

@@ -51,9 +51,9 @@ def call_order(session: Session, ev: Evidence) -> None:
         ev.item("call_order", "skipped", "no training iteration recorded")
         return
     shown = " -> ".join(iters[0])
-    discard = [it for it in iters if _zero_after_backward(it)]
+    discard = discarding(t)
     late_backward = [it for it in iters[1:] if it and it[0] == "backward"]
-    if discard and len(discard) >= max(1, len(iters) // 4):
+    if discard:
         example = " -> ".join(discard[0])
         text = f"in {len(discard)} of {len(iters)} iterations zero_grad runs after backward and before step ({example}): the gradients are discarded before the update"
         unchanged = [s for s in t.steps if s.unchanged]
@@ -115,6 +115,14 @@ def call_order(session: Session, ev: Evidence) -> None:
         "passed",
         f"observed order per iteration: {shown} (same pattern in {sum(1 for it in iters if it == iters[0])} of {len(iters)} iterations)",
     )
+
+
+def discarding(t: Trace) -> list[list[str]]:
+    """Iterations where zero_grad runs after backward and before step (the gradients are
+    discarded before the update), when they are at least a quarter of the iterations."""
+    iters = [it for it in t.iterations if "step" in it or "backward" in it]
+    found = [it for it in iters if _zero_after_backward(it)]
+    return found if found and len(found) >= max(1, len(iters) // 4) else []
 
 
 def _zero_after_backward(it: list[str]) -> bool:
@@ -240,6 +248,14 @@ def updates(session: Session, ev: Evidence) -> None:
         return
     zero_between = t.counts.get("zero_grad", 0) - t.counts.get("zero_grad_in_step", 0)
     closures = f" (and {t.steps_in_closures} inside step(closure))" if t.steps_in_closures else ""
+    if discarding(t):
+        ev.item(
+            "updates",
+            "failed",
+            f"{backwards} backward calls for {steps} optimizer steps: the gradients of most are reset "
+            "before the step uses them (the call order shows zero_grad between backward and step)",
+        )
+        return
     if backwards >= 8 and steps and steps * 5 <= backwards and zero_between >= backwards * 0.8:
         text = f"{backwards} backward calls{closures} but only {steps} optimizer steps, with zero_grad after every backward: most gradients are thrown away unused"
         _step_not_called(session, ev, t, text)

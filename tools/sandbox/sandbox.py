@@ -358,6 +358,24 @@ class Sandbox:
         )
         return result(answer, classify(evidence), server is not None)
 
+    def prepare(self, commands: list[list[str]], env: Mapping[str, str] | None = None) -> list[str]:
+        """Run each command once, untraced, in a copy of the workspace (the data a Makefile
+        prerequisite builds), then bring the files it made or changed back into the
+        workspace so every later run starts from them. Returns notes for the report."""
+        notes = []
+        for argv in commands:
+            config = {"trace": False, "probes": False, "fast_forward": False,
+                      "max_steps": 10**9, "max_total_steps": 10**9, "max_forwards": 10**9,
+                      "max_wall_s": max(10.0, self.limits.wall_s - 5.0)}  # fmt: skip
+            res = self.run(argv, trace_config=config, label="setup", env=env)
+            shown = " ".join(["python", *argv])
+            if res.failure is not None:
+                notes.append(f"set-up `{shown}` failed: {res.failure.message}")
+                break
+            n = _sync_back(res.run_dir, self.workspace_root)
+            notes.append(f"set-up `{shown}` ran first ({n} files made or changed)")
+        return notes
+
     def _surroundings(self, base: Path, name: str) -> None:
         """Links beside the run copy to what lies beside the original repo (read-only
         under bwrap; never made without it, where a link would let the run write there)."""
@@ -412,6 +430,28 @@ class Sandbox:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _sync_back(run_dir: Path | None, workspace: Path) -> int:
+    """Copy files a run made or changed into the workspace (not caches, not links)."""
+    if run_dir is None or not run_dir.is_dir():
+        return 0
+    n = 0
+    for src in run_dir.rglob("*"):
+        rel = src.relative_to(run_dir)
+        if src.is_symlink() or not src.is_file() or "__pycache__" in rel.parts:
+            continue
+        dst = workspace / rel
+        if (
+            dst.is_file()
+            and dst.stat().st_size == src.stat().st_size
+            and dst.read_bytes() == src.read_bytes()
+        ):
+            continue
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+        n += 1
+    return n
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:

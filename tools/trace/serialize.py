@@ -40,6 +40,7 @@ def trace_dict(rec: Recorder) -> dict:
         "step_losses": rec.step_losses[:MAX_CURVE],
         "holdout_losses": rec.holdout_losses[:MAX_CURVE],
         "eval_losses": rec.eval_losses,
+        "input_normalizer": rec.input_normalizer,
         "lrs": rec.lrs[:MAX_CURVE],
         "models": models,
         "parameters": params,

@@ -187,9 +187,28 @@ def _model_output(rec: Recorder, module: nn.Module, output) -> None:
         )
 
 
+NORMALIZATION = (
+    nn.modules.batchnorm._BatchNorm,
+    nn.LayerNorm,
+    nn.GroupNorm,
+    nn.modules.instancenorm._InstanceNorm,
+)
+
+
 @guarded
 def _sub_forward(rec: Recorder, module: nn.Module, args: tuple) -> None:
     grad = torch.is_grad_enabled()
+    if (
+        rec.input_normalizer is None
+        and isinstance(module, NORMALIZATION)
+        and args
+        and getattr(args[0], "_ti_batch", False)
+    ):
+        # the batch itself goes through a normalization layer: the model scales its inputs
+        rec.input_normalizer = {
+            "module": type(module).__name__,
+            "frame": frame_dict(getattr(module, "_ti_created", None)),
+        }
     if not grad and rec.top_grad_enabled and rec.detailed:
         _grad_disabled_inside(rec, module)
     if (
