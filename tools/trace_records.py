@@ -152,6 +152,7 @@ class Parameter(TraceRecord):
     stale_steps: int = 0
     ran_without_grad: bool = False  # its module ran with grad off inside a training forward
     stale_frame: Frame | None = None  # where the copy the forward keeps using was made
+    init_frame: Frame | None = None  # the last in-place write before training (its init)
 
 
 class ParamGroup(TraceRecord):
@@ -187,6 +188,7 @@ class LoaderInfo(TraceRecord):
     sampler: str = ""
     drop_last: bool = False
     dataset_len: int | None = None
+    dataset_class: str = ""  # the dataset's class (a repo class pairs inputs and targets)
     num_workers: int = 0
     batches: int = 0
     iterations: int = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     MODULE_LESS,
@@ -305,7 +306,9 @@ def _unshuffled(session: Session, ev: Evidence, t: Trace, text: str) -> None:
         status="confirmed",
         confidence="high",
         evidence=evidence,
-        where=first_static_location(session, "unshuffled_data") or loader_location(session, t),
+        where=first_static_location(session, "unshuffled_data")
+        or loader_location(session, t)
+        or places.batch_source(session),
         why="each step sees one class (or one end of the target range), so the updates chase the current batch and undo each other",
         confirm="pass shuffle=True to the training DataLoader (or permute the index once per epoch) and rerun",
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     curve_stats,
@@ -131,6 +132,7 @@ def activations(session: Session, ev: Evidence) -> None:
             confidence="high" if (sym or zero) else "medium",
             evidence=[runtime(text, None, session, **{k: v for k, v in s.items() if k != "name"})],
             where=first_static_location(session, "bad_initialization")
+            or _init_site(session, t, s["name"])
             or (init_location(session, t.models[0].class_) if t.models else None)
             or model_location(session, t),
             why="units that start identical receive identical gradients and stay identical; a huge scale saturates activations from the first step",
@@ -229,8 +231,10 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
     text = "fixed-batch loss after the same steps: " + "; ".join(parts)
     good = [s for s, f in fits.items() if _fits_well(f)]
     opt = t.optimizers[0] if t.optimizers else None
-    loc = first_static_location(session, "lr_too_high", "lr_too_low") or (
-        where(session, opt.frame) if opt else None
+    loc = (
+        first_static_location(session, "lr_too_high", "lr_too_low")
+        or (places.literal_of(session, opt.frame, "lr") if opt else None)
+        or (where(session, opt.frame) if opt else None)
     )
     ten_x_better = [
         s
@@ -405,6 +409,12 @@ def capacity(session: Session, ev: Evidence) -> None:
             "not the data points at the data (stage 2), not at its capacity"
         )
     ev.item("capacity", "passed", text + ": the model can fit one batch")
+
+
+def _init_site(session: Session, t, name: str):
+    """Where a weight got its initial values: the last in-place write before training."""
+    p = t.param(name)
+    return where(session, p.init_frame) if p is not None and p.init_frame is not None else None
 
 
 def _underfit(t) -> str | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from statistics import median
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     first_static_location,
@@ -276,7 +277,13 @@ def _moved(session: Session, ev: Evidence, t: Trace) -> None:
     used = {p.name for p in trainable(t)} | {
         p.name for p in t.parameters if (p.executed or p.ran_without_grad) and p.requires_grad
     }
-    stuck = [p for p in still if p.name in used]
+    # exactly-zero gradients (zero-initialized or dead units) reach the optimizer, which
+    # would move the weights if they were not zero: stage 8's question, not the update's
+    stuck = [
+        p for p in still
+        if p.name in used and not (p.grad.observed and p.grad.zero == p.grad.observed)
+    ]  # fmt: skip
+    zero_grads = [p for p in still if p.grad.observed and p.grad.zero == p.grad.observed]
     n_steps = moved[0].update.observed if moved else 0
     if still and len(still) == len(moved):
         ev.item("updates", "failed", f"no optimizer parameter changed in {n_steps} recorded steps")
@@ -296,8 +303,13 @@ def _moved(session: Session, ev: Evidence, t: Trace) -> None:
             f"{', '.join(p.name for p in stuck[:4])}; {why}",
         )
         return
-    if still:
-        detail += f"; unchanged but unused by the training forward: {', '.join(p.name for p in still[:4])}"
+    if zero_grads:
+        detail += f"; {len(zero_grads)} get exactly zero gradients, so they stay (stage 8 examines initialization and dead units): {', '.join(p.name for p in zero_grads[:4])}"
+    idle = [p for p in still if p not in zero_grads]
+    if idle:
+        detail += (
+            f"; unchanged but unused by the training forward: {', '.join(p.name for p in idle[:4])}"
+        )
     ev.item("updates", "passed", detail)
 
 
@@ -361,7 +373,8 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, _frame(t, "backward"), session), eff.observation()],
-            where=first_static_location(session, "missing_zero_grad")
+            where=(places.hand_update(session) if not t.optimizers else None)
+            or first_static_location(session, "missing_zero_grad")
             or where(session, _frame(t, "backward")),
             why="backward adds into .grad; without a reset every step applies the sum of all past gradients, so steps grow and point the wrong way",
             confirm="call optimizer.zero_grad() before loss.backward() in each iteration and compare 100 steps",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from statistics import median
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     curve_stats,
@@ -132,7 +133,9 @@ def clipping(session: Session, ev: Evidence) -> None:
                 ),
                 eff.observation(),
             ],
-            where=where(session, c.frame) or first_static_location(session, "tiny_grad_clip"),
+            where=places.literal_of(session, c.frame, "max_norm")
+            or where(session, c.frame)
+            or first_static_location(session, "tiny_grad_clip"),
             why=f"every step is clipped to {fmt(ratio)} of its size, so the effective learning rate is that much smaller"
             + (f" ({opt} rescales gradients, which softens this)" if adaptive else ""),
             confirm=f"log the value clip_grad_norm_ returns for a few steps; raise max_norm above the typical norm ({fmt(median(totals))}) or remove the clip and compare",
@@ -182,6 +185,7 @@ def weight_decay(session: Session, ev: Evidence) -> None:
                     eff.observation(),
                 ],
                 where=first_static_location(session, "excessive_weight_decay")
+                or places.literal_of(session, t.optimizers[0].frame, "weight_decay")
                 or where(session, t.optimizers[0].frame),
                 why="the decay term outweighs the gradient, pulling every weight toward zero faster than the data can push it",
                 confirm="compare |weight_decay * w| with |grad| per layer for a few steps; lower weight_decay",

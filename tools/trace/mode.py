@@ -115,6 +115,14 @@ class TraceMode(TorchFunctionMode):
         a0 = args[0] if args else None
         if name in ops.FACTORIES:
             out._ti_made = True
+        if (
+            name.endswith("_")
+            and isinstance(a0, torch.nn.Parameter)
+            and self.rec.n_steps == 0
+            and len(self.rec.init_sites) < 10_000
+        ):
+            # the last in-place write before training: where the weight got its start
+            self.rec.init_sites[id(a0)] = repo_frame()
         if any(
             isinstance(a, torch.Tensor)
             and (getattr(a, "_ti_out", False) or getattr(a, "_ti_pred", False))
@@ -184,6 +192,11 @@ class TraceMode(TorchFunctionMode):
     def _tag_prob(self, kind: str, out: torch.Tensor, src, args, kwargs) -> None:
         dim = kwargs.get("dim", args[1] if len(args) > 1 and isinstance(args[1], int) else None)
         frame = repo_frame()
+        top = self.rec.stack[-1][0] if self.rec.stack else None
+        if type(top).__module__.startswith("torch.nn") and getattr(top, "_ti_created", None):
+            # a library layer (nn.ReLU, nn.Softmax in a Sequential): where the program
+            # built it says more than the line that called the container
+            frame = top._ti_created
         out._ti_tag = (kind, frame, src if isinstance(src, torch.Tensor) else None, dim)
         rec = self.rec
         if kind in ("relu", "sigmoid", "tanh") and rec.detailed and out.numel():

@@ -111,6 +111,8 @@ class Recorder:
         self.train_mode_counts: dict = {"train": 0, "eval": 0, "first_eval": None}
         self.pending_nograd: list[dict] = []  # no-grad forwards whose phase a consumer decides
         self.init_stats: list[dict] = []
+        # id(parameter) -> the frame of the last in-place write before the first step
+        self.init_sites: dict[int, object] = {}
         # a normalization layer the batch goes through as is: {"module", "frame"}
         self.input_normalizer: dict | None = None
 

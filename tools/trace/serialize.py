@@ -157,7 +157,10 @@ def parameters_section(rec: Recorder, opt_of: dict[int, int]) -> list[dict]:
             suffix = f".{r.local_name}" if r.local_name else ""
             n = unreg_counter[(base, r.local_name)]
             name = f"{base}{suffix}" if n == 1 else f"{base}{suffix}#{n}"
-        params.append(_parameter(r, pid, name, pid in top_param_ids, opt_of))
+        record = _parameter(r, pid, name, pid in top_param_ids, opt_of)
+        site = rec.init_sites.get(pid)
+        record["init_frame"] = frame_dict(site) if site is not None else None
+        params.append(record)
     return params
 
 

@@ -89,6 +89,7 @@ def _loader_info(loader: DataLoader, site: str, frame) -> dict:
         "sampler": type(loader.sampler).__name__,
         "drop_last": bool(loader.drop_last),
         "dataset_len": n,
+        "dataset_class": type(loader.dataset).__name__,
         "num_workers": loader.num_workers,
         "batches": 0,
         "iterations": 0,

@@ -85,10 +85,13 @@ def before_backward(rec: Recorder) -> None:
 
 
 def after_backward(rec: Recorder) -> None:
-    """step_after_backward: every optimizer steps after each backward."""
+    """step_after_backward: every optimizer steps after each backward, and its gradients
+    are reset then, as a loop that steps would (a program whose reset sits next to the
+    missing step never resets otherwise)."""
     if rec.iv.step_after_backward:
         for opt in list(rec.optimizers.values()):
             opt.step()
+            opt.zero_grad(set_to_none=True)
 
 
 def clip_limit(rec: Recorder, max_norm):

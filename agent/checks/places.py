@@ -1,0 +1,91 @@
+"""Where to point a finding when the run saw the defect somewhere else than where it is
+written: the hand-written update that never resets gradients, the function that yields
+the training batches, the Dataset class that pairs inputs with targets, and the literal a
+hyperparameter comes from (`LR = 0.1` at the top of a script, not the optimizer call).
+
+The run decides the finding; these only place it, from the code index, and return None
+when the code does not say.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.analysis import analysis
+from torch_investigate.tools.code.loops import find_training_loops
+from torch_investigate.tools.code.values import Value
+from torch_investigate.tools.records import Location
+from torch_investigate.tools.trace_models import Frame
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.session import Session
+
+
+def _location(session: Session, file: str, line: int) -> Location:
+    return Location(file=file, line=line, symbol=session.index.enclosing_symbol(file, line))
+
+
+def hand_update(session: Session) -> Location | None:
+    """The hand-written update (`p -= lr * p.grad`) of the training loop, with no optimizer."""
+    for loop in find_training_loops(session.index):
+        steps = [e for e in loop.events if e.kind == "step" and ".step(" not in e.text]
+        if steps:
+            return _location(session, steps[0].file, steps[0].line)
+    return None
+
+
+def batch_source(session: Session) -> Location | None:
+    """The repo function the training loop iterates (a generator yielding batches)."""
+    for loop in find_training_loops(session.index):
+        if loop.kind != "loop":
+            continue
+        header = loop.header
+        call = header.split(" in ", 1)[1] if " in " in header else ""
+        name = call.split("(", 1)[0].strip().rsplit(".", 1)[-1]
+        for wrapper in ("enumerate", "tqdm", "iter", "zip"):
+            if name == wrapper and "(" in call:
+                inner = call.split("(", 1)[1]
+                name = inner.split("(", 1)[0].strip().rsplit(".", 1)[-1] if "(" in inner else ""
+        found = (
+            [s for s in session.index.find_symbols(name) if s.kind == "function"] if name else []
+        )
+        if found:
+            return Location(file=found[0].file, line=found[0].def_line, symbol=found[0].qualname)
+    return None
+
+
+def dataset_class(session: Session, class_name: str | None) -> Location | None:
+    """The repo Dataset class a DataLoader reads (where inputs and targets are paired)."""
+    if not class_name:
+        return None
+    for method in ("__init__", "__getitem__"):
+        sym = next(
+            (s for s in session.index.symbols if s.qualname == f"{class_name}.{method}"), None
+        )
+        if sym is not None:
+            return Location(file=sym.file, line=sym.def_line, symbol=sym.qualname)
+    return None
+
+
+def literal_of(session: Session, call_frame: Frame | None, argument: str) -> Location | None:
+    """Where the value of `argument` in the call at `call_frame` is written as a number:
+    the call's own literal, or a constant or default it reads (followed through names)."""
+    if call_frame is None:
+        return None
+    unit = session.index.unit(call_frame.file)
+    if unit is None:
+        return None
+    a = analysis(session.index)
+    for call in unit.call_nodes:
+        if sx.line(call) != call_frame.line:
+            continue
+        arg = sx.argument(call, None, argument)
+        if arg is None:
+            continue
+        if sx.number(arg) is not None:
+            return _location(session, unit.file, sx.line(arg))
+        for origin in a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True):
+            if sx.number(origin.value.node) is not None:
+                return _location(session, origin.value.file, origin.value.line)
+    return None
