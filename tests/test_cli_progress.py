@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from torch_investigate.agent.render._interventions import change_words
+
 ROOT = Path(__file__).resolve().parents[1]
 WIDTH = 72
 
@@ -72,7 +74,7 @@ def test_piped_progress_has_stages_runs_and_heartbeats_and_quiet_has_none(tmp_pa
     assert any(
         re.fullmatch(r"  baseline: (completed|stopped), 40 steps, [\d.]+ s", x) for x in lines
     )
-    stripped = "  softmax/sigmoid stripped before the loss"
+    stripped = f"  {change_words('strip_prob')}"
     assert f"{stripped}: started (40 steps)" in lines
     assert any(line.startswith(f"{stripped}: stopped, 40 steps") for line in lines)
     beats = [re.fullmatch(r"  baseline: (\d+)/40 steps, \d+ s", line) for line in lines]

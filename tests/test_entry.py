@@ -192,6 +192,19 @@ def test_any_file_whose_main_reaches_a_trainer_class_elsewhere(tmp_path: Path) -
     assert not any("plot_results" in c for c in info.candidates)
 
 
+def test_code_that_calls_backward_but_never_updates_still_trains(tmp_path: Path) -> None:
+    """A removed `opt.step()` is the defect to find, not a reason to find no entry; a
+    file with no backward at all stays out."""
+    write(tmp_path, {
+        "fit.py": TRAIN.replace("        opt.step()\n", ""),
+        "plot.py": "import torch\n\nif __name__ == '__main__':\n    print(torch.zeros(1))\n",
+    })  # fmt: skip
+    info = find_command(tmp_path)
+    assert info is not None and info.argv == ["fit.py"]
+    assert "backward" in info.reason
+    assert not any("plot" in c for c in info.candidates)
+
+
 def test_a_package_main_module_runs_with_m(tmp_path: Path) -> None:
     write(tmp_path, {
         "src/blobs/__init__.py": "",

@@ -47,11 +47,13 @@ from torch_investigate.tools.trace_records import (
     OtherModeSubmodule,
     Parameter,
     ParamGroup,
+    PassRows,
     ProbeResult,
     Provenance,
     SchedulerInfo,
     Step,
     SubmoduleMode,
+    SubsetOverlap,
     TargetStats,
     TensorSummary,
     TraceRecord,
@@ -80,6 +82,7 @@ __all__ = [
     "DropoutInEval",
     "ErrorInfo",
     "EvalBatch",
+    "PassRows",
     "FirstEval",
     "Forward",
     "ForwardProbe",
@@ -132,6 +135,7 @@ class Trace(TraceRecord):
     # (optimizer steps so far, call site, value; a non-finite value as a string)
     eval_losses: list[tuple[int, str, float | str]] = Field(default_factory=list)
     input_normalizer: InputNormalizer | None = None
+    subset_overlaps: list[SubsetOverlap] = Field(default_factory=list)
     lrs: list[list[float | None]] = Field(default_factory=list)
     models: list[ModelInfo] = Field(default_factory=list)
     parameters: list[Parameter] = Field(default_factory=list)

@@ -328,6 +328,16 @@ class InputNormalizer(TypedDict):
     frame: Frame | None
 
 
+class SubsetOverlap(TypedDict):
+    """A training loader and another loader reading Subsets of the same dataset."""
+
+    train: str  # loader sites
+    eval: str
+    train_n: int
+    eval_n: int
+    overlap: int  # samples both read
+
+
 class ProbeResult(TypedDict):
     """What a caller's probe snippet printed and set (tools/trace/user_probe.py)."""
 
@@ -376,11 +386,14 @@ class TraceWarning(_TraceWarning, total=False):
 
 
 class LossMask(TypedDict):
-    """A boolean-mask selection of the loss target."""
+    """A boolean-mask selection of the loss target, or a 0/1 mask multiplied into an
+    element-wise loss: how many elements it keeps, the target values in the batch and the
+    target values of the kept elements (None when there are too many to list)."""
 
     kept: int
     total: int
     source_values: list[float] | None
+    kept_values: list[float] | None
 
 
 class BatchSummary(TypedDict):
@@ -404,6 +417,13 @@ class EvalBatch(TraceRecord):
     site: str
     rows: int = 0  # distinct rows in the batch
     overlap: int = 0  # of those, rows also seen in training
+    step: int = 0  # training steps taken when the batch was evaluated
+
+
+class PassRows(TraceRecord):
+    site: str
+    drawn: int = 0  # rows drawn in the pass
+    unique: int = 0  # distinct rows among them
 
 
 class Batches(TraceRecord):
@@ -418,6 +438,7 @@ class Batches(TraceRecord):
     eval_unique: int = 0
     overlap: int = 0
     eval_batches: list[EvalBatch] = Field(default_factory=list)
+    eval_first_pass: PassRows | None = None
     targets: dict[str, TargetStats] = Field(default_factory=dict)
     target_values_per_batch: list[dict[str, int]] = Field(default_factory=list)
     target_means_per_batch: list[float] = Field(default_factory=list)

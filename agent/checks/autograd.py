@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     attribute_location,
@@ -312,6 +313,7 @@ def registration(session: Session, ev: Evidence) -> None:
             confidence="high",
             evidence=[runtime(text, None, session, frozen=names[:20])],
             where=first_static_location(session, "frozen_parameters")
+            or places.unfreeze_that_ran(session)
             or (where(session, t.optimizers[0].frame) if t.optimizers else None),
             why="requires_grad=False parameters get no gradient, so the optimizer cannot move them although it was given them to train",
             confirm=f"print([n for n, p in model.named_parameters() if not p.requires_grad]); set requires_grad=True on {names[0]} if it is meant to train",

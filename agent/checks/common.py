@@ -385,3 +385,15 @@ def module_less(t: Trace) -> bool:
     """No nn.Module model ran, yet the loss reaches trainable leaves: plain tensors and a
     function (`W = torch.randn(..., requires_grad=True)`, `def predict(x)`)."""
     return not t.forwards and any(p.reached for p in t.parameters)
+
+
+def cross_broadcast_losses(t: Trace) -> list:
+    """Training loss calls whose input and target broadcast to a shape neither has: every
+    prediction is compared with every target, whatever the pairing."""
+    return [
+        c
+        for c in t.train_loss_calls()
+        if c.broadcast_shape
+        and c.broadcast_shape != c.input.shape
+        and c.broadcast_shape != c.target.shape
+    ]

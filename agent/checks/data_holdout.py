@@ -6,6 +6,7 @@ import math
 from statistics import median
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     baseline_trace,
@@ -105,6 +106,62 @@ def _compare_moments(session: Session, ev: Evidence, t: Trace, tm, em, signed, r
     ev.item("train_eval_inputs", "failed", f"{text}: {pattern}")
 
 
+def _shared_samples(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A training loader and an evaluation loader over Subsets of one dataset that share
+    samples: leakage seen by sample index, whatever the inputs look like."""
+    shared = [o for o in t.subset_overlaps if o["overlap"]]
+    if not shared:
+        return False
+    o = max(shared, key=lambda x: x["overlap"] / max(x["eval_n"], 1))
+    text = (
+        f"{o['overlap']} of the {o['eval_n']} samples the evaluation loader at {o['eval']} reads "
+        f"({fmt(100 * o['overlap'] / max(o['eval_n'], 1))}%) are among the {o['train_n']} the "
+        f"training loader at {o['train']} reads (the same dataset, by sample index)"
+    )
+    file, _, line = o["eval"].rpartition(":")
+    frame = Frame(file=file, line=int(line)) if file and line.isdigit() else None
+    tfile, _, tline = o["train"].rpartition(":")
+    tframe = Frame(file=tfile, line=int(tline)) if tfile and tline.isdigit() else None
+    ev.find(
+        "split_leakage",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, frame, session, overlap=o["overlap"], eval_samples=o["eval_n"])],
+        where=places.index_origin(session, tframe)
+        or places.index_origin(session, frame)
+        or first_static_location(session, "split_leakage")
+        or where(session, frame),
+        why="evaluation samples the model trained on make the held-out metric optimistic; it no longer measures generalization",
+        confirm="print len(set(train_ids) & set(eval_ids)); draw the split over the dataset's own indices, once",
+    )
+    ev.item("leakage", "failed", text)
+    return True
+
+
+# A held-out overlap within this much of what repeating data shows by chance is not leakage.
+CHANCE_MARGIN = 0.1
+MIN_REPEATS = 3  # repeats within one evaluation pass before the data counts as repeating
+
+
+def _chance_overlap(b) -> float | None:
+    """The share of held-out rows that data repeating itself puts among the training rows
+    by chance. Repeats within one evaluation pass estimate how many distinct rows the data
+    can take (`support`, from drawn = support * (1 - exp(-drawn / support)) solved for
+    the distinct count); the training rows seen then cover `train_unique / support` of it.
+    None when one pass repeats no more than a few rows: the data does not repeat itself."""
+    fp = b.eval_first_pass
+    if fp is None or fp.drawn - fp.unique < MIN_REPEATS or fp.unique < 2:
+        return None
+    lo, hi = float(fp.unique), float(fp.unique) * 1e6
+    for _ in range(100):  # distinct(support) is increasing in support: bisect
+        mid = math.sqrt(lo * hi)
+        if mid * (1 - math.exp(-fp.drawn / mid)) < fp.unique:
+            lo = mid
+        else:
+            hi = mid
+    return min(1.0, b.train_unique / hi)
+
+
 def _shift(tm, em) -> float:
     """How far evaluation inputs sit from training inputs, in training standard deviations."""
     zs = [
@@ -153,6 +210,8 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
         )
         ev.item("leakage", "failed", text)
         return
+    if _shared_samples(session, ev, t):
+        return
     if not b.eval_unique or not b.train_unique:
         ev.item(
             "leakage", "not_applicable", "no comparable rows (inputs could not be fingerprinted)"
@@ -176,6 +235,18 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
     rows = sum(eb.rows for eb in held_out)
     overlap = sum(eb.overlap for eb in held_out)
     est = (overlap / rows) / max(coverage, 1e-9) if rows else 0.0
+    expected, fp = _chance_overlap(b), b.eval_first_pass
+    if held_out and overlap >= 5 and est >= 0.05 and expected is not None:
+        if overlap / rows <= expected + CHANCE_MARGIN:
+            ev.item(
+                "leakage",
+                "passed",
+                f"{overlap} of {rows} held-out evaluation rows also appear among the {seen}, "
+                f"but one evaluation pass repeats its own rows ({fp.drawn - fp.unique} of "
+                f"{fp.drawn} drawn are repeats): data that repeats itself puts about "
+                f"{fmt(100 * expected)}% of held-out rows among the training rows by chance",
+            )
+            return
     if held_out and overlap >= 5 and est >= 0.05:
         eb = max(held_out, key=lambda x: x.overlap)
         s = eb

@@ -19,6 +19,7 @@ from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     baseline_trace,
+    cross_broadcast_losses,
     cut_parameters,
     first_static_location,
     fmt,
@@ -84,6 +85,9 @@ def _confound(session: Session, t: Trace) -> str | None:
         and numerically_dead(t) is None
     ):
         return "the forward ignores its input (stage 3)"
+    if cross_broadcast_losses(t) or any(b.broadcast_in_graph for b in t.backwards):
+        # the loss no longer pairs a prediction with its own target: shuffling cannot change it
+        return "the loss compares every prediction with every target (stage 3)"
     if cut_parameters(t):
         return "part of the model receives no gradient (stage 5)"
     if any(c.count >= 2 for c in t.created_in_forward):

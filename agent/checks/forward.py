@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     MODULE_LESS,
+    cross_broadcast_losses,
     first_static_location,
     fmt,
     intervene,
@@ -54,13 +55,7 @@ def broadcasting(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
-    calls = [
-        c
-        for c in t.train_loss_calls()
-        if c.broadcast_shape
-        and c.broadcast_shape != c.input.shape
-        and c.broadcast_shape != c.target.shape
-    ]
+    calls = cross_broadcast_losses(t)
     in_loss = [b for b in t.backwards if b.broadcast_in_graph]
     grew = [o for o in t.ops if o.kind == "broadcast" and o.phases.get("train")]
     if calls:

@@ -283,21 +283,29 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
         )
         _mask_finding(session, ev, c, text)
         return
+    # a mask (a boolean selection of the target, or 0/1 weights multiplied into an
+    # element-wise loss) that keeps one target value while the batch holds others: the
+    # loss is trained on that value alone (padding kept, every real token dropped)
     cut = [
         c
         for c in calls
-        if c.mask and c.mask.get("total") and c.target.values and len(c.target.values) == 1
+        if c.mask
+        and c.mask.get("total")
+        and c.mask.get("kept_values") is not None
+        and len(c.mask["kept_values"]) == 1
+        and len(c.mask.get("source_values") or []) > 1
+        and c.mask["kept"] < c.mask["total"]
     ]
     if cut and len(cut) >= max(1, len(calls) // 2):
         c = cut[0]
         src = c.mask.get("source_values") or []
-        if len(src) > 1:
-            text = (
-                f"the {c.fn} target at {c.frame} is a boolean-mask selection keeping {c.mask['kept']} of {c.mask['total']} rows, "
-                f"all equal to {next(iter(c.target.values))}, while the batch holds values {src[:8]}: the loss never sees the other classes"
-            )
-            _mask_finding(session, ev, c, text)
-            return
+        text = (
+            f"the {c.fn} loss at {c.frame} is masked to {c.mask['kept']} of {c.mask['total']} elements, "
+            f"all with target {fmt(c.mask['kept_values'][0])}, while the batch holds target values {[fmt(v) for v in src[:8]]}: "
+            "the loss never sees the others"
+        )
+        _mask_finding(session, ev, c, text)
+        return
     if masked:
         fracs = [c.contributing_elements / max(c.total_elements, 1) for c in masked]
         single = [

@@ -9,6 +9,7 @@ when the code does not say.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from torch_investigate.tools.code import syntax as sx
@@ -88,4 +89,48 @@ def literal_of(session: Session, call_frame: Frame | None, argument: str) -> Loc
         for origin in a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True):
             if sx.number(origin.value.node) is not None:
                 return _location(session, origin.value.file, origin.value.line)
+    return None
+
+
+def index_origin(session: Session, frame: Frame | None) -> Location | None:
+    """Where the sample indices of a `Subset(dataset, ids)` built at `frame` are computed:
+    the first expression on their way that is written in another function (the split
+    helper's `perm[val_size:]`), else where they are named."""
+    if frame is None:
+        return None
+    unit = session.index.unit(frame.file)
+    if unit is None:
+        return None
+    a = analysis(session.index)
+    for call in unit.call_nodes:
+        if sx.line(call) != frame.line or "Subset" not in sx.text(call).split("(", 1)[0]:
+            continue
+        arg = sx.argument(call, 1, "indices")
+        if arg is None:
+            continue
+        start = session.index.enclosing_symbol(unit.file, sx.line(call))
+        for origin in a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True):
+            for v in origin.path:
+                symbol = session.index.enclosing_symbol(v.file, v.line)
+                if symbol != start and v.node.type not in _NAMES:
+                    return Location(file=v.file, line=v.line, symbol=symbol)
+    return None
+
+
+_NAMES = ("identifier", "expression_list", "tuple", "pattern_list", "return_statement")
+
+
+_UNFREEZE = re.compile(r"requires_grad\s*=\s*True|requires_grad_\(\s*(True)?\s*\)")
+
+
+def unfreeze_that_ran(session: Session) -> Location | None:
+    """Code that turns requires_grad back on, in a function the run executed: when the
+    parameters stayed frozen anyway, that is where they were meant to be unfrozen."""
+    ran = set(session.baseline_trace_functions())
+    for file in session.index.files:
+        for n, text in enumerate(session.index.lines(file), start=1):
+            if _UNFREEZE.search(text.split("#", 1)[0]):
+                symbol = session.index.enclosing_symbol(file, n)
+                if f"{file}:{symbol.rsplit('.', 1)[-1]}" in ran:
+                    return Location(file=file, line=n, symbol=symbol)
     return None

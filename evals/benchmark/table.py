@@ -27,8 +27,8 @@ def summary_line(label: str, s: Summary) -> str:
         f"categories | detection {_pct(s.detection_recall)}, confirmed "
         f"{_pct(s.confirmed_recall)}, top-1 {_pct(s.top1)}, symbol {_pct(s.symbol_accuracy)} "
         f"of detected (median line distance {line}) | false alarms {s.false_alarms} "
-        f"(clean {s.false_alarms_clean} on {s.clean_controls_flagged} controls, buggy "
-        f"{s.false_alarms_buggy}) | guardrail violations {s.guardrail_violations} | "
+        f"({s.false_alarms_clean} on clean controls, {s.clean_controls_flagged} of "
+        f"{s.clean_controls} flagged; {s.false_alarms_buggy} of another category on buggy cases) | guardrail violations {s.guardrail_violations} | "
         f"errors {s.errors} | median {s.median_s:.1f} s, p90 {s.p90_s:.1f} s"
     )
 

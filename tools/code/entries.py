@@ -2,7 +2,8 @@
 package's `__main__`) that reaches a training step through the repo's call graph.
 
 A training step is a training loop the analysis found (backward and an update, through
-helpers), or a hand-over to a framework that runs the loop itself (Lightning's
+helpers; backward alone when no code does both, since the missing update may be the
+defect), or a hand-over to a framework that runs the loop itself (Lightning's
 `Trainer.fit`, a Hugging Face `Trainer.train`). From each one the callers are followed
 upward (function calls, methods through the objects they are called on, constructors)
 until module-level code is reached: that file is an entry point, whatever it is named.
@@ -45,7 +46,6 @@ def entries(index: CodeIndex) -> dict[str, Reach]:
 
 def _entries(index: CodeIndex) -> dict[str, Reach]:
     a = analysis(index)
-    found: dict[str, Reach] = {}
     todo: list[tuple[Node | None, str, str, int]] = []  # (def node or None, file, via, hops)
     for ctx in a.training_loops:
         line = sx.line(ctx.loop.value.node) if ctx.loop else sx.line(ctx.region.node)
@@ -57,6 +57,24 @@ def _entries(index: CodeIndex) -> dict[str, Reach]:
             if via:
                 node = unit.definitions.get(scope) if scope != MODULE_SYMBOL else None
                 todo.append((node, unit.file, via, 0))
+    found = _follow_callers(a, todo)
+    if not found:
+        # no loop does backward and an update: the update may be the defect itself (a
+        # removed `optimizer.step()`), so code that calls backward still starts training
+        found = _follow_callers(a, list(_backward_seeds(a)))
+    return found
+
+
+def _backward_seeds(a):
+    for region in a.training_regions():
+        if "backward" in a.programs.kinds(a.program(region)):
+            via = f"the backward pass in {region.unit.file} ({region.qualname})"
+            yield (region.node, region.unit.file, via, 0)
+
+
+def _follow_callers(a, todo: list[tuple[Node | None, str, str, int]]) -> dict[str, Reach]:
+    """From each seed up through its callers to module-level code."""
+    found: dict[str, Reach] = {}
     seen: set[int] = set()
     while todo:
         node, file, via, hops = todo.pop()

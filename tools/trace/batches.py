@@ -23,7 +23,9 @@ class BatchStats:
     def __init__(self) -> None:
         self.summaries: dict[str, list[dict]] = {"train": [], "eval": []}
         self.fingerprints: dict[str, list[str]] = {"train": [], "eval": []}
-        self.eval_batches: list[tuple[str, list[str]]] = []  # (call site, row fingerprints)
+        self.eval_batches: list[
+            tuple[str, list[str], int]
+        ] = []  # (call site, row fingerprints, step)
         # "phase:model" -> [per-feature sums, per-feature sums of squares, rows]
         self.moments: dict[str, list] = {}
         self.target_hist_per_batch: list[dict] = []
@@ -38,11 +40,12 @@ class BatchStats:
         fingerprints: list[str],
         site: str = "?",
         model: str = "",
+        step: int = 0,
     ) -> None:
         if not tensors:
             return
         if phase == "eval" and fingerprints and len(self.eval_batches) < MAX_EVAL_BATCHES:
-            self.eval_batches.append((site, fingerprints))
+            self.eval_batches.append((site, fingerprints, step))
         x = tensors[0]
         summaries = self.summaries[phase]
         if len(summaries) < MAX_SUMMARIES:

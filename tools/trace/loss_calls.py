@@ -67,6 +67,9 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
             record["interventions"] = applied
             rec.loss_calls.append(record)
     out = func(*ops.args, **ops.kwargs)
+    if record is not None and isinstance(out, torch.Tensor) and out.numel() > 1:
+        # an element-wise loss: a mask multiplied into it later says which targets count
+        out._ti_loss = (record, tgt)
     with rec.quiet():
         _count_site(rec, name, frame, grad, out, record)
         if not grad:
@@ -157,7 +160,10 @@ def describe_loss(rec: Recorder, name, inp, tgt, ops: _Operands, frame, grad) ->
     tsum["from_batch"] = bool(getattr(tgt, "_ti_batch", False))
     masked = getattr(tgt, "_ti_masked", None)
     if masked is not None:
-        d["mask"] = {"kept": masked[0], "total": masked[1], "source_values": masked[2]}
+        d["mask"] = {
+            "kept": masked[0], "total": masked[1], "source_values": masked[2],
+            "kept_values": sorted(float(k) for k in tsum.get("values") or {}) or None,
+        }  # fmt: skip
     owner = rec.stack[-1] if rec.stack else None
     if owner is not None and owner[1] == "other":
         d["module_frame"] = frame_dict(getattr(owner[0], "_ti_created", None))
@@ -231,3 +237,33 @@ def _elements(d: dict, name: str, inp, tgt, ops: _Operands) -> None:
             d["broadcast_shape"] = None
     d["total_elements"] = total
     d["contributing_elements"] = contributing
+
+
+def weighted_loss(rec: Recorder, args, out) -> None:
+    """An element-wise loss multiplied by a 0/1 mask of its shape (`(nll * mask).sum() /
+    mask.sum()`): which target values the mask keeps, and which it drops."""
+    loss = next((a for a in args[:2] if getattr(a, "_ti_loss", None) is not None), None)
+    weights = next((a for a in args[:2] if isinstance(a, torch.Tensor) and a is not loss), None)
+    if loss is None or weights is None or weights.numel() != loss.numel():
+        return
+    record, target = loss._ti_loss
+    if "mask" in record or target.numel() != loss.numel():
+        return
+    w = weights.detach().reshape(-1)
+    if not bool(((w == 0) | (w == 1)).all()):
+        return  # weights, not a mask
+    keep = w != 0
+    y = target.detach().reshape(-1)
+    kept, dropped = _values(y[keep]), _values(y[~keep])
+    record["mask"] = {
+        "kept": int(keep.sum()), "total": int(w.numel()),
+        "source_values": sorted(set(kept or []) | set(dropped or [])) or None,
+        "kept_values": kept,
+    }  # fmt: skip
+
+
+def _values(t: torch.Tensor) -> list[float] | None:
+    if t.numel() == 0:
+        return []
+    u = torch.unique(t)
+    return [float(v) for v in u[:16].tolist()] if u.numel() <= 64 else None

@@ -19,7 +19,7 @@ from torch.overrides import TorchFunctionMode
 
 from . import ops
 from .interventions.loss import kept_graph
-from .loss_calls import loss_call
+from .loss_calls import loss_call, weighted_loss
 from .ops import BINARY, DIM_OPS, DROPOUTS, GRAPH_CUTS, LOSSES, PASSTHROUGH, PROB_OPS, tag_of
 from .recorder import Recorder
 from .tensors import frame_dict, frame_key, repo_frame
@@ -47,6 +47,10 @@ def _few_values(t: torch.Tensor) -> list[float] | None:
         return None
     u = torch.unique(t)
     return u.tolist() if u.numel() <= 16 else None
+
+
+def _library(module) -> bool:
+    return module is not None and type(module).__module__.startswith("torch.nn")
 
 
 # ops that copy a tensor: on a trainable leaf, the copy is a non-leaf the updates skip
@@ -141,6 +145,9 @@ class TraceMode(TorchFunctionMode):
         if name in BINARY and self._grew:
             out._ti_bcast = self._grew
             self._grew = None
+        if name in ("mul", "__mul__", "__rmul__") and len(args) >= 2:
+            with self.rec.quiet():
+                weighted_loss(self.rec, args, out)
 
     def _passthrough(self, name: str, func, args, kwargs, a0, out: torch.Tensor) -> None:
         """A view-like op: the output is the same data, so it keeps the input's tags."""
@@ -192,10 +199,17 @@ class TraceMode(TorchFunctionMode):
     def _tag_prob(self, kind: str, out: torch.Tensor, src, args, kwargs) -> None:
         dim = kwargs.get("dim", args[1] if len(args) > 1 and isinstance(args[1], int) else None)
         frame = repo_frame()
-        top = self.rec.stack[-1][0] if self.rec.stack else None
-        if type(top).__module__.startswith("torch.nn") and getattr(top, "_ti_created", None):
-            # a library layer (nn.ReLU, nn.Softmax in a Sequential): where the program
-            # built it says more than the line that called the container
+        stack = self.rec.stack
+        top = stack[-1][0] if stack else None
+        parent = stack[-2][0] if len(stack) > 1 else None
+        if (
+            _library(top)
+            and getattr(top, "_ti_created", None)
+            and (parent is None or _library(parent))
+        ):
+            # a library layer run by a library container (nn.ReLU in an nn.Sequential):
+            # where the program built it says more than the line that called the
+            # container; a layer the program's own forward calls keeps that line
             frame = top._ti_created
         out._ti_tag = (kind, frame, src if isinstance(src, torch.Tensor) else None, dim)
         rec = self.rec

@@ -66,6 +66,7 @@ class Recorder:
         self.optimizer_steps: Counter = Counter()
         self.schedulers: dict[int, dict] = {}
         self.loaders: dict[str, dict] = {}  # by creation site
+        self.subsets: dict[str, tuple] = {}  # loader site -> (base dataset, sample indices)
 
         # counters and curves
         self.counts: Counter = Counter()
@@ -283,7 +284,9 @@ class Recorder:
         if batch is not None:
             fr = rec.get("frame")
             site = f"{fr['file']}:{fr['line']}" if fr else "?"
-            self.batches.record_inputs(phase, *batch, site=site, model=rec.get("model", ""))
+            self.batches.record_inputs(
+                phase, *batch, site=site, model=rec.get("model", ""), step=rec.get("step", 0)
+            )
         target = rec.pop("_target", None)
         if target is not None:
             self.batches.record_target(phase, *target)

@@ -41,6 +41,7 @@ def trace_dict(rec: Recorder) -> dict:
         "holdout_losses": rec.holdout_losses[:MAX_CURVE],
         "eval_losses": rec.eval_losses,
         "input_normalizer": rec.input_normalizer,
+        "subset_overlaps": subset_overlaps(rec),
         "lrs": rec.lrs[:MAX_CURVE],
         "models": models,
         "parameters": params,
@@ -270,6 +271,17 @@ def _targets(stats: BatchStats) -> dict:
     }
 
 
+def _first_pass(eval_batches: list[tuple[str, list[str], int]]) -> dict | None:
+    """Rows drawn and distinct rows in the first evaluation pass (the first site's batches
+    at the first training step it ran at): how often the data repeats itself within one
+    pass, which later passes over the same rows cannot inflate."""
+    if not eval_batches:
+        return None
+    site, _, step = eval_batches[0]
+    fps = [fp for s, batch, k in eval_batches if s == site and k == step for fp in batch]
+    return {"site": site, "drawn": len(fps), "unique": len(set(fps))}
+
+
 def batches_section(stats: BatchStats) -> dict:
     train_fps = set(stats.fingerprints["train"])
     eval_fps = set(stats.fingerprints["eval"])
@@ -289,9 +301,15 @@ def batches_section(stats: BatchStats) -> dict:
         "eval_unique": len(eval_fps),
         "overlap": len(eval_fps & train_fps),
         "eval_batches": [
-            {"site": site, "rows": len(set(fps)), "overlap": len(set(fps) & train_fps)}
-            for site, fps in stats.eval_batches
+            {
+                "site": site,
+                "rows": len(set(fps)),
+                "overlap": len(set(fps) & train_fps),
+                "step": step,
+            }
+            for site, fps, step in stats.eval_batches
         ],
+        "eval_first_pass": _first_pass(stats.eval_batches),
         "targets": _targets(stats),
         "target_values_per_batch": stats.target_hist_per_batch[:200],
         "target_means_per_batch": stats.target_means_per_batch[:200],
@@ -299,6 +317,24 @@ def batches_section(stats: BatchStats) -> dict:
             str(j): r["min_abs_corr"] for j, r in stats.column_target.items() if r["n"] >= 2
         },
     }
+
+
+def subset_overlaps(rec: Recorder) -> list[dict]:
+    """Samples a training loader and another loader read from the same dataset."""
+    out = []
+    for train_site, (base, train_ids) in rec.subsets.items():
+        if rec.loaders.get(train_site, {}).get("role") != "train":
+            continue
+        for other_site, (other_base, other_ids) in rec.subsets.items():
+            if other_site == train_site or other_base is not base:
+                continue
+            if rec.loaders.get(other_site, {}).get("role") == "train":
+                continue
+            out.append({
+                "train": train_site, "eval": other_site, "train_n": len(train_ids),
+                "eval_n": len(other_ids), "overlap": len(train_ids & other_ids),
+            })  # fmt: skip
+    return out
 
 
 def _f(v) -> float | None:

@@ -5,7 +5,7 @@ training epoch gets one batch and each evaluation pass `eval_batches`."""
 from __future__ import annotations
 
 import torch
-from torch.utils.data import DataLoader, RandomSampler
+from torch.utils.data import DataLoader, RandomSampler, Subset
 
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
@@ -60,6 +60,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         object.__setattr__(self, "_ti_site", site)
         if site not in rec.loaders:
             rec.loaders[site] = _loader_info(self, site, frame)
+            _subset(rec, self.dataset, site)
 
     def iter_(self):
         site = getattr(self, "_ti_site", None)
@@ -74,6 +75,21 @@ def install(rec: Recorder, undo: Undo) -> None:
     DataLoader.__iter__ = iter_
     undo.append(lambda: setattr(DataLoader, "__init__", orig_init))
     undo.append(lambda: setattr(DataLoader, "__iter__", orig_iter))
+
+
+MAX_SUBSET = 500_000
+
+
+def _subset(rec: Recorder, dataset, site: str) -> None:
+    """A loader over a Subset (random_split, Subset(ds, ids)): which samples of which
+    dataset it reads, so the training and evaluation loaders can be compared by sample."""
+    if not isinstance(dataset, Subset):
+        return
+    try:
+        indices = [int(i) for i in list(dataset.indices)[:MAX_SUBSET]]
+    except (TypeError, ValueError):
+        return
+    rec.subsets[site] = (dataset.dataset, frozenset(indices))
 
 
 def _loader_info(loader: DataLoader, site: str, frame) -> dict:
