@@ -71,6 +71,8 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], str, tuple[str, str] | None, 
     "loss_item/flat": ("flat", [("    err.backward()", "    err = torch.tensor(err.item(), requires_grad=True)\n    err.backward()")], "loss_detached_scale", ("fit.py", "<module>"), False),
     "swap/rings": ("rings", [("loss = criterion(logits, yb)", "loss = criterion(yb, logits)")], "loss_args_swapped", ("train.py", "main"), False),
     "bad_labels/rings": ("rings", [("loss = criterion(logits, yb)", "loss = criterion(logits, 2 * yb - 1)")], "bad_labels", None, False),
+    # targets read from the data, then overwritten by a constant the code makes
+    "bad_labels/flat": ("flat", [("    err = crit(net(X), Y)", "    Y = torch.zeros_like(Y)\n    err = crit(net(X), Y)")], "bad_labels", ("fit.py", "<module>"), True),
     "bad_labels/mlp": ("mlp", [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(model(xb), yb + 1)")], "bad_labels", None, False),
 }  # fmt: skip
 

@@ -27,6 +27,9 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "mlp_subset": (MLP, [("torch.optim.Adam(model.parameters()", "torch.optim.Adam(model.out.parameters()")]),
     "mlp_cuda": (MLP, [("model = Classifier()", "model = Classifier().cuda()"), ("model(xb)", "model(xb.cuda())"), ("yb)", "yb.to('cuda'))")]),
     "mlp_crash": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(model(xb), yb.float())")]),
+    # a leaf made afresh in every iteration (as `torch.tensor(total, requires_grad=True)`)
+    "mlp_fresh_leaf": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb) + 0.0 * torch.tensor(1.0, requires_grad=True)")]),
+    "mlp_rolled": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb.roll(1, 0))")]),
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
@@ -150,6 +153,32 @@ def test_optimizer_groups_deltas_lr_and_clipping(tracer):
     s = tracer("mlp_subset")
     missing = {p.name for p in s.parameters if not p.in_optimizer}
     assert missing == {"hidden.weight", "hidden.bias"}
+
+
+def test_a_leaf_made_afresh_each_iteration_is_not_a_parameter(tracer):
+    """Only a tensor a later backward reaches again is a parameter: a fresh leaf per
+    iteration is neither missing from the optimizer, nor a left-over gradient, nor (by
+    appearing) a hand-written update."""
+    t = tracer("mlp_fresh_leaf")
+    assert {p.name for p in t.parameters} == {
+        "hidden.weight",
+        "hidden.bias",
+        "out.weight",
+        "out.bias",
+    }
+    assert t.counts["leaves_reached_once"] >= 5
+    assert t.counts.get("hand_update", 0) == 0 and t.n_steps >= 20
+    assert all(not b.left_over for b in t.backwards)
+
+
+def test_targets_reordered_against_their_batch(tracer):
+    """The loss's targets compared with the batch the DataLoader gave, while the model got
+    that batch's inputs: in order in the original, rolled across samples in the variant."""
+    same = tracer("mlp").target_order
+    assert same.compared >= 5 and same.reordered == 0
+    rolled = tracer("mlp_rolled").target_order
+    assert rolled.reordered == rolled.compared >= 5 and rolled.moved > 0.3
+    assert rolled.frame is not None and rolled.frame.file.endswith("train.py")
 
 
 def test_left_over_gradients_when_zero_grad_is_missing(tracer):

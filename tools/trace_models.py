@@ -54,6 +54,7 @@ from torch_investigate.tools.trace_records import (
     Step,
     SubmoduleMode,
     SubsetOverlap,
+    TargetOrder,
     TargetStats,
     TensorSummary,
     TraceRecord,
@@ -107,6 +108,7 @@ __all__ = [
     "SchedulerInfo",
     "Step",
     "SubmoduleMode",
+    "TargetOrder",
     "TargetStats",
     "TensorSummary",
     "TraceRecord",
@@ -125,6 +127,7 @@ class Trace(TraceRecord):
     interventions: list[str] = Field(default_factory=list)
     wall_s: float = 0.0
     error: ErrorInfo | None = None
+    target_order: TargetOrder = Field(default_factory=TargetOrder)
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)

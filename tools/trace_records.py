@@ -420,6 +420,16 @@ class EvalBatch(TraceRecord):
     step: int = 0  # training steps taken when the batch was evaluated
 
 
+class TargetOrder(TraceRecord):
+    """Training loss targets compared with the DataLoader batch they came from, while the
+    model's input was that batch's input unchanged (tools/trace/target_order.py)."""
+
+    compared: int = 0
+    reordered: int = 0  # the same values at other positions
+    moved: float | None = None  # mean share of positions whose value moved
+    frame: Frame | None = None  # the first loss call that saw reordered targets
+
+
 class PassRows(TraceRecord):
     site: str
     drawn: int = 0  # rows drawn in the pass

@@ -397,3 +397,18 @@ def cross_broadcast_losses(t: Trace) -> list:
         and c.broadcast_shape != c.input.shape
         and c.broadcast_shape != c.target.shape
     ]
+
+
+def raw_scale(x) -> float | None:
+    """The largest magnitude of a float input summary far off unit scale (0..255 pixels,
+    prices in the thousands), else None."""
+    if x is None or not x.dtype.startswith("float") or x.std is None or x.max is None:
+        return None
+    big = max(abs(x.max or 0), abs(x.min or 0))
+    return big if big > 50 and (x.std > 10 or abs(x.mean or 0) > 10) else None
+
+
+def first_train_input(t: Trace):
+    """The first training forward's first input summary, if any."""
+    fws = t.train_forwards()
+    return fws[0].inputs[0] if fws and fws[0].inputs else None

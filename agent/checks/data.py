@@ -16,7 +16,9 @@ from torch_investigate.agent.checks.common import (
     loader_location,
     module_less,
     prediction_of,
+    raw_scale,
     runtime,
+    static_in,
     target_of,
     usable,
     where,
@@ -103,10 +105,8 @@ def _show(values: dict[str, int] | None, limit: int = 8) -> str:
 
 def _scale(session: Session, ev: Evidence, t: Trace, x) -> None:
     """Raw, unstandardized inputs (0..255, 1e4): confirmed only when standardizing helps."""
-    if x is None or not x.dtype.startswith("float") or x.std is None or x.max is None:
-        return
-    big = max(abs(x.max or 0), abs(x.min or 0))
-    if not (big > 50 and (x.std > 10 or abs(x.mean or 0) > 10)):
+    big = raw_scale(x)
+    if big is None:
         return
     if t.input_normalizer is not None:
         ev.notes.append(
@@ -157,6 +157,11 @@ def _scale(session: Session, ev: Evidence, t: Trace, x) -> None:
         )
 
 
+def _in_symbol(session: Session, frame, finding) -> bool:
+    symbol = session.index.enclosing_symbol(frame.file, frame.line)
+    return frame.file == finding.file and symbol == finding.symbol
+
+
 @check(Stage.DATA)
 def label_encoding(session: Session, ev: Evidence) -> None:
     t = baseline_trace(session) if not session.options.static_only else None
@@ -195,6 +200,21 @@ def label_encoding(session: Session, ev: Evidence) -> None:
     masked = any(x.mask for x in calls)  # a loss mask, not the labels, makes them constant
     if values and len(values) == 1 and batches >= 3 and not masked:
         problems.append(f"every target in {batches} training batches is {fmt(values[0])}")
+    elif not problems and not masked and static_in(session, "bad_labels"):
+        # targets the code makes itself are not dataset labels (a GAN's real/fake, the
+        # positive's index in a contrastive loss); where the code overwrites the labels
+        # it read with a constant, the run says whether the loss ever saw anything else
+        for f in static_in(session, "bad_labels"):
+            # the loss calls of the function that overwrites them
+            at = [x for x in calls if x.frame and _in_symbol(session, x.frame, f)] or calls
+            seen = {v for x in at for v in _values(target_of(x).values)}
+            if len(seen) == 1 and len(at) >= 3:
+                c = at[0]
+                fn = c.fn
+                problems.append(
+                    f"every target of the {len(at)} training loss calls recorded is {fmt(seen.pop())}"
+                )
+                break
     if problems:
         text = "; ".join(problems)
         ev.find(

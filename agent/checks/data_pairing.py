@@ -22,9 +22,15 @@ from torch_investigate.agent.checks.common import (
     cross_broadcast_losses,
     cut_parameters,
     first_static_location,
+    first_train_input,
     fmt,
     loader_location,
     numerically_dead,
+    raw_scale,
+    runtime,
+    swapped,
+    target_of,
+    where,
 )
 from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.trace_models import Trace
@@ -44,6 +50,11 @@ MIN_STEPS = 40  # fewer reference steps cannot show misaligned pairs
 # Misaligned pairs are memorized but do not transfer; a model that cannot even lower the
 # pool's training loss this much says nothing about the pairs.
 FITS = 0.1
+# Memorized, when the loss has no known marginal level: the pool's training loss ends
+# below this fraction of the best unseen-batch loss. A fit that stops short of it has
+# learned only what every sample shares (the mean of the targets, the class
+# frequencies), which shuffled pairs carry as well.
+MEMORIZED = 0.5
 
 
 @dataclass
@@ -54,6 +65,8 @@ class Transfer:
     first: float
     best: float
     steps: int
+    last_train: float  # the pool's training loss at the end of the fit
+    noise: float  # spread of the unseen batch's loss over the second half, relative
 
 
 def _transfer(run: Run, lr: float) -> Transfer | None:
@@ -67,7 +80,18 @@ def _transfer(run: Run, lr: float) -> Transfer | None:
     k = max(1, len(curve) // 10)
     fit = (sum(curve[:k]) / k - sum(curve[-k:]) / k) / (abs(curve[0]) + 1e-12)
     best = min(held[len(held) // 2 :])
-    return Transfer(lr, fit, (held[0] - best) / (abs(held[0]) + 1e-12), held[0], best, len(curve))
+    gain = (held[0] - best) / (abs(held[0]) + 1e-12)
+    late = held[len(held) // 2 :]
+    mean = sum(late) / len(late)
+    spread = math.sqrt(sum((v - mean) ** 2 for v in late) / len(late)) / (abs(held[0]) + 1e-12)
+    return Transfer(lr, fit, gain, held[0], best, len(curve), sum(curve[-k:]) / k, spread)
+
+
+def _transfers(real: Transfer, shuffled: Transfer) -> bool:
+    """Real pairs fit the pool and carry to the unseen batch beyond what shuffled ones do,
+    by more than the unseen loss wanders on its own."""
+    margin = max(MARGIN, 2 * (real.noise + shuffled.noise))
+    return real.fit >= FITS and real.gain > shuffled.gain + margin
 
 
 def _confound(session: Session, t: Trace) -> str | None:
@@ -85,6 +109,8 @@ def _confound(session: Session, t: Trace) -> str | None:
         and numerically_dead(t) is None
     ):
         return "the forward ignores its input (stage 3)"
+    if any(swapped(c) for c in t.train_loss_calls()):
+        return "the loss receives the target where the prediction belongs (stage 4)"
     if cross_broadcast_losses(t) or any(b.broadcast_in_graph for b in t.backwards):
         # the loss no longer pairs a prediction with its own target: shuffling cannot change it
         return "the loss compares every prediction with every target (stage 3)"
@@ -95,17 +121,96 @@ def _confound(session: Session, t: Trace) -> str | None:
     return None
 
 
+def _reordered(session: Session, ev: Evidence, t: Trace) -> bool:
+    """Targets that reach the loss reordered across samples against the DataLoader batch
+    they came from, while the model gets that batch's inputs as delivered."""
+    o = t.target_order
+    if o.reordered < 2 or o.reordered < 0.5 * o.compared:
+        return False
+    text = (
+        f"at {o.reordered} of {o.compared} training batches compared, the targets reach the loss "
+        f"({o.frame}) in another order than the batch they came in ({fmt(100 * (o.moved or 0))}% "
+        "of the rows moved to another sample's position), while the model receives that batch's "
+        "inputs in their order"
+    )
+    ev.find(
+        "label_misaligned",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, o.frame, session, reordered=o.reordered, compared=o.compared)],
+        where=first_static_location(session, "label_misaligned") or where(session, o.frame),
+        why="when targets no longer belong to their inputs the model can only memorize; nothing it learns transfers to new samples",
+        confirm="compare the target rows at the loss with the batch the DataLoader yields; remove the reordering between them",
+    )
+    ev.item("pairing", "failed", text)
+    return True
+
+
+def _marginal_level(calls: list) -> float | None:
+    """The loss per element that predicting the targets' distribution alone reaches (the
+    class entropy for cross-entropy, the variance for squared error), from the targets the
+    recorded calls saw; None for other losses."""
+    fn = calls[0].fn
+    ys = [target_of(c) for c in calls]
+    if fn in ("cross_entropy", "nll_loss"):
+        counts: dict[str, int] = {}
+        for c, y in zip(calls, ys, strict=True):
+            for k, n in (y.values or {}).items():
+                if c.ignore_index is None or k != str(c.ignore_index):
+                    counts[k] = counts.get(k, 0) + n
+        total = sum(counts.values())
+        return -sum(n / total * math.log(n / total) for n in counts.values()) if total else None
+    if fn in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
+        means = [y.mean for y in ys if y.mean is not None]
+        if not means:
+            return None
+        p = min(max(sum(means) / len(means), 1e-6), 1 - 1e-6)
+        return -(p * math.log(p) + (1 - p) * math.log(1 - p))
+    if fn == "mse_loss":
+        moments = [(y.mean, y.std) for y in ys if y.mean is not None and y.std is not None]
+        if not moments:
+            return None
+        mu = sum(m for m, _ in moments) / len(moments)
+        return sum(sd**2 + (m - mu) ** 2 for m, sd in moments) / len(moments)
+    return None
+
+
+def _per_element(c) -> float | None:
+    """What one recorded value of this call's site is, per element: 1 for a mean, the
+    element count for a sum."""
+    if c.reduction == "mean":
+        return 1.0
+    if c.reduction == "sum" and c.contributing_elements:
+        return float(c.contributing_elements)
+    return None
+
+
 def _evaluation_learns(t: Trace) -> str | None:
-    """The run's own evaluation loss falls over training: the pairs carry information."""
-    passes = t.eval_curve()
-    if len(passes) < 2 or passes[-1][0] <= passes[0][0]:
-        return None
-    (s0, first), (s1, best) = passes[0], min(passes[1:], key=lambda p: p[1])
-    if first > 0 and (first - best) / first >= EVAL_LEARNS:
-        return (
-            f"the program's own evaluation loss falls from {fmt(first)} (after {s0} steps) to "
-            f"{fmt(best)} (after {s1} steps): the targets carry information about the inputs"
-        )
+    """The run's own evaluation loss falls below what the targets' distribution alone
+    allows: the inputs tell the model something about their targets. A fall that stops
+    short of it (the class frequencies, the mean, learned from misaligned pairs as well
+    as from true ones) says nothing about the pairs."""
+    by_site: dict[str, list] = {}
+    for c in t.eval_loss_calls():
+        if c.frame is not None:
+            by_site.setdefault(f"{c.frame.file}:{c.frame.line}", []).append(c)
+    for site, calls in by_site.items():
+        level, scale = _marginal_level(calls), _per_element(calls[0])
+        passes: dict[int, list[float]] = {}
+        for step, where_, value in t.eval_losses:
+            if where_ == site and isinstance(value, float):
+                passes.setdefault(step, []).append(value)
+        if level is None or not scale or len(passes) < 2 or level <= 0:
+            continue
+        (s0, first), *later = [(k, sum(v) / len(v) / scale) for k, v in sorted(passes.items())]
+        s1, best = min(later, key=lambda p: p[1])
+        if best <= level * (1 - EVAL_LEARNS):
+            return (
+                f"the program's own evaluation loss at {site} falls from {fmt(first)} (after {s0} "
+                f"steps) to {fmt(best)} per element (after {s1} steps), below the {fmt(level)} "
+                "that the targets' distribution alone allows: the inputs carry information about "
+                "their targets"
+            )
     return None
 
 
@@ -113,6 +218,8 @@ def _evaluation_learns(t: Trace) -> str | None:
 def pairing(session: Session, ev: Evidence) -> None:
     t = baseline_trace(session) if not session.options.static_only else None
     if t is None or not t.ran_training:
+        return
+    if _reordered(session, ev, t):
         return
     learns = _evaluation_learns(t)
     if learns:
@@ -133,17 +240,51 @@ def pairing(session: Session, ev: Evidence) -> None:
             "no recognised loss call: the permutation test needs the loss on an unseen batch",
         )
         return
-    if not t.optimizers:
-        ev.item(
-            "pairing",
-            "skipped",
-            "the update is hand-written: a reference optimizer cannot take its place for the permutation test",
-        )
+    if not t.optimizers and not t.counts.get("hand_update"):
+        ev.item("pairing", "skipped", "no update of the parameters was recorded")
         return
     _permutation_test(session, ev, t)
 
 
+def _beyond_shared(t: Trace, real: Transfer) -> str | None:
+    """Why the reference fit of the pool did not get past what every sample shares (the
+    targets' distribution), or None when it did: the pool's training loss must end below
+    the level that distribution alone allows (else well below the unseen batch's)."""
+    calls = t.train_loss_calls()
+    level = _marginal_level(calls) if calls else None
+    scale = _per_element(calls[0]) if calls else None
+    if level and scale:
+        end = real.last_train / scale
+        if end > level * (1 - EVAL_LEARNS):
+            return (
+                f"the pool's training loss ends at {fmt(end)} per element, not below the "
+                f"{fmt(level)} that the targets' distribution alone allows"
+            )
+        return None
+    if real.last_train > MEMORIZED * real.best:
+        return (
+            f"the pool's training loss ends at {fmt(real.last_train)}, not well below the "
+            f"unseen batch's {fmt(real.best)}"
+        )
+    return None
+
+
+def _full_batch(t: Trace) -> int | None:
+    """The rows of every step when each step trains on all of them (no unseen batch)."""
+    fws = t.train_forwards()
+    rows = fws[0].inputs[0].shape[0] if fws and fws[0].inputs and fws[0].inputs[0].shape else 0
+    return rows if rows and t.batches.train_unique and t.batches.train_unique <= rows else None
+
+
 def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
+    rows = _full_batch(t)
+    if rows:
+        ev.item(
+            "pairing",
+            "not_applicable",
+            f"every step trains on the same {rows} rows (full-batch training): there is no unseen batch to test transfer on",
+        )
+        return
     loader = t.train_loader()
     site = loader.site if loader else None
     # the pool and the unseen batch must come from one pass over the data
@@ -154,6 +295,10 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
     )
     pool = max(1, min(POOL, per_epoch // 2)) if per_epoch else POOL
     base = {"fixed_batch": True, "holdout": True, "fixed_pool": pool}
+    scale = raw_scale(first_train_input(t))
+    if scale is not None and t.input_normalizer is None:
+        # the reference fit does not depend on how the program scales its inputs either
+        base["standardize_inputs"] = True
     pairs: list[tuple[Transfer, Transfer]] = []
     for lr in REFERENCE_LRS:  # the next step size only when this one shows no transfer
         real_run, shuffled_run = session.runner.many(
@@ -163,31 +308,22 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
         real, shuffled = _transfer(real_run, lr), _transfer(shuffled_run, lr)
         if real is not None and shuffled is not None:
             pairs.append((real, shuffled))
-            if real.gain > shuffled.gain + MARGIN:
+            if _transfers(real, shuffled):
                 break
     if not pairs:
-        fws = t.train_forwards()
-        rows = fws[0].inputs[0].shape[0] if fws and fws[0].inputs and fws[0].inputs[0].shape else 0
-        if rows and t.batches.train_unique and t.batches.train_unique <= rows:
-            ev.item(
-                "pairing",
-                "not_applicable",
-                f"every step trains on the same {rows} rows (full-batch training): there is no unseen batch to test transfer on",
-            )
-            return
         ev.item("pairing", "skipped", "the reference fits produced no loss on an unseen batch")
         return
-    transfers = [rs for rs in pairs if rs[0].gain > rs[1].gain + MARGIN]
+    transfers = [rs for rs in pairs if _transfers(*rs)]
     # the step size that shows transfer, else the one that fits the pool best
     real, shuffled = transfers[0] if transfers else max(pairs, key=lambda rs: rs[0].fit)
     text = (
         f"fitting the first {pool} training batches with Adam (lr {real.lr:g}, in place of the "
-        f"program's update): on an unseen batch the loss improves {fmt(100 * real.gain)}% with the "
+        f"program's update{', inputs standardized per feature' if scale else ''}): on an unseen batch the loss improves {fmt(100 * real.gain)}% with the "
         f"real pairs ({fmt(real.first)} -> {fmt(real.best)}) and {fmt(100 * shuffled.gain)}% with "
         f"deliberately shuffled pairs; the training loss falls {fmt(100 * real.fit)}% and "
         f"{fmt(100 * shuffled.fit)}% respectively"
     )
-    if real.gain > shuffled.gain + MARGIN:
+    if _transfers(real, shuffled):
         ev.item("pairing", "passed", text)
         return
     if real.fit < FITS:
@@ -198,6 +334,15 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
             "not_applicable",
             f"{text}; the reference optimizer cannot fit even the pool of training batches: "
             "the pairs cannot be tested until the model can fit (the later stages examine why)",
+        )
+        return
+    beyond = _beyond_shared(t, real)
+    if beyond is not None:
+        ev.item(
+            "pairing",
+            "not_applicable",
+            f"{text}; {beyond}: the reference fit learned only what all samples share, which "
+            "shuffled pairs carry too, so the pairs cannot be told apart yet",
         )
         return
     steps = min(real.steps, shuffled.steps)

@@ -1,7 +1,8 @@
 """Where to point a finding when the run saw the defect somewhere else than where it is
 written: the hand-written update that never resets gradients, the function that yields
-the training batches, the Dataset class that pairs inputs with targets, and the literal a
-hyperparameter comes from (`LR = 0.1` at the top of a script, not the optimizer call).
+the training batches, the Dataset class that pairs inputs with targets, the literal a
+hyperparameter comes from (`LR = 0.1` at the top of a script, not the optimizer call), and
+the training call that passes mismatched operands to a generic helper.
 
 The run decides the finding; these only place it, from the code index, and return None
 when the code does not say.
@@ -118,6 +119,49 @@ def index_origin(session: Session, frame: Frame | None) -> Location | None:
 
 
 _NAMES = ("identifier", "expression_list", "tuple", "pattern_list", "return_statement")
+
+
+_COMBINE = ("binary_operator", "call")
+
+
+def caller_passing(session: Session, frame: Frame | None) -> Location | None:
+    """When the expression at `frame` only combines the enclosing function's own
+    parameters (`(pred - target) ** 2` in a generic `squared_error(pred, target)`), what
+    went wrong was passed in: the call site inside a training loop."""
+    if frame is None:
+        return None
+    unit = session.index.unit(frame.file)
+    if unit is None:
+        return None
+    combines = [
+        n
+        for n in sx.descendants(unit.tree.root_node, into_scopes=True)
+        if n.type in _COMBINE and sx.line(n) == frame.line
+    ]
+    for node in combines:
+        fn = sx.enclosing_function(node)
+        if fn is None or not _only_parameters(node, set(sx.parameter_names(fn))):
+            continue
+        a = analysis(session.index)
+        loops = find_training_loops(session.index)
+        for caller in a.flow.callers(fn):
+            if any(
+                lp.file == caller.file and lp.line_start <= caller.line <= lp.line_end
+                for lp in loops
+            ):
+                return _location(session, caller.file, caller.line)
+    return None
+
+
+def _only_parameters(node, params: set[str]) -> bool:
+    """Two or more operands, each one of `params` (the callee of a call aside)."""
+    if node.type == "binary_operator":
+        operands = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+    else:
+        operands = sx.call_args(node)[0][:2]
+    return len(operands) == 2 and all(
+        o is not None and o.type == "identifier" and sx.text(o) in params for o in operands
+    )
 
 
 _UNFREEZE = re.compile(r"requires_grad\s*=\s*True|requires_grad_\(\s*(True)?\s*\)")

@@ -12,6 +12,7 @@ import math
 
 import torch
 
+from . import target_order
 from .interventions.loss import loss_operands
 from .ops import tag_of
 from .recorder import MAX_EVENTS, Recorder
@@ -49,6 +50,10 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     frame = repo_frame()
     key = frame_key(frame)
     applied: list[str] = []
+    if grad and rec.detailed and rec.status == "running":
+        target_order.at_loss(
+            rec, inp if tgt.requires_grad and not inp.requires_grad else tgt, frame
+        )
     if grad and rec.status == "running":
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
         _keep_for_probes(rec, func, ops, tgt)

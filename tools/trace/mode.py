@@ -17,7 +17,7 @@ from __future__ import annotations
 import torch
 from torch.overrides import TorchFunctionMode
 
-from . import ops
+from . import ops, target_order
 from .interventions.loss import kept_graph
 from .loss_calls import loss_call, weighted_loss
 from .ops import BINARY, DIM_OPS, DROPOUTS, GRAPH_CUTS, LOSSES, PASSTHROUGH, PROB_OPS, tag_of
@@ -190,6 +190,14 @@ class TraceMode(TorchFunctionMode):
             fw = getattr(a0, "_ti_fw", None)
             if fw is not None:
                 out._ti_fw = fw
+        if (
+            name == "__getitem__"
+            and len(args) > 1
+            and self.rec.depth == 0
+            and self.rec.detailed
+            and torch.is_grad_enabled()
+        ):
+            target_order.gathered(self.rec, a0, args[1], out)
         if name == "__getitem__" and len(args) > 1 and _is_bool_mask(args[1], a0):
             with rec.quiet():
                 out._ti_masked = (int(out.shape[0]), int(a0.shape[0]), _few_values(a0))

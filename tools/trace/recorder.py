@@ -53,7 +53,19 @@ class Recorder:
         self.windows = 0
         self.detail_windows: list[dict] = []
         # parameter changes between consecutive backward calls (updates by any means)
-        self.param_checksum: float | None = None
+        self.param_checksum: dict[int, float] | None = None  # parameter id -> sum
+        # plain leaves a loss reached once (id -> weak reference, consumer node): a
+        # parameter when a later backward reaches the same tensor again; a leaf made
+        # afresh each iteration (`torch.tensor(total, requires_grad=True)`, an input
+        # that asks for its gradient) never is, and is not kept alive
+        self.leaves_seen_once: dict[int, tuple] = {}
+        self.transient_leaves = 0
+        # target order (target_order.py): the training batch as the DataLoader gave it
+        self.loader_batch: list | None = None
+        self.input_as_loaded: int | bool | None = None
+        self.gather_key: object = None  # the index of the last `X[idx]` outside a model
+        self.gather_rows: list = []
+        self.target_order = {"compared": 0, "reordered": 0, "moved_sum": 0.0, "frame": None}
         self.update_intervals = {"observed": 0, "changed": 0}
 
         # models and parameters

@@ -33,7 +33,12 @@ def trace_dict(rec: Recorder) -> dict:
         "interventions": rec.iv.active(),
         "wall_s": round(rec.elapsed(), 4),
         "error": rec.error,
-        "counts": dict(rec.counts),
+        "target_order": _target_order(rec),
+        "counts": {
+            **rec.counts,
+            # plain leaves a loss reached in one backward only (made afresh each iteration)
+            "leaves_reached_once": rec.transient_leaves + len(rec.leaves_seen_once),
+        },
         "event_frames": rec.event_frames,
         "iterations": [e for e in rec.events if e][:200],
         "losses": rec.losses[:MAX_CURVE],
@@ -268,6 +273,16 @@ def _targets(stats: BatchStats) -> dict:
             "max": _f(acc["max"]),
         }
         for phase, acc in stats.target_moments.items()
+    }
+
+
+def _target_order(rec: Recorder) -> dict:
+    o = rec.target_order
+    return {
+        "compared": o["compared"],
+        "reordered": o["reordered"],
+        "moved": _f(o["moved_sum"] / o["reordered"]) if o["reordered"] else None,
+        "frame": o["frame"],
     }
 
 

@@ -6,6 +6,7 @@ gradient statistics after the backward."""
 from __future__ import annotations
 
 import math
+import weakref
 
 import torch
 
@@ -17,6 +18,7 @@ from ..user_probe import probe_and_stop
 from .common import Undo, guarded
 
 MAX_GRAPH_NODES = 200_000
+MAX_LEAVES_SEEN_ONCE = 10_000
 
 
 def install(rec: Recorder, undo: Undo) -> None:
@@ -140,12 +142,22 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
 
 def _register_leaves(rec: Recorder, found: dict[int, tuple]) -> None:
     """Leaves the loss reaches that require grad are parameters, in a module or not (a
-    model of plain tensors and a function). A leaf consumed by the very node object that
-    consumed it at the previous backward is fed through a copy made once."""
+    model of plain tensors and a function), once they persist: a plain leaf counts from
+    the second backward that reaches the same tensor (one made afresh in every iteration
+    is not a parameter). A leaf consumed by the very node object that consumed it at the
+    previous backward is fed through a copy made once."""
     for var, consumer in found.values():
         if not getattr(var, "requires_grad", False) or getattr(var, "_ti_batch", False):
             continue
-        r = rec.param(var)
+        known = rec.params.get(id(var))
+        if known is None or known.ref is not var:
+            seen = rec.leaves_seen_once.pop(id(var), None)
+            if seen is None or seen[0]() is not var:
+                _remember_once(rec, var, consumer)
+                continue
+            known = rec.param(var)
+            known.consumer = seen[1]
+        r = known
         r.reached = True
         if r.consumer is not None and r.consumer is consumer and not _accumulates(consumer):
             r.stale_steps += 1
@@ -153,6 +165,22 @@ def _register_leaves(rec: Recorder, found: dict[int, tuple]) -> None:
             if site is not None and site[0] is consumer and r.stale_frame is None:
                 r.stale_frame = site[1]
         r.consumer = consumer
+
+
+def _remember_once(rec: Recorder, var: torch.Tensor, consumer) -> None:
+    try:
+        ref = weakref.ref(var)
+    except TypeError:  # not weak-referenceable: track it at once, as before
+        rec.param(var).reached = True
+        return
+    if len(rec.leaves_seen_once) >= MAX_LEAVES_SEEN_ONCE:
+        # leaves that died are transient; dropping them bounds the holding area
+        for lid in [k for k, (r, _) in rec.leaves_seen_once.items() if r() is None]:
+            del rec.leaves_seen_once[lid]
+            rec.transient_leaves += 1
+        if len(rec.leaves_seen_once) >= MAX_LEAVES_SEEN_ONCE:
+            return
+    rec.leaves_seen_once[id(var)] = (ref, consumer)
 
 
 def _accumulates(node) -> bool:
@@ -193,19 +221,26 @@ def _hand_update(rec: Recorder) -> None:
 
 
 def _update_interval(rec: Recorder) -> bool:
-    """Whether the parameters changed since the previous backward (updates by any means)."""
-    checksum = 0.0
-    for r in rec.params.values():
+    """Whether the parameters changed since the previous backward (updates by any means);
+    only parameters present at both backwards are compared."""
+    sums: dict[int, float] = {}
+    for pid, r in rec.params.items():
         if r.executed or r.module_class or r.reached:
-            checksum += float(r.ref.detach().double().sum())
+            sums[pid] = float(r.ref.detach().double().sum())
     changed = False
     if rec.param_checksum is not None:
-        rec.update_intervals["observed"] += 1
-        changed = checksum != rec.param_checksum
-        if changed:
-            rec.update_intervals["changed"] += 1
-    rec.param_checksum = checksum
+        common = sums.keys() & rec.param_checksum.keys()
+        if common:
+            rec.update_intervals["observed"] += 1
+            changed = any(_differs(sums[k], rec.param_checksum[k]) for k in common)
+            if changed:
+                rec.update_intervals["changed"] += 1
+    rec.param_checksum = sums
     return changed
+
+
+def _differs(a: float, b: float) -> bool:
+    return a != b and not (math.isnan(a) and math.isnan(b))
 
 
 def _left_over_grads(rec: Recorder) -> list[int]:

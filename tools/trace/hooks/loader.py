@@ -7,6 +7,7 @@ from __future__ import annotations
 import torch
 from torch.utils.data import DataLoader, RandomSampler, Subset
 
+from .. import target_order
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
 from ..tensors import frame_dict, frame_key, tensors_in
@@ -42,8 +43,11 @@ class LoaderIter:
         info["batches"] += 1
         rec.current_loader = self.site
         batch = batch_iv.fixed_loader_batch(rec, self.site, batch)
-        for t in tensors_in(batch):
+        tensors = tensors_in(batch)
+        for t in tensors:
             t._ti_batch = True
+        if rec.detailed:
+            target_order.loaded(rec, tensors)
         return batch
 
 

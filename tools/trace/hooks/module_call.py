@@ -12,6 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from .. import target_order
 from ..interventions import batch, training
 from ..probes import forward_probes
 from ..recorder import MAX_EVENTS, Recorder
@@ -88,6 +89,8 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     args, kwargs, tensors, standardized = batch.standardized_inputs(rec, args, kwargs, tensors)
     for t in tensors:
         t._ti_batch = True
+    if grad and tensors and rec.detailed:
+        target_order.fed(rec, tensors[0])
     if tensors and tensors[0].dim() >= 1:
         rec.batch_size = int(tensors[0].shape[0])
         rec.last_input = tensors[0]

@@ -154,6 +154,8 @@ def holdout_loss(rec: Recorder) -> float | None:
         return None
     func, kwargs, extra = fn
     a, k = st.holdout_args
+    # the held-out batch is fed as the training batches were (standardized the same way)
+    a, k, _, _ = standardized_inputs(rec, a, k, tensors_in(a) or tensors_in(k))
     target = st.holdout_target
     with rec.quiet(), Restore(model), torch.no_grad():
         try:

@@ -92,6 +92,34 @@ def after_backward(rec: Recorder) -> None:
         for opt in list(rec.optimizers.values()):
             opt.step()
             opt.zero_grad(set_to_none=True)
+    if rec.iv.reference_lr > 0 and not rec.optimizers:
+        reference_by_hand(rec)
+
+
+def reference_by_hand(rec: Recorder) -> None:
+    """reference_lr with a hand-written update (no optimizer object): after each backward
+    Adam at the reference lr updates every parameter the training uses, and their
+    gradients are zeroed, so the program's own `p -= lr * p.grad` that follows moves
+    nothing."""
+    params = [
+        r.ref
+        for r in rec.params.values()
+        if (r.executed or r.module_class or r.reached) and r.ref.requires_grad and r.ref.is_leaf
+    ]
+    with rec.quiet(), torch.no_grad():
+        st = rec.iv_state
+        if st.reference is None:
+            st.reference = torch.optim.Adam(params, lr=rec.iv.reference_lr)
+        else:
+            held = {id(p) for g in st.reference.param_groups for p in g["params"]}
+            new = [p for p in params if id(p) not in held]
+            if new:  # a plain tensor counts as a parameter from its second backward
+                st.reference.add_param_group({"params": new})
+        st.reference._ti_reference = True
+        st.reference.step()
+        for p in params:
+            if p.grad is not None:
+                p.grad.zero_()
 
 
 def clip_limit(rec: Recorder, max_norm):

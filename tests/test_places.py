@@ -1,0 +1,61 @@
+"""Placing a finding where the defect is written (agent/checks/places.py): each locator
+on a small repo, and None when the code does not say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from torch_investigate.agent.checks import places
+from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.trace_models import Frame
+
+LOSS_HELPER = """import torch
+
+
+def squared_error(pred, target):
+    return ((pred - target) ** 2).mean()
+
+
+def scaled(pred):
+    return (pred - 1.0) ** 2
+
+
+def main():
+    w = torch.zeros(3, 1, requires_grad=True)
+    opt = torch.optim.SGD([w], lr=LR)
+    x, y = torch.randn(8, 3), torch.randn(8)
+    for _ in range(10):
+        opt.zero_grad()
+        loss = squared_error(x @ w, y)
+        loss.backward()
+        opt.step()
+    print(squared_error(x @ w, y.unsqueeze(1)))
+
+
+LR = 0.5
+"""
+
+
+def session(tmp_path: Path, files: dict[str, str]) -> SimpleNamespace:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    return SimpleNamespace(index=CodeIndex.build(tmp_path))
+
+
+def test_a_generic_helper_is_placed_at_the_training_call_that_passes_the_operands(tmp_path):
+    s = session(tmp_path, {"fit.py": LOSS_HELPER})
+    loc = places.caller_passing(s, Frame(file="fit.py", line=5))
+    assert loc is not None and (loc.file, loc.line, loc.symbol) == ("fit.py", 18, "main")
+
+
+def test_an_expression_with_its_own_constants_stays_where_it_is(tmp_path):
+    s = session(tmp_path, {"fit.py": LOSS_HELPER})
+    assert places.caller_passing(s, Frame(file="fit.py", line=9)) is None
+    assert places.caller_passing(s, Frame(file="fit.py", line=18)) is None
+
+
+def test_a_hyperparameter_is_followed_to_the_literal_it_comes_from(tmp_path):
+    s = session(tmp_path, {"fit.py": LOSS_HELPER})
+    loc = places.literal_of(s, Frame(file="fit.py", line=14), "lr")
+    assert loc is not None and loc.line == 24

@@ -1,0 +1,100 @@
+"""Whether the targets reach the loss in the order the DataLoader delivered them, while
+the inputs reach the model as delivered: a target batch that arrives reordered (the same
+values at other positions: `y.roll(1, 0)`, `y[torch.randperm(n)]`, a flip) no longer
+belongs to its inputs, whatever the code that reorders it is called. A batch whose
+inputs were reordered too (sorted by length for packing) is consistent and not counted;
+inputs changed on the way (augmented, scaled) leave the question open."""
+
+from __future__ import annotations
+
+import torch
+
+from .recorder import Recorder
+from .tensors import frame_dict
+
+
+def loaded(rec: Recorder, tensors: list[torch.Tensor]) -> None:
+    """A training DataLoader batch: its tensors, to compare with what reaches the model and
+    the loss."""
+    rec.loader_batch = [t for t in tensors if isinstance(t, torch.Tensor)]
+    rec.input_as_loaded = None  # then the index of the batch tensor the model is fed, or False
+
+
+def gathered(rec: Recorder, source, index, out) -> None:
+    """Outside any model, `X[idx]` and `Y[idx]` with one index (the same index tensor, or
+    equal slices) gather one batch by hand: the rows of a batch, as a DataLoader would
+    give them."""
+    if not isinstance(out, torch.Tensor) or not isinstance(source, torch.Tensor):
+        return
+    if isinstance(index, torch.Tensor):
+        key = index  # the very same index object (compared by identity)
+    elif isinstance(index, slice):
+        key = ("slice", index.start, index.stop, index.step)
+    else:
+        return
+    same = key is rec.gather_key if isinstance(key, torch.Tensor) else key == rec.gather_key
+    if not same:
+        rec.gather_key, rec.gather_rows = key, [(id(source), out)]
+        return
+    if any(src == id(source) for src, _ in rec.gather_rows):
+        return
+    rec.gather_rows.append((id(source), out))
+    loaded(rec, [t for _, t in rec.gather_rows])
+
+
+def fed(rec: Recorder, x: torch.Tensor) -> None:
+    """A training forward's first input: is it one of the batch's tensors, unchanged?"""
+    if not rec.loader_batch or rec.input_as_loaded is not None:
+        return
+    with rec.quiet(), torch.no_grad():
+        for i, b in enumerate(rec.loader_batch):
+            if _same(b, x):
+                rec.input_as_loaded = i
+                return
+        rec.input_as_loaded = False
+
+
+def at_loss(rec: Recorder, target: torch.Tensor, frame) -> None:
+    """A training loss call's target against the batch's other tensors (not the input:
+    a target made from the input, as a language model's shifted tokens, says nothing):
+    the same rows at the same positions, or the same rows reordered across samples."""
+    x_at = rec.input_as_loaded
+    if not rec.loader_batch or x_at is None or x_at is False:
+        return
+    with rec.quiet(), torch.no_grad():
+        for i, b in enumerate(rec.loader_batch):
+            if i == x_at or b.dim() == 0 or b.shape[0] < 2 or b.numel() != target.numel():
+                continue
+            rows = b.shape[0]
+            v = b.detach().reshape(rows, -1).double()
+            y = target.detach().reshape(rows, -1).double()
+            if torch.equal(v, y):
+                _count(rec, frame, reordered=False)
+                return
+            # each row summarized by a fixed random projection: equal multisets of row
+            # summaries with rows at other positions is a permutation across samples
+            w = torch.rand(v.shape[1], generator=torch.Generator().manual_seed(3), dtype=v.dtype)
+            hv, hy = v @ w, y @ w
+            if torch.equal(torch.sort(hv).values, torch.sort(hy).values):
+                moved = float((hv != hy).double().mean())
+                _count(rec, frame, reordered=True, moved=moved)
+                return
+
+
+def _same(b: torch.Tensor, x: torch.Tensor) -> bool:
+    if b is x:
+        return True
+    if b.shape != x.shape or b.is_floating_point() != x.is_floating_point():
+        return False
+    return bool(torch.equal(b.detach().to(x.dtype), x.detach()))
+
+
+def _count(rec: Recorder, frame, *, reordered: bool, moved: float = 0.0) -> None:
+    s = rec.target_order
+    s["compared"] += 1
+    if reordered:
+        s["reordered"] += 1
+        s["moved_sum"] += moved
+        if s["frame"] is None:
+            s["frame"] = frame_dict(frame)
+    rec.loader_batch = None  # one comparison per batch
