@@ -13,7 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
-from torch_investigate.agent.llm.briefing import briefing, stage_prompt, state, system_prompt
+from torch_investigate.agent.llm.briefing import (
+    briefing,
+    open_stage,
+    stage_prompt,
+    state,
+    system_prompt,
+)
 from torch_investigate.agent.llm.budget import Budget
 from torch_investigate.agent.llm.client import ChatClient
 from torch_investigate.agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable
@@ -78,7 +84,8 @@ class LLMPolicy:
         conv.system(system_prompt(
             self.prompts, self.fence, self.settings.max_failures, self.settings.keep_results
         ))  # fmt: skip
-        conv.user(briefing(self.prompts, session, self.fence))  # holds stage 1's prompt
+        conv.user(briefing(self.prompts, session, self.fence))
+        conv.user(open_stage(self.prompts, session), topic="stage")
         self._stage_seen = session.protocol.current
         self.stop_reason = self._loop(session, call)
         if self.budget.estimated:
@@ -126,9 +133,9 @@ class LLMPolicy:
             if nudge == "review_nudge" and protocol.current is not None:
                 conv.user(_reopened(session, call))  # stage 8 opened: its checks run
             elif not message.tool_calls:
-                conv.user(self.prompts[nudge].render(state=state(session)))
+                conv.user(self.prompts[nudge].render(state=state(session)), topic="nudge")
             elif protocol.current is not None and protocol.current != self._stage_seen:
-                conv.user(stage_prompt(self.prompts, session, protocol.current))
+                conv.user(stage_prompt(self.prompts, session, protocol.current), topic="stage")
             self._stage_seen = protocol.current
 
     def step(self, call: ToolCaller, text_ends_turn: bool = False) -> ChatMessage | None:
