@@ -87,7 +87,7 @@ class LLMPolicy:
         conv.user(briefing(self.prompts, session, self.fence))
         conv.user(open_stage(self.prompts, session), topic="stage")
         self._stage_seen = session.protocol.current
-        self.stop_reason = self._loop(session, call)
+        self.stop_reason = self.usage.stop_reason = self._loop(session, call)
         if self.budget.estimated:
             session.notes.append("LLM token counts are estimated: the endpoint reported no usage")
         if not session.protocol.finished:
@@ -112,7 +112,7 @@ class LLMPolicy:
             budget=self.settings.max_steps,
         ))  # fmt: skip
         self._stage_seen = None
-        self.stop_reason = self._loop(session, call, nudge="review_nudge")
+        self.stop_reason = self.usage.stop_reason = self._loop(session, call, nudge="review_nudge")
         if self.budget.estimated:
             session.notes.append("LLM token counts are estimated: the endpoint reported no usage")
         if not session.protocol.finished:
