@@ -1,7 +1,8 @@
 """The chat's commands, declared once as data (the /help text comes from here).
 
 They work with or without a model: `/next` closes the current stage through the
-built-in planner, the others read the session or call one tool.
+built-in planner, the others read the session or call one tool. What a command prints
+is recorded as the tool's output, never as the investigator's words.
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.chat_pager import page, terminal_lines
+from torch_investigate.agent.chat_status import LiveStatus
 from torch_investigate.agent.chat_view import evidence_view, findings_view, headline, stage_view
+from torch_investigate.agent.conclude import conclude
 from torch_investigate.agent.planner import Planner
 
 if TYPE_CHECKING:
@@ -45,61 +49,68 @@ def next_stage(session: Session, call: ToolCaller) -> None:
 def _next(chat: ChatSession, arg: str) -> None:
     p = chat.session.protocol
     if p.current is None:
-        chat.say(headline(chat.session))
+        chat.show(headline(chat.session), "/next")
         return
     stage = p.current
-    chat.note(f"running the checks of stage {int(stage)} ({stage.title})...")
-    next_stage(chat.session, chat.call)
+    with LiveStatus(chat.console) as status:
+        status.running(f"the checks of stage {int(stage)} ({stage.title})")
+        next_stage(chat.session, chat.call)
     result = p.stages[stage]
-    chat.say(f"Stage {int(stage)} ({stage.title}) closed as {result.verdict}: {result.reason}")
+    lines = [f"Stage {int(stage)} ({stage.title}) closed as {result.verdict}: {result.reason}"]
     new = [f for f in p.findings_in(stage)]
     if new:
-        chat.say(
-            "Findings of this stage:\n"
-            + "\n".join(f"  {f.id} [{f.status}] {f.category}" for f in new)
-        )
+        lines.append("Findings of this stage:")
+        lines.extend(f"  {f.id} [{f.status}] {f.category}" for f in new)
     chat.conclude_if_closed()
-    chat.say(headline(chat.session))
+    chat.show("\n".join(lines), "/next")
+    chat.show_headline()
 
 
 def _stage(chat: ChatSession, arg: str) -> None:
-    chat.say(stage_view(chat.session))
+    chat.show(stage_view(chat.session), "/stage")
 
 
 def _findings(chat: ChatSession, arg: str) -> None:
-    chat.say(findings_view(chat.session))
+    chat.show(findings_view(chat.session), "/findings")
 
 
 def _evidence(chat: ChatSession, arg: str) -> None:
     fid = arg.strip().upper()
-    if not fid:
-        chat.say("usage: /evidence F1")
+    ledger = chat.session.protocol.ledger
+    if not fid:  # the findings with their ids, to pick one
+        listed = findings_view(chat.session)
+        tail = "\n/evidence F1 shows a finding's evidence." if ledger.all() else ""
+        chat.show(listed + tail, "/evidence")
         return
-    finding = chat.session.protocol.ledger.get(fid)
+    finding = ledger.get(fid)
     if finding is None:
-        known = ", ".join(f.id for f in chat.session.protocol.ledger.all()) or "none yet"
-        chat.say(f"no finding {fid} (findings: {known})")
+        known = ", ".join(f.id for f in ledger.all()) or "none yet"
+        chat.show(f"no finding {fid} (findings: {known})", "/evidence")
         return
-    chat.say(evidence_view(finding))
+    chat.show(evidence_view(finding), f"/evidence {fid}")
 
 
 def _read(chat: ChatSession, arg: str) -> None:
     if not arg.strip():
-        chat.say("usage: /read file.py, /read file.py:Symbol or /read file.py:10-60")
+        chat.show("usage: /read file.py, /read file.py:Symbol or /read file.py:10-60", "/read")
         return
-    chat.say(chat.call("read_code", {"target": arg.strip()}).text)
+    chat.show(
+        chat.call("read_code", {"target": arg.strip()}).text, f"/read {arg.strip()}", wrap=False
+    )
 
 
 def _probe(chat: ChatSession, arg: str) -> None:
     code = arg.strip().replace("\\n", "\n")
     if not code:
-        chat.say(
-            "usage: /probe <python>  (model, inputs, target, loss_fn, optimizer, torch are in scope; \\n for new lines)"
+        chat.show(
+            "usage: /probe <python>  (model, inputs, target, loss_fn, optimizer, torch are in scope; \\n for new lines)",
+            "/probe",
         )
         return
-    chat.note("running the probe in the sandbox...")
-    result = chat.call("run_probe", {"code": code})
-    chat.say(result.text)
+    with LiveStatus(chat.console) as status:
+        status.running("the probe in the sandbox")
+        result = chat.call("run_probe", {"code": code})
+    chat.show(result.text, "/probe", wrap=False)
 
 
 def _report(chat: ChatSession, arg: str) -> None:
@@ -108,11 +119,38 @@ def _report(chat: ChatSession, arg: str) -> None:
     report = chat.session.report(**chat.report_extra())
     if not chat.session.protocol.finished:
         chat.note("the investigation is still open: this is the report so far")
-    chat.say(render(report, "md"))
+    text = render(report, "md")
+    chat.record.add("output", text, command="/report")
+    page(chat.console, terminal_lines(text, chat.console.width))
+
+
+def _finish(chat: ChatSession, arg: str) -> None:
+    """With a model: ask it to end the investigation (the one turn in which it may call
+    finish). Without one: close the stages still open as inconclusive and conclude."""
+    if chat.session.protocol.finished:
+        chat.show(headline(chat.session), "/finish")
+        return
+    if chat.has_model:
+        chat.ask(arg.strip() or FINISH_QUESTION)
+        return
+    still_open = [str(int(s)) for s, r in chat.session.protocol.stages.items() if r.verdict is None]
+    chat.concluded = True
+    conclude(chat.session, chat.call)
+    if still_open:
+        chat.show(
+            f"Closed as inconclusive, not examined: stage {', '.join(still_open)}.", "/finish"
+        )
+    chat.show_headline()
+
+
+FINISH_QUESTION = (
+    "Please finish the investigation: close what is still open and call finish with the "
+    "most likely root cause (or none, with the reason)."
+)
 
 
 def _help(chat: ChatSession, arg: str) -> None:
-    chat.say(help_text(chat.has_model))
+    chat.show(help_text(chat.has_model), "/help")
 
 
 def _quit(chat: ChatSession, arg: str) -> bool:
@@ -131,10 +169,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("next", "/next", "run the current stage's checks (built-in planner) and close the stage", _next),
     Command("stage", "/stage", "the current stage, its checklist and the closed stages", _stage),
     Command("findings", "/findings", "the findings so far", _findings),
-    Command("evidence", "/evidence F2", "one finding's evidence, why, and the smallest confirming test", _evidence),
+    Command("evidence", "/evidence [F2]", "one finding's evidence, why and smallest confirming test (no id: the findings)", _evidence),
     Command("read", "/read file.py:Symbol", "read code (a file, a symbol or file.py:10-60)", _read),
     Command("probe", "/probe <code>", "run a Python snippet in the sandbox after the first step", _probe),
-    Command("report", "/report", "the report (so far)", _report),
+    Command("report", "/report", "the report (so far), drawn for the terminal, a page at a time", _report),
+    Command("finish", "/finish", "end the investigation (with a model: ask it to conclude)", _finish),
     Command("help", "/help", "this list", _help),
     Command("quit", "/quit", "leave (Ctrl-D and Ctrl-C too)", _quit),
 )  # fmt: skip

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.llm.briefing import briefing, state, system_prompt
+from torch_investigate.agent.llm.briefing import briefing, open_stage, state, system_prompt
 
 if TYPE_CHECKING:
     from torch_investigate.agent.llm.policy import LLMPolicy
@@ -29,6 +29,7 @@ class ChatAgent:
         )
         conv.system(system + "\n" + prompts["chat"].render())
         conv.user(briefing(prompts, session, policy.fence))
+        conv.user(open_stage(prompts, session), topic="stage")
 
     def ask(self, question: str, call: ToolCaller) -> str:
         policy = self.policy

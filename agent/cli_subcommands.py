@@ -19,6 +19,7 @@ from torch_investigate.agent.cli_app import (
     MaxFailuresOpt,
     MaxStepsOpt,
     MaxTokensOpt,
+    Mode,
     ModelOpt,
     PriceOpt,
     _llm_options,
@@ -104,19 +105,42 @@ def bench(
             "--ray-cpus-per-case", help="CPUs each case reserves on Ray (default 1; may be 0.25)"
         ),
     ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model", help="score this LLM (OpenAI-compatible endpoint) instead of the planner"
+        ),
+    ] = None,
+    mode: Annotated[
+        Mode, typer.Option("--mode", help="with --model: review (default) or walk")
+    ] = Mode.review,
+    base_url: BaseUrlOpt = None,
+    max_steps: MaxStepsOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    max_cost: MaxCostOpt = None,
+    price_per_1k: PriceOpt = None,
+    max_failures: MaxFailuresOpt = None,
+    llm_timeout: LLMTimeoutOpt = None,
 ) -> None:
     try:
         from torch_investigate.evals.bench import run_bench
+        from torch_investigate.evals.benchmark.records import LLMSpec
     except ImportError:
         fail("the benchmark is not available yet in this build")
     if ray_cpus_per_case is not None and ray is None:
         fail("--ray-cpus-per-case needs --ray")
+    given = dict(base_url=base_url, max_steps=max_steps, max_tokens=max_tokens, max_cost=max_cost,
+                 price_per_1k=price_per_1k, max_failures=max_failures, llm_timeout=llm_timeout)  # fmt: skip
+    if model is None and (mode != Mode.review or any(v is not None for v in given.values())):
+        fail("--mode and the LLM options need --model")
+    llm = LLMSpec(model=model, mode=mode.value, **given) if model is not None else None
     code = run_bench(
         suite,
         jobs=jobs,
         json_out=json_out,
         ray=ray,
         ray_cpus_per_case=1.0 if ray_cpus_per_case is None else ray_cpus_per_case,
+        llm=llm,
     )
     raise typer.Exit(code)
 

@@ -21,78 +21,58 @@ class Args(BaseModel):
 
 
 class ReadCodeArgs(Args):
-    target: str = Field(
-        description="a file (`model.py`), a symbol (`model.py:Net.forward`) or a line range (`train.py:10-60`)"
-    )
+    target: str = Field(description="`model.py`, `model.py:Net.forward` or `train.py:10-60`")
 
 
 class SearchCodeArgs(Args):
-    pattern: str = Field(
-        description="a regular expression or plain text to find in the repo's Python files"
-    )
+    pattern: str = Field(description="a regular expression or plain text")
 
 
 class StageArgs(Args):
-    stage: int = Field(ge=1, le=8, description="the protocol stage (must be the current one)")
+    stage: int = Field(ge=1, le=8, description="the current stage")
 
 
 class ShowEvidenceArgs(Args):
-    ids: list[str] = Field(min_length=1, max_length=20, description="observation ids (E3, E12)")
+    ids: list[str] = Field(min_length=1, max_length=20, description="E3, E12, ...")
 
 
 class ProbeArgs(Args):
     code: str = Field(description=(
-        "Python run once inside the sandbox after the first optimizer step, with `model`, `args`, `kwargs`, "
-        "`inputs`, `target`, `loss_fn(prediction, target)`, `optimizer`, `params`, `torch`, `nn`, `F` in scope; "
-        "print what you need or set `result`. The output is recorded as an observation (its id comes back)."
+        "in scope: model, args, kwargs, inputs, target, loss_fn(prediction, target), optimizer, "
+        "params, torch, nn, F; print or set `result`"
     ))  # fmt: skip
     timeout_s: float = Field(default=60.0, ge=5, le=600)
 
 
 class RecordFindingArgs(Args):
     candidate: str | None = Field(
-        default=None,
-        description="a candidate id from run_stage_checks (C3): record it as the checks found it; "
-        "other fields given here override it (e.g. status plausible)",
+        default=None, description="C3 from run_stage_checks; other fields override it"
     )
-    category: str | None = Field(default=None, description="a taxonomy id, or `other` with a title")
+    category: str | None = Field(default=None, description="a taxonomy id, or `other` + title")
     title: str = ""
     status: Literal["confirmed", "plausible", "refuted"] | None = None
     confidence: Literal["high", "medium", "low"] | None = None
     file: str | None = None
     symbol: str | None = None
     line: int | None = None
-    evidence_ids: list[str] = Field(
-        default_factory=list,
-        description="ids of observations tools returned (E4, E9); `confirmed` needs a runtime, "
-        "intervention or probe one",
-    )
-    notes: str = Field(default="", description="your own reasoning (recorded as model text)")
+    evidence_ids: list[str] = Field(default_factory=list, description="E4, E9, ...")
+    notes: str = Field(default="", description="your reasoning (not evidence)")
     why: str = Field(default="", description="why it breaks learning")
-    confirm: str = Field(default="", description="the smallest test or change that confirms it")
+    confirm: str = Field(default="", description="the smallest confirming test")
 
 
 class UpdateFindingArgs(Args):
-    finding: str = Field(description="the finding id (F2)")
+    finding: str = Field(description="F2")
     status: Literal["confirmed", "plausible", "refuted"]
-    evidence_ids: list[str] = Field(
-        default_factory=list, description="observations behind the change"
-    )
+    evidence_ids: list[str] = Field(default_factory=list)
     notes: str = ""
 
 
 class CheckItemArgs(Args):
-    item: str = Field(description="a checklist item id (e.g. `pairing`)")
-    stage: int | None = Field(
-        default=None,
-        ge=1,
-        le=8,
-        description="the item's stage when it is not the current one (a review of a closed stage)",
-    )
+    item: str = Field(description="checklist item id, e.g. pairing")
+    stage: int | None = Field(default=None, ge=1, le=8, description="only for a closed stage")
     outcome: Literal["passed", "failed", "not_applicable"]
-    evidence_ids: list[str] = Field(
-        min_length=1, description="observations that settle it (a probe's id for a runtime item)"
-    )
+    evidence_ids: list[str] = Field(min_length=1)
     detail: str = Field(default="", description="what they show, in one sentence")
 
 
@@ -106,16 +86,11 @@ class ExperimentArgs(Args):
     description: str
     distinguishes: str
     information_value: float = Field(default=0.5, ge=0, le=1)
-    finding_ids: list[str] = Field(
-        default_factory=list, description="the findings this experiment tests"
-    )
+    finding_ids: list[str] = Field(default_factory=list)
 
 
 class FinishArgs(Args):
-    root_cause: str | None = Field(
-        default=None,
-        description="the id of the finding that is the most likely root cause (F1...), or null",
-    )
+    root_cause: str | None = Field(default=None, description="F1, or null")
     explanation: str = ""
 
 

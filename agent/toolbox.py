@@ -257,27 +257,52 @@ class Tool:
     handler: Callable[[Session, Any], ToolResult]
 
     def schema(self) -> dict[str, Any]:
-        """The OpenAI tool-calling declaration."""
-        params = self.args.model_json_schema()
-        params.pop("title", None)
+        """The OpenAI tool-calling declaration, sent with every request: compact (see
+        `compact_schema`), because its size is paid again on each one."""
+        params = compact_schema(self.args.model_json_schema())
         return {
             "type": "function",
             "function": {"name": self.name, "description": self.description, "parameters": params},
         }
 
 
+def compact_schema(node: Any) -> Any:
+    """A pydantic JSON schema without what tells a model nothing: titles, empty defaults
+    (None, "", []), `additionalProperties` (extra keys are refused with a message anyway)
+    and the `null` branch of an optional field (leaving it out means the same)."""
+    if isinstance(node, list):
+        return [compact_schema(n) for n in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key == "properties":  # names of arguments, never keywords of the schema
+            out[key] = {name: compact_schema(prop) for name, prop in value.items()}
+        elif key in ("title", "additionalProperties"):
+            continue
+        elif key != "default" or value not in (None, "", []):
+            out[key] = compact_schema(value)
+    branches = out.get("anyOf")
+    if isinstance(branches, list):
+        kept = [b for b in branches if b != {"type": "null"}]
+        if len(kept) == 1:
+            del out["anyOf"]
+            out = {**kept[0], **out}
+    return out
+
+
 TOOLS: tuple[Tool, ...] = (
-    Tool("read_code", "Read numbered source of a file, a symbol (`file.py:Class.method`) or a line range (`file.py:10-60`), in a bounded window.", ReadCodeArgs, _read_code),
-    Tool("search_code", "Search the repo's Python files for a regex or text; returns file:line (symbol): line.", SearchCodeArgs, _search_code),
-    Tool("run_stage_checks", "Run the built-in checks of the current stage (static and runtime, with interventions); records their checklist outcomes and returns each with its observation id, and candidate findings (C1...).", StageArgs, _run_stage_checks),
-    Tool("show_evidence", "The full text and numbers of observations by id (E1...).", ShowEvidenceArgs, _show_evidence),
-    Tool("run_probe", "Run a Python snippet inside the sandbox with the repo's model, batch, loss function and optimizer in scope; returns stdout, result and error, recorded as an observation.", ProbeArgs, _run_probe),
-    Tool("record_finding", "Record a finding: a candidate by id, or a category with location, evidence ids, why and the smallest confirming test. `confirmed` needs a runtime, intervention or probe observation id.", RecordFindingArgs, _record_finding),
-    Tool("update_finding", "Change a finding's status (confirm, demote, refute), citing the observations that justify it.", UpdateFindingArgs, _update_finding),
-    Tool("check_item", "Settle a checklist item of the current stage with observations (e.g. a probe's id for a runtime item).", CheckItemArgs, _check_item),
-    Tool("advance_stage", "Close the current stage with a verdict (coherent, defect, inconclusive) and a reason, and open the next one.", AdvanceArgs, _advance_stage),
-    Tool("propose_experiment", "Propose an experiment for section D (returns its id; a repeat returns the earlier id). lr/architecture/optimizer/model_size/training_length kinds are refused until stages 1-7 are coherent.", ExperimentArgs, _propose_experiment),
-    Tool("finish", "End the investigation once every stage is closed, naming the root-cause finding id (or null) with a short explanation.", FinishArgs, _finish),
+    Tool("read_code", "Numbered source of a file, symbol or line range (bounded).", ReadCodeArgs, _read_code),
+    Tool("search_code", "Search the Python files; returns file:line (symbol): line.", SearchCodeArgs, _search_code),
+    Tool("run_stage_checks", "Run the current stage's built-in checks (static, runtime, interventions): each checklist outcome with its observation id (E..), and candidate findings (C..).", StageArgs, _run_stage_checks),
+    Tool("show_evidence", "Full text and numbers of observations.", ShowEvidenceArgs, _show_evidence),
+    Tool("run_probe", "Run a Python snippet in the sandbox after the first optimizer step; its output is recorded as an observation.", ProbeArgs, _run_probe),
+    Tool("record_finding", "Record a candidate (C..), or your own finding with category, location, evidence_ids, why and confirm. `confirmed` needs a runtime, intervention or probe observation.", RecordFindingArgs, _record_finding),
+    Tool("update_finding", "Change a finding's status, citing the observations that justify it.", UpdateFindingArgs, _update_finding),
+    Tool("check_item", "Settle a checklist item with observations (a probe's id for a runtime item).", CheckItemArgs, _check_item),
+    Tool("advance_stage", "Close the current stage with a verdict and reason; opens the next.", AdvanceArgs, _advance_stage),
+    Tool("propose_experiment", "Propose an experiment for section D; returns its id (a repeat returns the earlier one). Optimization kinds wait until stages 1-7 are coherent.", ExperimentArgs, _propose_experiment),
+    Tool("finish", "End once every stage is closed, naming the root-cause finding (or null) and why.", FinishArgs, _finish),
 )  # fmt: skip
 BY_NAME = {t.name: t for t in TOOLS}
 

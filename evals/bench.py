@@ -1,7 +1,9 @@
-"""`investigate bench [SUITE] [--jobs N] [--json FILE] [--ray [ADDRESS]]`: run the
-investigator on every case of a generated suite, score it against the ground truth, and
-compare two baselines run on the same cases: the investigator with `--static-only`, and
-TorchFix.
+"""`investigate bench [SUITE] [--jobs N] [--json FILE] [--ray [ADDRESS]] [--model M ...]`:
+run the investigator on every case of a generated suite, score it against the ground
+truth, and compare two baselines run on the same cases: the investigator with
+`--static-only`, and TorchFix. With `--model` the LLM policy (`--mode review|walk`) is
+scored the same way, with the built-in planner as its baseline, and each case records
+the tokens, requests, cost and stop reason of its run.
 
 With no SUITE the full suite in evals/suite runs; `evals/suite/ci` is the small subset
 CI runs. With --json, each run is cached next to FILE (`FILE-stem.cache/`), so an
@@ -12,6 +14,7 @@ TorchFix stay here.
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 from collections.abc import Iterator
@@ -21,8 +24,8 @@ from pathlib import Path
 from pydantic import ValidationError
 from torch_investigate.evals.benchmark import scoring
 from torch_investigate.evals.benchmark.executors import Executor, ExecutorError, LocalExecutor
-from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, Mode, Run
-from torch_investigate.evals.benchmark.runner import Runner, case_job
+from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, LLMSpec, Mode, Run
+from torch_investigate.evals.benchmark.runner import Runner, case_job, label
 from torch_investigate.evals.benchmark.table import render
 from torch_investigate.evals.benchmark.torchfix import version as torchfix_version
 from torch_investigate.evals.seeding.records import MANIFEST, Case, CleanControl, Manifest
@@ -48,9 +51,11 @@ def run_bench(
     json_out: Path | None = None,
     ray: str | None = None,
     ray_cpus_per_case: float = 1.0,
+    llm: LLMSpec | None = None,
 ) -> int:
     """`ray`: None runs here; "local" a new Ray instance of `jobs` CPUs; else the address
-    of a running cluster (`auto`, `ray://host:10001`)."""
+    of a running cluster (`auto`, `ray://host:10001`). `llm`: score that LLM policy
+    instead of the planner (which becomes its baseline)."""
     suite = (suite or DEFAULT_SUITE).expanduser()
     if jobs < 1:
         return _fail("--jobs must be at least 1")
@@ -69,9 +74,17 @@ def run_bench(
     if missing:
         return _fail(f"case folders missing in {suite}: {', '.join(missing[:5])}")
 
-    tf_version = torchfix_version()
-    modes: list[Mode] = ["investigator", "static_only"] + (["torchfix"] if tf_version else [])
-    runner = Runner(cache_dir(json_out))
+    if llm is not None and (problem := llm_problem(llm)):
+        return _fail(problem)
+
+    tf_version = torchfix_version() if llm is None else None
+    main: Mode = "investigator" if llm is None else "llm"
+    modes: list[Mode] = (
+        ["investigator", "static_only"] + (["torchfix"] if tf_version else [])
+        if llm is None
+        else ["llm", "investigator"]
+    )
+    runner = Runner(cache_dir(json_out), llm)
     started = time.perf_counter()
     try:
         with open_executor(ray, jobs, ray_cpus_per_case) as executor:
@@ -83,17 +96,25 @@ def run_bench(
     scores = {m: [_score(e, runs[(m, e.id)]) for e in entries] for m in modes}
     result = BenchResult(
         suite=str(suite),
-        command=_command(suite, jobs, json_out, ray, ray_cpus_per_case),
+        command=_command(suite, jobs, json_out, ray, ray_cpus_per_case, llm),
+        policy="planner" if llm is None else llm.policy,
         jobs=jobs,
         wall_s=wall,
-        summary=scoring.summarize("investigator", scores["investigator"]),
-        baselines={m: scoring.summarize(m, scores[m]) for m in modes if m != "investigator"},
+        summary=scoring.summarize(main, scores[main], llm),
+        baselines={m: scoring.summarize(m, scores[m]) for m in modes if m != main},
         categories=scoring.category_rows(
-            scores["investigator"], scores.get("static_only"), scores.get("torchfix")
+            scores[main],
+            scores.get("static_only"),
+            scores.get("torchfix"),
+            scores.get("investigator") if llm is not None else None,
+        ),  # fmt: skip
+        cases=scores[main],
+        baseline_cases={m: scores[m] for m in modes if m != main},
+        torchfix=(
+            f"TorchFix {tf_version}, default rules"
+            if tf_version
+            else ("not run (--model)" if llm is not None else "not installed")
         ),
-        cases=scores["investigator"],
-        baseline_cases={m: scores[m] for m in modes if m != "investigator"},
-        torchfix=f"TorchFix {tf_version}, default rules" if tf_version else "not installed",
         investigator=investigator_version(),
     )
     render(result)
@@ -119,8 +140,31 @@ def open_executor(ray: str | None, jobs: int, cpus_per_case: float) -> Iterator[
         yield executor
 
 
-def _command(suite: Path, jobs: int, json_out: Path | None, ray: str | None, cpus: float) -> str:
+def llm_problem(llm: LLMSpec) -> str | None:
+    """Why the LLM policy cannot run as given (a bad bound, no key and no endpoint), checked
+    once here before any case starts; None when it can."""
+    from torch_investigate.agent.llm.errors import LLMConfigError
+    from torch_investigate.agent.llm.options import LLMOptions
+
+    try:
+        LLMOptions(**llm.model_dump()).policy()
+    except LLMConfigError as e:
+        return e.message
+    return None
+
+
+def _command(
+    suite: Path,
+    jobs: int,
+    json_out: Path | None,
+    ray: str | None,
+    cpus: float,
+    llm: LLMSpec | None = None,
+) -> str:
     words = [f"investigate bench {suite} --jobs {jobs}"]
+    if llm is not None:  # the endpoint without credentials, as trajectories name it
+        public = llm.model_copy(update={"base_url": _public_url(llm.base_url)})
+        words.append(" ".join(shlex.quote(w) for w in public.argv()))
     if json_out is not None:
         words.append(f"--json {json_out}")
     if ray is not None:
@@ -128,6 +172,14 @@ def _command(suite: Path, jobs: int, json_out: Path | None, ray: str | None, cpu
         if cpus != 1:
             words.append(f"--ray-cpus-per-case {cpus:g}")
     return " ".join(words)
+
+
+def _public_url(url: str | None) -> str | None:
+    if url is None:
+        return None
+    from torch_investigate.agent.llm.settings import LLMSettings
+
+    return LLMSettings(model="m", base_url=url).endpoint
 
 
 def investigator_version() -> str:
@@ -169,8 +221,9 @@ def _run_all(
         runs[(run.mode, run.case_id)] = run
         took = "cached" if cached else f"{run.seconds:.1f} s"
         status = run.error or f"exit {run.exit_code}"
+        name = label(run.mode, runner.llm)
         print(
-            f"[{len(runs)}/{total}] {run.mode:12s} {run.case_id:40s} {took:>8s} {status}",
+            f"[{len(runs)}/{total}] {name:12s} {run.case_id:40s} {took:>8s} {status}",
             file=sys.stderr,
         )
 
@@ -181,7 +234,7 @@ def _run_all(
     todo = []
     for mode in (m for m in modes if m != "torchfix"):
         for entry in entries:
-            job = case_job(mode, entry.id, suite / entry.path)
+            job = case_job(mode, entry.id, suite / entry.path, llm=runner.llm)
             cached = runner.cached(mode, entry.id, job.key)
             if cached is not None:
                 note(cached, True)

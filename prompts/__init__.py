@@ -41,7 +41,7 @@ STAGE_FILES: dict[Stage, str] = {
 VARIABLES: dict[str, frozenset[str]] = {
     "system": frozenset({"tools", "max_failures", "data_open", "data_close", "keep"}),
     "chat": frozenset(),
-    "briefing": frozenset({"repo", "command", "files", "open_stage"}),
+    "briefing": frozenset({"repo", "command", "files"}),
     "chat_turn": frozenset({"state", "question"}),
     "nudge": frozenset({"state"}),
     "review": frozenset({"repo", "command", "summary", "weak_points", "budget"}),

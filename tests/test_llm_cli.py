@@ -41,7 +41,7 @@ def test_an_llm_run_saves_a_trajectory_outside_the_repo_and_replays(tmp_path):
     assert path.startswith(str(cache / "torch-investigate" / "trajectories"))
     assert files_of(repo) == before  # nothing written into the repo
     saved = json.loads(open(path).read())
-    assert saved["format"] == "torch-investigate-trajectory" and saved["format_version"] == "1.0"
+    assert saved["format"] == "torch-investigate-trajectory" and saved["format_version"] == "1.1"
     assert saved["model"] == "scripted" and saved["stop_reason"] == "finished"
     assert saved["messages"][0]["role"] == "system" and saved["tool_calls"]
     assert KEY not in open(path).read()

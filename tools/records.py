@@ -13,7 +13,7 @@ from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
 # when fields are added.
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 
 class Stage(IntEnum):
@@ -269,11 +269,12 @@ class LayerStat(BaseModel):
 
 class LLMUsage(BaseModel):
     model: str
-    steps: int = 0
+    steps: int = 0  # model requests
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float | None = None
     refusals: int = 0
+    stop_reason: str = ""  # why the model's run ended: finished, a bound, the endpoint
 
 
 class SummaryFinding(BaseModel):

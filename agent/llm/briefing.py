@@ -24,7 +24,7 @@ MAX_FILES = 60
 def system_prompt(
     prompts: dict[str, Prompt], fence: DataFence, max_failures: int, keep: int = 12
 ) -> str:
-    tools = "\n".join(f"- {t.name}: {t.description}" for t in TOOLS)
+    tools = ", ".join(t.name for t in TOOLS)  # their descriptions travel in the schemas
     return prompts["system"].render(
         tools=tools, max_failures=max_failures, data_open=fence.open, data_close=fence.close,
         keep=keep,
@@ -58,14 +58,18 @@ def briefing(prompts: dict[str, Prompt], session: Session, fence: DataFence) -> 
         command = f"none found: {session.command_note}"
     if session.runner is None:
         command += "\nThe training path cannot run here, so runtime checks will be skipped."
-    current = session.protocol.current
-    open_stage = stage_prompt(prompts, session, current) if current else "Every stage is closed."
     return prompts["briefing"].render(
         repo=session.repo.name or str(session.repo),
         command=command,
         files=fence.quote(listed, "file list"),
-        open_stage=open_stage,
     )
+
+
+def open_stage(prompts: dict[str, Prompt], session: Session) -> str:
+    """The open stage's prompt (sent as its own message: it is elided once the stage
+    closes and the next one's prompt follows)."""
+    current = session.protocol.current
+    return stage_prompt(prompts, session, current) if current else "Every stage is closed."
 
 
 def state(session: Session) -> str:

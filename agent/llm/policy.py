@@ -13,7 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
-from torch_investigate.agent.llm.briefing import briefing, stage_prompt, state, system_prompt
+from torch_investigate.agent.llm.briefing import (
+    briefing,
+    open_stage,
+    stage_prompt,
+    state,
+    system_prompt,
+)
 from torch_investigate.agent.llm.budget import Budget
 from torch_investigate.agent.llm.client import ChatClient
 from torch_investigate.agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable
@@ -78,9 +84,10 @@ class LLMPolicy:
         conv.system(system_prompt(
             self.prompts, self.fence, self.settings.max_failures, self.settings.keep_results
         ))  # fmt: skip
-        conv.user(briefing(self.prompts, session, self.fence))  # holds stage 1's prompt
+        conv.user(briefing(self.prompts, session, self.fence))
+        conv.user(open_stage(self.prompts, session), topic="stage")
         self._stage_seen = session.protocol.current
-        self.stop_reason = self._loop(session, call)
+        self.stop_reason = self.usage.stop_reason = self._loop(session, call)
         if self.budget.estimated:
             session.notes.append("LLM token counts are estimated: the endpoint reported no usage")
         if not session.protocol.finished:
@@ -105,7 +112,7 @@ class LLMPolicy:
             budget=self.settings.max_steps,
         ))  # fmt: skip
         self._stage_seen = None
-        self.stop_reason = self._loop(session, call, nudge="review_nudge")
+        self.stop_reason = self.usage.stop_reason = self._loop(session, call, nudge="review_nudge")
         if self.budget.estimated:
             session.notes.append("LLM token counts are estimated: the endpoint reported no usage")
         if not session.protocol.finished:
@@ -126,9 +133,9 @@ class LLMPolicy:
             if nudge == "review_nudge" and protocol.current is not None:
                 conv.user(_reopened(session, call))  # stage 8 opened: its checks run
             elif not message.tool_calls:
-                conv.user(self.prompts[nudge].render(state=state(session)))
+                conv.user(self.prompts[nudge].render(state=state(session)), topic="nudge")
             elif protocol.current is not None and protocol.current != self._stage_seen:
-                conv.user(stage_prompt(self.prompts, session, protocol.current))
+                conv.user(stage_prompt(self.prompts, session, protocol.current), topic="stage")
             self._stage_seen = protocol.current
 
     def step(self, call: ToolCaller, text_ends_turn: bool = False) -> ChatMessage | None:

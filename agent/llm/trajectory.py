@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 FORMAT = "torch-investigate-trajectory"
 # Major: a field removed or changed meaning (replay refuses); minor: fields added.
-FORMAT_VERSION = "1.0"
+FORMAT_VERSION = "1.1"
 
 
 class TrajectoryError(InvestigationError):

@@ -3,12 +3,14 @@
 Scheduling and the cache stay on the driver; a task gets a `CaseJob` (the case's files,
 a few KB, so workers need torch-investigate installed but not the suite on a shared
 filesystem), runs the same `investigate` the local executor does, and returns the `Run`
-as a JSON-ready dict. Only this module imports ray, an optional extra.
+as a JSON-ready dict. An LLM run's key and endpoint travel in the task's environment.
+Only this module imports ray, an optional extra.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import socket
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -21,6 +23,7 @@ from torch_investigate.evals.benchmark.records import Run
 from torch_investigate.evals.benchmark.runner import CaseJob, investigate
 
 LOCAL = "local"  # a new Ray instance on this machine (a bare --ray)
+LLM_VARIABLES = ("OPENAI_API_KEY", "OPENAI_BASE_URL")
 
 
 @ray.remote(num_cpus=1)
@@ -35,7 +38,9 @@ class RayExecutor:
         self.description = description
 
     def run(self, jobs: Sequence[CaseJob]) -> Iterator[Run]:
-        task = investigate_task.options(num_cpus=self.cpus_per_case)
+        task = investigate_task.options(
+            num_cpus=self.cpus_per_case, **llm_environment(any(job.llm for job in jobs))
+        )
         pending = {task.remote(job.model_dump()): job for job in jobs}
         try:
             while pending:
@@ -44,6 +49,14 @@ class RayExecutor:
         finally:  # interrupted: nothing left queued on the cluster
             for ref in pending:
                 ray.cancel(ref)
+
+
+def llm_environment(needed: bool) -> dict[str, Any]:
+    """The task options that give an LLM run its endpoint and key on a worker: this
+    machine's OPENAI_* variables, through the task's environment (a CaseJob never
+    carries the key)."""
+    env = {k: v for k, v in os.environ.items() if k in LLM_VARIABLES} if needed else {}
+    return {"runtime_env": {"env_vars": env}} if env else {}
 
 
 def _result(ref: ray.ObjectRef, job: CaseJob) -> Run:

@@ -3,12 +3,84 @@ of the per-category table and the summary. All of it is written as JSON."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Mode = Literal["investigator", "static_only", "torchfix"]
+# investigator: the built-in planner; llm: the LLM policy `LLMSpec` describes
+Mode = Literal["investigator", "static_only", "torchfix", "llm"]
 CaseKind = Literal["buggy", "clean"]
+LLMMode = Literal["review", "walk"]
+
+
+class LLMSpec(BaseModel):
+    """The LLM policy a benchmark scores (`investigate bench --model`): the flags every
+    investigation gets. The API key is never part of it; it stays in the environment."""
+
+    model: str
+    mode: LLMMode = "review"
+    base_url: str | None = None
+    max_steps: int | None = None
+    max_tokens: int | None = None
+    max_cost: float | None = None
+    price_per_1k: str | None = None  # "IN,OUT" USD per 1k tokens
+    max_failures: int | None = None
+    llm_timeout: float | None = None
+
+    @property
+    def label(self) -> str:
+        """The runs' name in the cache and the progress lines: `llm-review-gpt-4o-mini`."""
+        return f"llm-{self.mode}-" + re.sub(r"[^A-Za-z0-9_.-]+", "_", self.model)
+
+    @property
+    def policy(self) -> str:
+        """The report's name for the policy: `review:MODEL` or `llm:MODEL`."""
+        return f"{'review' if self.mode == 'review' else 'llm'}:{self.model}"
+
+    def identity(self) -> str:
+        """What a cached run must share to be reused: the model, the mode and the bounds
+        (not the endpoint, which says where the model is served, nor the request timeout)."""
+        return self.model_dump_json(exclude={"base_url", "llm_timeout"})
+
+    def argv(self) -> list[str]:
+        """The flags of `investigate CASE -f json -q` for this policy."""
+        flags = ["--model", self.model, "--mode", self.mode]
+        for flag, value in (
+            ("--base-url", self.base_url), ("--max-steps", self.max_steps),
+            ("--max-tokens", self.max_tokens), ("--max-cost", self.max_cost),
+            ("--price-per-1k", self.price_per_1k), ("--max-failures", self.max_failures),
+            ("--llm-timeout", self.llm_timeout),
+        ):  # fmt: skip
+            if value is not None:
+                flags += [flag, str(value)]
+        return flags
+
+
+class CaseLLM(BaseModel):
+    """What one LLM investigation used, from its report's `llm` field."""
+
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None = None  # None: the model's price is unknown
+    refusals: int = 0
+    stop_reason: str = ""  # finished, step limit reached (...), the endpoint failed: ...
+
+
+class LLMTotals(BaseModel):
+    """The LLM policy's usage over a suite: prompt tokens per investigation, total cost."""
+
+    model: str
+    mode: LLMMode
+    investigations: int  # runs that returned a report with usage
+    requests: int
+    prompt_tokens: int
+    completion_tokens: int
+    median_prompt_tokens: float
+    p90_prompt_tokens: float
+    cost_usd: float | None = None  # total, when the price is known
+    stop_reasons: dict[str, int] = Field(default_factory=dict)  # the reason's head -> runs
 
 
 class ToolFinding(BaseModel):
@@ -27,7 +99,7 @@ class Run(BaseModel):
 
     mode: Mode
     case_id: str
-    key: str  # content hash of the case folder: a cached run of other content is stale
+    key: str  # content hash of the case folder (and the LLM policy): else the cache is stale
     exit_code: int | None
     seconds: float
     error: str = ""  # why no report came back
@@ -56,6 +128,7 @@ class CaseScore(BaseModel):
     seconds: float = 0.0
     exit_code: int | None = None
     error: str = ""
+    llm: CaseLLM | None = None  # an LLM run's tokens, requests, cost and stop reason
 
 
 class CategoryRow(BaseModel):
@@ -69,6 +142,7 @@ class CategoryRow(BaseModel):
     median_line_distance: float | None = None
     static_detected: int = 0
     torchfix_detected: int = 0
+    planner_detected: int | None = None  # with --model: the built-in planner on the same cases
 
 
 class Summary(BaseModel):
@@ -91,11 +165,13 @@ class Summary(BaseModel):
     errors: int  # runs that returned no report
     median_s: float
     p90_s: float
+    llm: LLMTotals | None = None  # the LLM policy's usage (mode llm)
 
 
 class BenchResult(BaseModel):
     suite: str
     command: str
+    policy: str = "planner"  # what `summary` scores: the planner, or `review:MODEL`, `llm:MODEL`
     jobs: int
     wall_s: float
     summary: Summary

@@ -2,11 +2,15 @@
 
 A case is its files: what git would not ignore in its folder. The content hash of
 those files keys the cache (`<cache>/<mode>/<case id>.json`), so a resumed benchmark
-reuses a run only when the folder is unchanged. An investigation gets the files
-themselves (a `CaseJob`), writes them to a fresh temporary folder and runs
-`python -m torch_investigate.agent.cli CASE -f json -q` there as a subprocess, so a crash
-or hang costs that case only, and the run is the same wherever it happens: in a thread
-here or in a Ray task on another machine (evals/benchmark/executors.py).
+reuses a run only when the folder is unchanged. An LLM policy's runs live in their own
+folder (`<cache>/llm-review-MODEL/`) and their key also holds the model, the mode and the
+bounds (`LLMSpec.identity`), so a planner run and an LLM run of a case, or runs of two
+models or modes, never share an entry. An investigation gets the files themselves (a
+`CaseJob`), writes them to a fresh temporary folder and runs
+`python -m torch_investigate.agent.cli CASE -f json -q [--model M --mode review ...]`
+there as a subprocess, so a crash or hang costs that case only, and the run is the same
+wherever it happens: in a thread here or in a Ray task on another machine
+(evals/benchmark/executors.py). The API key reaches it through the environment only.
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ import time
 from pathlib import Path
 
 from pydantic import BaseModel
-from torch_investigate.evals.benchmark.records import Mode, Run
+from torch_investigate.evals.benchmark.records import LLMSpec, Mode, Run
 from torch_investigate.evals.benchmark.torchfix import run_torchfix
 from torch_investigate.evals.seeding.apply import repo_files
 
 # A whole investigation normally takes under a minute (each training run is bounded by
 # the investigator itself); a case that takes five is a hang, scored as an error.
 CASE_TIMEOUT_S = 300.0
+LLM_CASE_TIMEOUT_S = 900.0  # an LLM run waits on its endpoint too (30 requests or more)
 REPORTING_EXITS = (0, 1, 3)  # the report is on stdout: finished, confirmed, inconclusive
 
 
@@ -35,12 +40,13 @@ class CaseJob(BaseModel):
     """One investigation to run, self-contained: it carries the case's files (a few KB),
     so a worker needs torch-investigate but not the suite."""
 
-    mode: Mode  # investigator or static_only
+    mode: Mode  # investigator, static_only or llm
     case_id: str
-    key: str  # content_key(files)
+    key: str  # content_key(files), with the LLM policy's identity for mode llm
     origin: str  # the case folder as the driver names it; the report's `repo`
     files: dict[str, bytes]  # relative name -> content
     timeout: float = CASE_TIMEOUT_S
+    llm: LLMSpec | None = None  # mode llm: the model and its flags
 
 
 def case_files(folder: Path) -> dict[str, bytes]:
@@ -60,11 +66,27 @@ def case_key(folder: Path) -> str:
     return content_key(case_files(folder))
 
 
-def case_job(mode: Mode, case_id: str, folder: Path, timeout: float = CASE_TIMEOUT_S) -> CaseJob:
+def llm_key(content: str, llm: LLMSpec) -> str:
+    return hashlib.sha256(f"{content}\0{llm.identity()}".encode()).hexdigest()[:32]
+
+
+def case_job(
+    mode: Mode,
+    case_id: str,
+    folder: Path,
+    timeout: float | None = None,
+    llm: LLMSpec | None = None,
+) -> CaseJob:
     files = case_files(folder)
+    key = content_key(files)
+    if mode == "llm":
+        if llm is None:
+            raise ValueError("an llm job needs its LLMSpec")
+        key = llm_key(key, llm)
+    default = LLM_CASE_TIMEOUT_S if mode == "llm" else CASE_TIMEOUT_S
     return CaseJob(
-        mode=mode, case_id=case_id, key=content_key(files), origin=str(folder.resolve()),
-        files=files, timeout=timeout,
+        mode=mode, case_id=case_id, key=key, origin=str(folder.resolve()), files=files,
+        timeout=timeout or default, llm=llm if mode == "llm" else None,
     )  # fmt: skip
 
 
@@ -89,6 +111,8 @@ def _subprocess(job: CaseJob, case: Path, cwd: Path) -> Run:
     argv = [sys.executable, "-m", "torch_investigate.agent.cli", str(case), "-f", "json", "-q"]
     if job.mode == "static_only":
         argv.append("--static-only")
+    if job.llm is not None:
+        argv += job.llm.argv()
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     started = time.perf_counter()
     try:
@@ -121,8 +145,9 @@ class Runner:
     """The cache of runs, on the driver: a job is made only for a case not cached yet,
     and every finished run is saved, wherever it ran."""
 
-    def __init__(self, cache: Path | None) -> None:
+    def __init__(self, cache: Path | None, llm: LLMSpec | None = None) -> None:
         self.cache = cache
+        self.llm = llm  # names the folder of mode llm's runs
 
     def cached(self, mode: Mode, case_id: str, key: str) -> Run | None:
         path = self._path(mode, case_id)
@@ -160,4 +185,15 @@ class Runner:
         return done
 
     def _path(self, mode: Mode, case_id: str) -> Path | None:
-        return self.cache / mode / f"{case_id}.json" if self.cache is not None else None
+        if self.cache is None:
+            return None
+        return self.cache / label(mode, self.llm) / f"{case_id}.json"
+
+
+def label(mode: Mode, llm: LLMSpec | None) -> str:
+    """A mode's name in the cache and the progress lines (mode llm: the policy's label)."""
+    if mode != "llm":
+        return mode
+    if llm is None:
+        raise ValueError("mode llm needs its LLMSpec")
+    return llm.label

@@ -20,11 +20,13 @@ from pydantic import ValidationError
 from torch_investigate.evals.benchmark.records import (
     CaseScore,
     CategoryRow,
+    LLMSpec,
     Mode,
     Run,
     Summary,
     ToolFinding,
 )
+from torch_investigate.evals.benchmark.usage import case_usage, totals
 from torch_investigate.evals.seeding.records import Case, CleanControl
 from torch_investigate.tools.records import OPTIMIZATION_KINDS, Report
 from torch_investigate.tools.taxonomy import taxonomy
@@ -110,6 +112,7 @@ def _base(run: Run, report: Report | None, *, kind: str, id: str, template: str)
         seconds=run.seconds,
         exit_code=run.exit_code,
         error=run.error or ("" if report is not None or run.mode == "torchfix" else "no report"),
+        llm=case_usage(report) if run.mode == "llm" else None,
     )
 
 
@@ -161,7 +164,8 @@ def _percentile(values: list[float], q: float) -> float:
     return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo), 2)
 
 
-def summarize(mode: Mode, scores: Iterable[CaseScore]) -> Summary:
+def summarize(mode: Mode, scores: Iterable[CaseScore], llm: LLMSpec | None = None) -> Summary:
+    """The sums over a suite; with `llm`, the LLM policy's usage too (mode llm)."""
     scores = list(scores)
     buggy = [s for s in scores if s.kind == "buggy"]
     clean = [s for s in scores if s.kind == "clean"]
@@ -190,6 +194,7 @@ def summarize(mode: Mode, scores: Iterable[CaseScore]) -> Summary:
         errors=sum(bool(s.error) for s in scores),
         median_s=round(statistics.median(seconds), 2) if seconds else 0.0,
         p90_s=_percentile(seconds, 0.9),
+        llm=totals(llm, scores) if llm is not None and mode == "llm" else None,
     )
 
 
@@ -197,8 +202,12 @@ def category_rows(
     scores: list[CaseScore],
     static: list[CaseScore] | None = None,
     torchfix: list[CaseScore] | None = None,
+    planner: list[CaseScore] | None = None,
 ) -> list[CategoryRow]:
-    by_id = {m: {s.id: s for s in (b or [])} for m, b in (("static", static), ("tf", torchfix))}
+    by_id = {
+        m: {s.id: s for s in (b or [])}
+        for m, b in (("static", static), ("tf", torchfix), ("planner", planner))
+    }
     rows = []
     for category in sorted(
         {s.category for s in scores if s.kind == "buggy" and s.category},
@@ -222,6 +231,11 @@ def category_rows(
                 torchfix_detected=sum(
                     by_id["tf"][s.id].detected for s in mine if s.id in by_id["tf"]
                 ),
+                planner_detected=sum(
+                    by_id["planner"][s.id].detected for s in mine if s.id in by_id["planner"]
+                )
+                if planner is not None
+                else None,
             )
         )
     return rows

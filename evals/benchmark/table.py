@@ -7,7 +7,7 @@ import sys
 
 from rich.console import Console
 from rich.table import Table
-from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, Summary
+from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, LLMTotals, Summary
 
 
 def _pct(x: float) -> str:
@@ -22,7 +22,7 @@ def summary_line(label: str, s: Summary) -> str:
             f"{s.false_alarms_clean}, median {s.median_s:.2f} s, p90 {s.p90_s:.2f} s"
         )
     line = f"{s.median_line_distance:g}" if s.median_line_distance is not None else "-"
-    return (
+    text = (
         f"{label}: {s.cases} buggy + {s.clean_controls} clean cases, {s.categories_covered} "
         f"categories | detection {_pct(s.detection_recall)}, confirmed "
         f"{_pct(s.confirmed_recall)}, top-1 {_pct(s.top1)}, symbol {_pct(s.symbol_accuracy)} "
@@ -30,6 +30,18 @@ def summary_line(label: str, s: Summary) -> str:
         f"({s.false_alarms_clean} on clean controls, {s.clean_controls_flagged} of "
         f"{s.clean_controls} flagged; {s.false_alarms_buggy} of another category on buggy cases) | guardrail violations {s.guardrail_violations} | "
         f"errors {s.errors} | median {s.median_s:.1f} s, p90 {s.p90_s:.1f} s"
+    )
+    return text + (f" | {usage_line(s.llm)}" if s.llm is not None else "")
+
+
+def usage_line(u: LLMTotals) -> str:
+    """The LLM policy's usage: prompt tokens per investigation, requests, cost, stops."""
+    cost = f"${u.cost_usd:.4f}" if u.cost_usd is not None else "unknown (no price for the model)"
+    stops = ", ".join(f"{k} {n}" for k, n in sorted(u.stop_reasons.items(), key=lambda x: -x[1]))
+    return (
+        f"{u.investigations} investigations: prompt tokens median {u.median_prompt_tokens:,.0f}, "
+        f"p90 {u.p90_prompt_tokens:,.0f}; {u.requests} requests, {u.prompt_tokens:,} prompt + "
+        f"{u.completion_tokens:,} completion tokens; total cost {cost}; stops: {stops or '-'}"
     )
 
 
@@ -42,22 +54,30 @@ def render(result: BenchResult, console: Console | None = None) -> None:
     # Piped output keeps the table's full width instead of rich's 80-column default.
     console = console or Console(width=None if sys.stdout.isatty() else 160)
     table = Table(title=f"benchmark: {result.suite}", show_lines=False)
-    for name, justify in (
-        ("st", "right"), ("category", "left"), ("cases", "right"), ("detected", "right"),
-        ("confirmed", "right"), ("top-1", "right"), ("symbol", "right"), ("line Δ", "right"),
-        ("static", "right"), ("torchfix", "right"),
-    ):  # fmt: skip
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    # the baselines' detections: static-only and TorchFix for the planner, the planner
+    # for an LLM policy
+    extra = [m for m in ("static_only", "torchfix") if m in result.baselines]
+    planner = any(row.planner_detected is not None for row in result.categories)
+    columns = ["st", "category", "cases", "detected", "confirmed", "top-1", "symbol", "line Δ"]
+    columns += [{"static_only": "static"}.get(m, m) for m in extra] + ["planner"] * planner
+    for name in columns:
+        table.add_column(name, justify="left" if name == "category" else "right")
     for row in result.categories:
         dist = f"{row.median_line_distance:g}" if row.median_line_distance is not None else "-"
-        table.add_row(
+        cells = [
             str(row.stage), row.category, str(row.cases), str(row.detected), str(row.confirmed),
-            str(row.top1), str(row.symbol), dist, str(row.static_detected),
-            str(row.torchfix_detected),
-        )  # fmt: skip
+            str(row.top1), str(row.symbol), dist,
+        ]  # fmt: skip
+        cells += [
+            str(row.static_detected if m == "static_only" else row.torchfix_detected) for m in extra
+        ]
+        cells += [str(row.planner_detected)] * planner
+        table.add_row(*cells)
     console.print(table)
-    console.print(summary_line("investigator", result.summary), highlight=False, soft_wrap=True)
+    main = "investigator" if result.policy == "planner" else result.policy
+    console.print(summary_line(main, result.summary), highlight=False, soft_wrap=True)
     for name, s in result.baselines.items():
+        name = "planner" if name == "investigator" else name  # the baseline of an LLM policy
         console.print(summary_line(name, s), highlight=False, soft_wrap=True)
     if result.torchfix:
         console.print(f"torchfix: {result.torchfix}", highlight=False)

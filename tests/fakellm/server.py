@@ -11,6 +11,11 @@ Each request to `/v1/chat/completions` takes the next step of the script:
 The server records every request (body and headers). When the script runs out it
 answers from `fallback` if given (a scripted agent such as `ProtocolWalker`), else with
 text, counting an overrun, so a test can assert the script was exact.
+
+Usage: unless a reply or the server says otherwise (`prompt_tokens=1000`), the reported
+token counts are an estimate of what was sent, about four characters per token of the
+request's messages and tool schemas (`estimate_tokens`), so a test can measure and bound
+what an investigation costs.
 """
 
 from __future__ import annotations
@@ -41,8 +46,8 @@ def call(name: str, raw: str | None = None, **arguments: Any) -> ToolCallSpec:
 class Reply:
     content: str | None = None
     tool_calls: list[ToolCallSpec] = field(default_factory=list)
-    prompt_tokens: int = 1000
-    completion_tokens: int = 50
+    prompt_tokens: int | None = None  # None: the server's setting (default: an estimate)
+    completion_tokens: int | None = None
     usage: bool = True
 
 
@@ -87,12 +92,38 @@ class Request:
 
 
 Step = Reply | HTTPError | Delay | Callable[[Request], Any]
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(body: dict[str, Any]) -> int:
+    """About what a tokenizer would count for this request: its messages (text and tool
+    calls) and its tool schemas (as compact JSON), four characters to a token."""
+    chars = len(json.dumps(body.get("tools") or [], separators=(",", ":")))
+    for m in body.get("messages", []):
+        chars += len(m.get("content") or "")
+        for c in m.get("tool_calls") or []:
+            chars += len(c["function"]["name"]) + len(c["function"].get("arguments") or "")
+    return chars // CHARS_PER_TOKEN + 1
+
+
+def _reply_tokens(reply: Reply) -> int:
+    chars = len(reply.content or "") + sum(len(c.name) + len(c.arguments) for c in reply.tool_calls)
+    return chars // CHARS_PER_TOKEN + 1
 
 
 class ScriptedLLM:
-    def __init__(self, script: Iterable[Step] = (), fallback: Step | None = None) -> None:
+    def __init__(
+        self,
+        script: Iterable[Step] = (),
+        fallback: Step | None = None,
+        prompt_tokens: int | None = None,
+        completion_tokens: int | None = None,
+    ) -> None:
         self.script: list[Step] = list(script)
         self.fallback = fallback  # answers once the script is used up (e.g. a walker)
+        # fixed usage per request; None: the estimate
+        self.prompt_tokens, self.completion_tokens = prompt_tokens, completion_tokens
+        self.usage: list[tuple[int, int]] = []  # (prompt, completion) reported per completion
         self.requests: list[Request] = []
         self.overruns = 0
         self._lock = threading.Lock()
@@ -135,8 +166,13 @@ class ScriptedLLM:
             step = step(request)
         return step
 
-    def _completion(self, reply: Reply, model: str) -> dict[str, Any]:
-        n = next(self._ids)
+    @property
+    def prompt_tokens_sent(self) -> int:
+        """The prompt tokens reported over every completion so far."""
+        return sum(p for p, _ in self.usage)
+
+    def _completion(self, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
+        n, model = next(self._ids), body.get("model", "")
         message: dict[str, Any] = {"role": "assistant", "content": reply.content}
         if reply.tool_calls:
             message["tool_calls"] = [
@@ -155,10 +191,14 @@ class ScriptedLLM:
             }],
         }  # fmt: skip
         if reply.usage:
+            prompt = _first(reply.prompt_tokens, self.prompt_tokens, estimate_tokens(body))
+            done = _first(reply.completion_tokens, self.completion_tokens, _reply_tokens(reply))
+            with self._lock:
+                self.usage.append((prompt, done))
             out["usage"] = {
-                "prompt_tokens": reply.prompt_tokens,
-                "completion_tokens": reply.completion_tokens,
-                "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+                "prompt_tokens": prompt,
+                "completion_tokens": done,
+                "total_tokens": prompt + done,
             }
         return out
 
@@ -189,7 +229,7 @@ class ScriptedLLM:
                     }
                     self._send(step.status, err, step.headers)
                 else:
-                    self._send(200, owner._completion(step, body.get("model", "")))
+                    self._send(200, owner._completion(step, body))
 
             def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
                 data = json.dumps(payload).encode()
@@ -205,3 +245,7 @@ class ScriptedLLM:
                     pass  # the client timed out and left
 
         return Handler
+
+
+def _first(*values: int | None) -> int:
+    return next(v for v in values if v is not None)
