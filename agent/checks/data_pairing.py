@@ -87,11 +87,22 @@ def _transfer(run: Run, lr: float) -> Transfer | None:
     return Transfer(lr, fit, gain, held[0], best, len(curve), sum(curve[-k:]) / k, spread)
 
 
-def _transfers(real: Transfer, shuffled: Transfer) -> bool:
+def _transfers(real: Transfer, shuffled: Transfer, floor: float | None) -> bool:
     """Real pairs fit the pool and carry to the unseen batch beyond what shuffled ones do,
-    by more than the unseen loss wanders on its own."""
+    by more than the unseen loss wanders on its own, and (when the loss has a known
+    marginal level, `floor`, in the curve's units) below what the targets' distribution
+    alone allows."""
     margin = max(MARGIN, 2 * (real.noise + shuffled.noise))
-    return real.fit >= FITS and real.gain > shuffled.gain + margin
+    below = floor is None or real.best <= floor * (1 - EVAL_LEARNS)
+    return real.fit >= FITS and real.gain > shuffled.gain + margin and below
+
+
+def _floor(t: Trace) -> float | None:
+    """The training loss's marginal level in the units its values are recorded in."""
+    calls = t.train_loss_calls()
+    level = _marginal_level(calls) if calls else None
+    scale = _per_element(calls[0]) if calls else None
+    return level * scale if level and scale else None
 
 
 def _confound(session: Session, t: Trace) -> str | None:
@@ -257,8 +268,9 @@ def _beyond_shared(t: Trace, real: Transfer) -> str | None:
         end = real.last_train / scale
         if end > level * (1 - EVAL_LEARNS):
             return (
-                f"the pool's training loss ends at {fmt(end)} per element, not below the "
-                f"{fmt(level)} that the targets' distribution alone allows"
+                f"the pool's training loss ends at {fmt(end)} per element, not "
+                f"{fmt(100 * EVAL_LEARNS)}% below the {fmt(level)} that the targets' "
+                "distribution alone allows"
             )
         return None
     if real.last_train > MEMORIZED * real.best:
@@ -300,6 +312,7 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
         # the reference fit does not depend on how the program scales its inputs either
         base["standardize_inputs"] = True
     pairs: list[tuple[Transfer, Transfer]] = []
+    floor = _floor(t)
     for lr in REFERENCE_LRS:  # the next step size only when this one shows no transfer
         real_run, shuffled_run = session.runner.many(
             [{**base, "reference_lr": lr}, {**base, "reference_lr": lr, "shuffle_targets": True}],
@@ -308,12 +321,12 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
         real, shuffled = _transfer(real_run, lr), _transfer(shuffled_run, lr)
         if real is not None and shuffled is not None:
             pairs.append((real, shuffled))
-            if _transfers(real, shuffled):
+            if _transfers(real, shuffled, floor):
                 break
     if not pairs:
         ev.item("pairing", "skipped", "the reference fits produced no loss on an unseen batch")
         return
-    transfers = [rs for rs in pairs if _transfers(*rs)]
+    transfers = [rs for rs in pairs if _transfers(*rs, floor)]
     # the step size that shows transfer, else the one that fits the pool best
     real, shuffled = transfers[0] if transfers else max(pairs, key=lambda rs: rs[0].fit)
     text = (
@@ -323,7 +336,7 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
         f"deliberately shuffled pairs; the training loss falls {fmt(100 * real.fit)}% and "
         f"{fmt(100 * shuffled.fit)}% respectively"
     )
-    if _transfers(real, shuffled):
+    if _transfers(real, shuffled, floor):
         ev.item("pairing", "passed", text)
         return
     if real.fit < FITS:

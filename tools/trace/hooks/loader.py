@@ -5,7 +5,7 @@ training epoch gets one batch and each evaluation pass `eval_batches`."""
 from __future__ import annotations
 
 import torch
-from torch.utils.data import DataLoader, RandomSampler, Subset
+from torch.utils.data import ConcatDataset, DataLoader, RandomSampler, Subset
 
 from .. import target_order
 from ..interventions import batch as batch_iv
@@ -84,6 +84,19 @@ def install(rec: Recorder, undo: Undo) -> None:
 MAX_SUBSET = 500_000
 
 
+def _dataset_class(dataset) -> str:
+    """The class that pairs inputs with targets: through Subsets (random_split) and
+    ConcatDatasets to the first dataset that is neither."""
+    for _ in range(8):
+        if isinstance(dataset, Subset):
+            dataset = dataset.dataset
+        elif isinstance(dataset, ConcatDataset) and dataset.datasets:
+            dataset = dataset.datasets[0]
+        else:
+            break
+    return type(dataset).__name__
+
+
 def _subset(rec: Recorder, dataset, site: str) -> None:
     """A loader over a Subset (random_split, Subset(ds, ids)): which samples of which
     dataset it reads, so the training and evaluation loaders can be compared by sample."""
@@ -109,7 +122,7 @@ def _loader_info(loader: DataLoader, site: str, frame) -> dict:
         "sampler": type(loader.sampler).__name__,
         "drop_last": bool(loader.drop_last),
         "dataset_len": n,
-        "dataset_class": type(loader.dataset).__name__,
+        "dataset_class": _dataset_class(loader.dataset),
         "num_workers": loader.num_workers,
         "batches": 0,
         "iterations": 0,
