@@ -96,6 +96,8 @@ def _run_stage_checks(session: Session, a: StageArgs) -> ToolResult:
             values={"item": item_id, "outcome": outcome},
         ))  # fmt: skip
         protocol.check(item_id, outcome, detail, [obs])
+        if item_id in ev.untested and outcome == "not_applicable":
+            item.untested = True
         items[item_id] = ItemResult(outcome=outcome, detail=detail, evidence_id=obs.id)
     candidates = [session.add_candidate(_issued(session, f)) for f in ev.findings]
     checks = StageChecks(stage=a.stage, items=items, candidates=candidates)
@@ -179,9 +181,11 @@ def _record_finding(session: Session, a: RecordFindingArgs) -> ToolResult:
         return _error(ToolError.bad_arguments, f"invalid finding: {e}")
     stored = record(session, finding)
     where = f" at {stored.file}:{stored.line}" if stored.file else ""
+    result = session.protocol.stages[stored.stage]
+    verdict = f", verdict {result.verdict}" if result.verdict not in (None, "not_examined") else ""
     return ToolResult(
         ok=True,
-        text=f"recorded {stored.id}: {stored.category} ({stored.status}){where}",
+        text=f"recorded {stored.id}: {stored.category} ({stored.status}){where}; stage {int(stored.stage)}{verdict}",
         id=stored.id,
     )
 

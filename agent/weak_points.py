@@ -85,7 +85,7 @@ def weak_points(session: Session) -> list[WeakPoint]:
     if items:
         out.append(WeakPoint(
             kind="open_items",
-            text="Runtime checklist items nobody could settle: " + "; ".join(
+            text="Runtime checklist items the checks could not settle: " + "; ".join(
                 f"{key} ({detail})" for key, detail in items[:6]
             ),
             items=[key for key, _ in items],
@@ -122,6 +122,6 @@ def _open_items(session: Session) -> list[tuple[str, str]]:
         if result.verdict == "not_examined":
             continue
         for item in result.checklist:
-            if item.dynamic and item.outcome in ("skipped", "pending"):
+            if item.dynamic and (item.outcome in ("skipped", "pending") or item.untested):
                 out.append((f"{int(stage)}.{item.id}", item.detail[:160] or item.outcome))
     return out

@@ -295,3 +295,18 @@ def test_a_null_intervention_reproduces_the_baseline_exactly(tracer):
     a = tracer("flat", max_steps=30, max_total_steps=30, fast_forward=False)
     b = tracer("flat", max_steps=30, max_total_steps=30, fast_forward=False, detail_steps=3)
     assert a.curve() == b.curve()
+
+
+def test_a_user_probe_sees_the_programs_objects(tracer):
+    """The LLM's run_probe: model, batch, target, loss, optimizer and the trained tensors."""
+    code = (
+        "print(type(model).__name__, tuple(inputs.shape), tuple(target.shape))\n"
+        "print(len(params), sum(p.numel() for p in params), type(optimizer).__name__)\n"
+        "result = float(loss_fn(model(inputs), target))"
+    )
+    t = tracer("mlp", probe_code=code)
+    out = t.probe_result
+    assert out is not None and out["error"] is None, out
+    assert "Classifier (32, 4) (32,)" in out["stdout"]
+    assert "4 131 Adam" in out["stdout"]  # hidden 4x16+16, out 16x3+3
+    assert float(out["result"]) > 0

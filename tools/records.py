@@ -13,7 +13,7 @@ from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
 # when fields are added.
-SCHEMA_VERSION = "1.3"
+SCHEMA_VERSION = "1.4"
 
 
 class Stage(IntEnum):
@@ -171,6 +171,8 @@ class CheckItem(BaseModel):
     outcome: Outcome = "pending"
     detail: str = ""  # the evidence (passed/failed) or the reason (skipped/not_applicable)
     evidence_ids: list[str] = Field(default_factory=list)  # observations that decided it
+    # not_applicable because the test could not tell here (a probe may still settle it)
+    untested: bool = False
 
 
 class StageResult(BaseModel):

@@ -1,11 +1,12 @@
-"""Reference values for the checks in the seed tutorial (seeds/001).
+"""Reference values for the checks in the seed tutorial (seeds/001), computed with torch.
 
-Each function computes its number with torch itself, so a probe that compares a
-repo's behaviour against these values compares against real PyTorch semantics,
-and the docstrings state the closed form the tests pin.
+The tests pin the tutorial's numbers with these functions, and hold the checks' own
+torch-free closed forms (the chance level of an uninformed classifier, the marginal
+level of predicting the label frequencies) to what torch computes here. The examples
+print the same numbers as standalone scripts.
 
-Imports only the standard library and torch: the tracer may import this module
-inside the sandboxed process.
+Imports only the standard library and torch, so the tracer could import it inside the
+sandboxed process.
 """
 
 from __future__ import annotations

@@ -36,9 +36,13 @@ class Evidence:
     items: dict[str, tuple[Outcome, str]] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    untested: set[str] = field(default_factory=set)
 
-    def item(self, item_id: str, outcome: Outcome, detail: str) -> None:
-        """Record an item's outcome (two checks may speak about one item: see merge_outcome)."""
+    def item(self, item_id: str, outcome: Outcome, detail: str, *, untested: bool = False) -> None:
+        """Record an item's outcome (two checks may speak about one item: see merge_outcome).
+        `untested`: not_applicable because the test could not tell on this program."""
+        if untested:
+            self.untested.add(item_id)
         old = self.items.get(item_id)
         merged = (outcome, detail) if old is None else merge_outcome(old, outcome, detail)
         if merged is not None:

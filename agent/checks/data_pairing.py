@@ -347,6 +347,7 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
             "not_applicable",
             f"{text}; the reference optimizer cannot fit even the pool of training batches: "
             "the pairs cannot be tested until the model can fit (the later stages examine why)",
+            untested=True,
         )
         return
     beyond = _beyond_shared(t, real)
@@ -356,6 +357,7 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
             "not_applicable",
             f"{text}; {beyond}: the reference fit learned only what all samples share, which "
             "shuffled pairs carry too, so the pairs cannot be told apart yet",
+            untested=True,
         )
         return
     steps = min(real.steps, shuffled.steps)

@@ -8,6 +8,8 @@ program never steps), with the program's own objects in scope:
     target     the target of the first training loss call (or None)
     loss_fn    loss_fn(prediction, target) with the program's loss function and options
     optimizer  the first optimizer
+    params     the tensors the training updates (module parameters and plain tensors the
+               loss reaches), for programs without an nn.Module or an optimizer
     trace      a few counters recorded so far
     torch, nn, F
 It may set `result` to anything printable; stdout is captured. The program stops after it.
@@ -48,6 +50,11 @@ def run_user_probe(rec: Recorder, code: str) -> dict:
         "target": rec.first_target,
         "loss_fn": loss_fn,
         "optimizer": next(iter(rec.optimizers.values()), None),
+        "params": [
+            r.ref
+            for r in rec.params.values()
+            if (r.executed or r.module_class or r.reached) and r.ref.requires_grad
+        ],
         "trace": {"steps": rec.n_steps, "losses": rec.losses[:50], "counts": dict(rec.counts)},
         "torch": torch,
         "nn": nn,
