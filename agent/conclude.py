@@ -172,7 +172,9 @@ def _experiments(session: Session) -> list[Experiment]:
     for stage, result in p.stages.items():
         if stage == Stage.OPTIMIZATION or result.verdict != "inconclusive":
             continue
-        skipped = [i for i in result.checklist if i.outcome == "skipped" and i.dynamic]
+        skipped = [
+            i for i in result.checklist if i.dynamic and (i.outcome == "skipped" or i.untested)
+        ]
         if skipped:
             out.append(Experiment(
                 kind="data_check" if stage == Stage.DATA else "correctness_check",

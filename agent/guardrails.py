@@ -227,7 +227,9 @@ def check_advance(protocol: Protocol, verdict: Verdict, reason: str) -> None:
                 f"stage {int(stage)} holds confirmed findings {', '.join(confirmed)}; it is not coherent.",
             )
         failed = [i.id for i in result.checklist if i.outcome == "failed"]
-        unchecked = [i.id for i in result.checklist if i.dynamic and i.outcome == "skipped"]
+        unchecked = [
+            i.id for i in result.checklist if i.dynamic and (i.outcome == "skipped" or i.untested)
+        ]
         if failed:
             raise Refused(
                 "verdict_contradicts_evidence",
@@ -255,6 +257,8 @@ def check_no_defect_claim(protocol: Protocol) -> None:
         for item in result.checklist:
             if item.dynamic and item.outcome not in ("passed", "not_applicable"):
                 unchecked.append(f"{int(stage)}.{item.id} ({item.outcome})")
+            elif item.untested:
+                unchecked.append(f"{int(stage)}.{item.id} (could not tell)")
     if unchecked:
         raise Refused(
             "no_defect_without_evidence",

@@ -42,7 +42,11 @@ class Planner:
         confirmed = [f for f in session.protocol.findings_in(stage) if f.status == "confirmed"]
         if confirmed:
             return "defect", "confirmed: " + "; ".join(f"{f.id} {f.category}" for f in confirmed)
-        open_items = [i for i in result.checklist if i.outcome in ("skipped", "failed", "pending")]
+        open_items = [
+            i
+            for i in result.checklist
+            if i.outcome in ("skipped", "failed", "pending") or i.untested
+        ]
         if not open_items:
             passed = [i.id for i in result.checklist if i.outcome == "passed"]
             return "coherent", f"all checks passed ({', '.join(passed)})"

@@ -74,6 +74,7 @@ class Protocol:
         merged = merge_outcome((item.outcome, item.detail), outcome, detail)
         if merged is not None:
             item.outcome, item.detail = merged
+            item.untested = item.untested and item.outcome == "not_applicable"
             item.evidence_ids.extend(o.id for o in evidence if o.id not in item.evidence_ids)
         if stage is not None and stage != self.current:
             self.revise(stage)

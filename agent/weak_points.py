@@ -123,5 +123,10 @@ def _open_items(session: Session) -> list[tuple[str, str]]:
             continue
         for item in result.checklist:
             if item.dynamic and (item.outcome in ("skipped", "pending") or item.untested):
-                out.append((f"{int(stage)}.{item.id}", item.detail[:160] or item.outcome))
+                out.append((f"{int(stage)}.{item.id}", _clip(item.detail, 400) or item.outcome))
     return out
+
+
+def _clip(text: str, n: int) -> str:
+    """At most n characters, cut at a word with an ellipsis."""
+    return text if len(text) <= n else text[:n].rsplit(" ", 1)[0] + " …"

@@ -133,6 +133,7 @@ class Trace(TraceRecord):
     iterations: list[list[str]] = Field(default_factory=list)
     losses: list[float | None] = Field(default_factory=list)
     step_losses: list[float | None] = Field(default_factory=list)
+    step_optimizers: list[int] = Field(default_factory=list)  # optimizer index per step
     holdout_losses: list[float | None] = Field(default_factory=list)
     # every evaluation loss value of the run, the fast-forwarded part included:
     # (optimizer steps so far, call site, value; a non-finite value as a string)
@@ -211,6 +212,22 @@ class Trace(TraceRecord):
 
     def raw_curve(self) -> list[float | None]:
         return list(self.step_losses if self.n_steps else self.losses)
+
+    def phases(self) -> list[tuple[int, int]]:
+        """The run's training phases as [start, end) ranges of its steps: a phase ends where
+        every optimizer that stepped so far never steps again (pretraining, then a probe
+        with its own optimizer). Optimizers that take turns (a GAN's two) share one phase."""
+        opts = self.step_optimizers[: len(self.step_losses)]
+        if not opts:
+            return [(0, len(self.raw_curve()))]
+        last = {o: i for i, o in enumerate(opts)}
+        bounds, start, reach = [], 0, -1
+        for i, o in enumerate(opts):
+            reach = max(reach, last[o])
+            if i == reach:
+                bounds.append((start, i + 1))
+                start = i + 1
+        return bounds
 
     def param(self, name: str) -> Parameter | None:
         return next((p for p in self.parameters if p.name == name), None)

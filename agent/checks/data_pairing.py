@@ -347,7 +347,6 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace) -> None:
             "not_applicable",
             f"{text}; the reference optimizer cannot fit even the pool of training batches: "
             "the pairs cannot be tested until the model can fit (the later stages examine why)",
-            untested=True,
         )
         return
     beyond = _beyond_shared(t, real)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from typing import TYPE_CHECKING
@@ -195,8 +196,18 @@ def _values(values: dict[str, int] | None) -> str:
 
 
 def _classify(session: Session, ev: Evidence, t: Trace) -> None:
-    """Name the symptom from the loss curve (and the eval losses when there are some)."""
-    stats = curve_stats(t.raw_curve())
+    """Name the symptom from the loss curve (and the eval losses when there are some),
+    phase by phase when the run trains in phases with different optimizers (a pretraining
+    loss and a probe's loss are not one curve)."""
+    raw = t.raw_curve()
+    phases = [(a, b) for a, b in t.phases() if _finite(raw[a:b]) >= 2]
+    if len(phases) < 2:
+        phases = [(0, len(raw))]
+    judged = [(a, b, *_judge(t, raw, a, b)) for a, b in phases]
+    # the last phase is what the program ends with; an earlier one that blew up comes first
+    a, b, symptom, why, stats = next(
+        (j for j in judged[:-1] if j[2] in ("divergence", "crash")), judged[-1]
+    )
     if stats is None or stats.n < 2:
         ev.item(
             "loss_curve",
@@ -205,46 +216,69 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
         )
         session.symptom = "crash" if t.error else "divergence"
         return
-    symptom = "healthy"
-    why = ""
-    if stats.nonfinite or stats.last > 3 * abs(stats.first) + 1e-9:
-        symptom, why = (
-            "divergence",
-            f"{stats.nonfinite} non-finite losses"
-            if stats.nonfinite
-            else f"loss grew from {fmt(stats.first_recorded)} to {fmt(stats.settled)}",
-        )
-    elif t.error is not None:
-        symptom, why = "crash", f"{t.error.type} after {t.n_steps} steps"
-    elif stats.rel_drop < 0.03:
-        if stats.spread > 0.3:
-            symptom, why = (
-                "oscillation",
-                f"loss bounces (median step change {fmt(100 * stats.spread)}% of its level) without a trend",
-            )
-        else:
-            symptom, why = (
-                "flat_loss",
-                f"loss moved {fmt(100 * stats.settled_drop)}% in {stats.n} steps",
-            )
-    elif stats.rel_drop < 0.2:
-        symptom, why = (
-            "slow_progress",
-            f"loss fell only {fmt(100 * stats.settled_drop)}% in {stats.n} steps",
-        )
-    else:
-        symptom, why = _evaluation(t, stats)
     near = _near_chance(t)
-    if near and symptom == "healthy":
-        why = near  # said, not a symptom: what a model reaches is not known from here
+    if near and len(phases) == 1:
+        # said, not a symptom: what a model reaches is not known from here
+        why = near if symptom == "healthy" else f"{why}; {near}"
+    where = ""
+    if len(phases) > 1:
+        names = sorted({_optimizer(t, i) for i in t.step_optimizers[a:b]})
+        others = "; ".join(
+            f"phase {i + 1} {j[2]}" for i, j in enumerate(judged) if (j[0], j[1]) != (a, b)
+        )
+        where = (
+            f"phase {phases.index((a, b)) + 1} of {len(phases)} (steps {a}-{b - 1}, "
+            f"{', '.join(names)}; each phase judged on its own curve: {others}) "
+        )
     session.symptom = symptom
     # the verdicts read smoothed ends; the text states the runs table's statistics
     text = (
-        f"{symptom}: first loss {fmt(stats.first_recorded)}, settled {fmt(stats.settled)} "
+        f"{symptom}: {where}first loss {fmt(stats.first_recorded)}, settled {fmt(stats.settled)} "
         f"after {stats.n} steps (min {fmt(stats.minimum)}){'; ' + why if why else ''}"
     )
     session.symptom_evidence = text
     ev.item("loss_curve", "passed", text)
+
+
+def _finite(raw: list[float | None]) -> int:
+    return sum(1 for v in raw if v is not None and math.isfinite(v))
+
+
+def _optimizer(t: Trace, index: int) -> str:
+    opt = next((o for o in t.optimizers if o.index == index), None)
+    return f"{opt.class_} #{index}" if opt else f"optimizer #{index}"
+
+
+def _judge(t: Trace, raw: list[float | None], a: int, b: int) -> tuple[str, str, object]:
+    """The symptom of the steps [a, b) of the run: (symptom, why, curve statistics)."""
+    stats = curve_stats(raw[a:b])
+    if stats is None or stats.n < 2:
+        return "crash" if t.error else "divergence", "", stats
+    if stats.nonfinite or stats.last > 3 * abs(stats.first) + 1e-9:
+        return (
+            "divergence",
+            f"{stats.nonfinite} non-finite losses"
+            if stats.nonfinite
+            else f"loss grew from {fmt(stats.first_recorded)} to {fmt(stats.settled)}",
+            stats,
+        )
+    if t.error is not None and b >= len(raw):
+        return "crash", f"{t.error.type} after {t.n_steps} steps", stats
+    if stats.rel_drop < 0.03:
+        if stats.spread > 0.3:
+            return (
+                "oscillation",
+                f"loss bounces (median step change {fmt(100 * stats.spread)}% of its level) without a trend",
+                stats,
+            )
+        return "flat_loss", f"loss moved {fmt(100 * stats.settled_drop)}% in {stats.n} steps", stats
+    if stats.rel_drop < 0.2:
+        return (
+            "slow_progress",
+            f"loss fell only {fmt(100 * stats.settled_drop)}% in {stats.n} steps",
+            stats,
+        )
+    return (*_evaluation(t, stats, a, b if b < len(raw) else None), stats)
 
 
 def _near_chance(t: Trace) -> str | None:
@@ -257,11 +291,12 @@ def _near_chance(t: Trace) -> str | None:
     return f"the loss levelled off at {fmt(level)}, {fmt(level / chance)} of the chance level {fmt(chance)}, over the second half of the run"
 
 
-def _evaluation(t: Trace, stats) -> tuple[str, str]:
-    """Training learns: what do the program's own evaluations say, over the whole run?
-    Each evaluation pass is compared at the step it was made, so a run fast-forwarded
-    after the traced steps is judged on what it evaluated, not on its first pass."""
-    passes = t.eval_curve()
+def _evaluation(t: Trace, stats, a: int = 0, b: int | None = None) -> tuple[str, str]:
+    """Training learns: what do the program's own evaluations say, over the whole run (or
+    the phase of steps [a, b))? Each evaluation pass is compared at the step it was made,
+    so a run fast-forwarded after the traced steps is judged on what it evaluated, not on
+    its first pass."""
+    passes = [(s, v) for s, v in t.eval_curve() if s >= a and (b is None or s <= b)]
     if len(passes) < 2 or passes[-1][0] <= passes[0][0]:
         seen = f"only one evaluation pass was seen (after {passes[0][0]} steps)" if passes else ""
         return "healthy", seen

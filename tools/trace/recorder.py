@@ -84,6 +84,7 @@ class Recorder:
         self.counts: Counter = Counter()
         self.losses: list[float] = []  # value of every backward'ed tensor
         self.step_losses: list[float] = []  # last backward value before each step
+        self.step_optimizers: list[int] = []  # which optimizer took each step (its index)
         self.lrs: list[list[float]] = []  # per step, per group
         self.events: list[list[str]] = [[]]  # call order per iteration (detailed)
         self.event_frames: dict[str, dict] = {}  # first frame per event kind

@@ -43,6 +43,7 @@ def trace_dict(rec: Recorder) -> dict:
         "iterations": [e for e in rec.events if e][:200],
         "losses": rec.losses[:MAX_CURVE],
         "step_losses": rec.step_losses[:MAX_CURVE],
+        "step_optimizers": rec.step_optimizers[:MAX_CURVE],
         "holdout_losses": rec.holdout_losses[:MAX_CURVE],
         "eval_losses": rec.eval_losses,
         "input_normalizer": rec.input_normalizer,

@@ -168,6 +168,9 @@ def _step_post(rec: Recorder, opt) -> None:
     rec.step_losses.append(
         rec.last_backward_value if rec.last_backward_value is not None else float("nan")
     )
+    rec.step_optimizers.append(
+        list(rec.optimizers).index(id(opt)) if id(opt) in rec.optimizers else -1
+    )
     before, rec.step_snapshot = rec.step_snapshot, None
     frame = repo_frame()
     if before is not None and len(rec.steps) < MAX_EVENTS:
