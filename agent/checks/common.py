@@ -172,7 +172,10 @@ class Effect:
             values["train_loader"] = self.train_loader
             # a change to the loss itself makes the two losses different quantities
             values["same_objective"] = not (set(self.interventions) & LOSS_CHANGING)
-        return Observation(source="intervention", text=self.text, values=values)
+        text = self.text
+        if values.get("same_objective") is False:
+            text += " (the change alters the loss itself, so the two values are different quantities: the runtime observation is the proof)"
+        return Observation(source="intervention", text=text, values=values)
 
     @property
     def relative(self) -> float:

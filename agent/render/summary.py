@@ -48,11 +48,14 @@ def _brief(f: Finding) -> SummaryFinding:
 
 def confirming(f: Finding) -> Observation | None:
     """The observation that confirms a finding: the intervention that changed the loss
-    most, else the runtime (or probe) observation, else any dynamic one."""
+    most (compared on the same loss), else the runtime (or probe) observation, else any
+    dynamic one."""
     changed = [
         o
         for o in f.evidence
-        if o.source == "intervention" and o.values.get("improved", True) is not False
+        if o.source == "intervention"
+        and o.values.get("improved", True) is not False
+        and o.values.get("same_objective", True)
     ]
     if changed:
         return max(changed, key=lambda o: _number(o.values.get("relative_improvement")))

@@ -1,5 +1,3 @@
-import math
-
 import torch
 
 
@@ -9,7 +7,7 @@ def spiral(n_per_class=200, classes=3, noise=0.2, seed=0):
     for c in range(classes):
         r = torch.linspace(0.0, 1.0, n_per_class)
         t = torch.linspace(c * 4.0, (c + 1) * 4.0, n_per_class) + noise * torch.randn(n_per_class, generator=g)
-        xs.append(torch.stack([r * torch.sin(t * math.pi / 4), r * torch.cos(t * math.pi / 4)], dim=1))
+        xs.append(torch.stack([r * torch.sin(t), r * torch.cos(t)], dim=1))
         ys.append(torch.full((n_per_class,), c, dtype=torch.long))
     x, y = torch.cat(xs), torch.cat(ys)
     perm = torch.randperm(len(y), generator=g)

@@ -15,7 +15,7 @@ val_x, val_y = x[split:], y[split:]
 
 model = SpiralNet()
 criterion = nn.CrossEntropyLoss()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.5, momentum=0.9)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.02, momentum=0.9)
 
 for epoch in range(30):
     model.train()
