@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 from torch_investigate.agent.tool_args import RecordFindingArgs
-from torch_investigate.tools.records import Finding, Observation, Stage
+from torch_investigate.tools.records import Finding, Observation, Stage, merged_evidence
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def finding_from_args(session: Session, a: RecordFindingArgs) -> Finding:
                 f"no candidate {a.candidate!r} (run_stage_checks lists them as C1, C2, ...)"
             )
         fields = base.model_dump() | update
-        fields["evidence"] = [*base.evidence, *extra]
+        fields["evidence"] = merged_evidence(base.evidence, extra)
     else:
         missing = [
             k for k in ("category", "status", "confidence", "why", "confirm") if k not in update
@@ -55,7 +55,7 @@ def finding_from_args(session: Session, a: RecordFindingArgs) -> Finding:
             raise ValueError(f"missing {', '.join(missing)} (or cite a candidate id)")
         if not extra:
             raise ValueError("cite at least one observation id (evidence_ids) or write notes")
-        fields = update | {"evidence": extra}
+        fields = update | {"evidence": merged_evidence(extra)}
     if "stage" not in fields or a.category:
         fields["stage"] = _stage(session, fields["category"])
     try:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from torch_investigate.tools.records import Finding, Observation, Stage, Status
+from torch_investigate.tools.records import Finding, Observation, Stage, Status, merged_evidence
 
 
 class Ledger:
@@ -37,7 +37,7 @@ class Ledger:
     ) -> Finding:
         """A copy of the finding with a new status and extra evidence (not yet stored)."""
         f = self._findings[finding_id]
-        update: dict = {"status": status, "evidence": [*f.evidence, *evidence]}
+        update: dict = {"status": status, "evidence": merged_evidence(f.evidence, evidence)}
         if confidence is not None:
             update["confidence"] = confidence
         return f.model_copy(update=update, deep=True)

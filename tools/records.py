@@ -117,6 +117,18 @@ class Observation(BaseModel):
         return self.source in DYNAMIC_SOURCES
 
 
+def merged_evidence(*groups: list[Observation]) -> list[Observation]:
+    """Observations of several lists in order, each logged observation (by id) once."""
+    seen: set[str] = set()
+    out: list[Observation] = []
+    for obs in (o for g in groups for o in g):
+        if obs.id and obs.id in seen:
+            continue
+        seen.add(obs.id)
+        out.append(obs)
+    return out
+
+
 class Finding(BaseModel):
     model_config = ConfigDict(validate_assignment=True)
 
