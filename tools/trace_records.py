@@ -442,6 +442,8 @@ class Batches(TraceRecord):
     moments: dict[str, dict[str, Moments | None]] = Field(
         default_factory=dict
     )  # model -> phase -> moments
+    # model -> evaluation call site (file:line of the forward) -> moments of its inputs
+    eval_site_moments: dict[str, dict[str, Moments | None]] = Field(default_factory=dict)
     train_fingerprints: int = 0
     eval_fingerprints: int = 0
     train_unique: int = 0

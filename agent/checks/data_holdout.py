@@ -49,14 +49,45 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
             "inputs are not floating-point features (e.g. token ids); moments not comparable",
         )
     else:
-        signed, rs = [], []
-        for mt, st, me, se in zip(tm.mean, tm.std, em.mean, em.std, strict=False):
-            if st > 1e-6:
-                signed.append((me - mt) / st)
-                rs.append((se + 1e-12) / st)
+        signed, rs = _standardized(tm, em)
         if signed:
-            _compare_moments(session, ev, t, tm, em, signed, rs)
+            site = None if _transform_like(signed, rs) else _odd_site(t)
+            if site is not None:  # one evaluation call transforms its inputs its own way
+                tm, em, signed, rs, site = site
+            _compare_moments(session, ev, t, tm, em, signed, rs, site)
     _leakage(session, ev, t)
+
+
+def _standardized(tm, em) -> tuple[list[float], list[float]]:
+    """Per feature: the evaluation mean in training standard deviations from the training
+    mean, and the evaluation/training std ratio."""
+    signed, rs = [], []
+    for mt, st, me, se in zip(tm.mean, tm.std, em.mean, em.std, strict=False):
+        if st > 1e-6:
+            signed.append((me - mt) / st)
+            rs.append((se + 1e-12) / st)
+    return signed, rs
+
+
+MIN_SITE_ROWS = 32  # rows an evaluation call site needs before its moments are compared
+
+
+def _odd_site(t: Trace):
+    """An evaluation call site whose inputs are transformed unlike the training inputs
+    (the final test scoring through its own preprocessing), when the evaluations taken
+    together look like training: (train moments, its moments, shifts, ratios, site)."""
+    found = []
+    for model, sites in t.batches.eval_site_moments.items():
+        tm = (t.batches.moments.get(model) or {}).get("train")
+        if tm is None:
+            continue
+        for site, em in sites.items():
+            if em is None or em.n < MIN_SITE_ROWS or len(em.mean) != len(tm.mean):
+                continue
+            signed, rs = _standardized(tm, em)
+            if signed and _transform_like(signed, rs):
+                found.append((_shift(tm, em), (tm, em, signed, rs, site)))
+    return max(found, key=lambda f: f[0])[1] if found else None
 
 
 # A transform changes every feature the same way: shifts one way, or a scale change one
@@ -78,10 +109,13 @@ def _transform_like(signed: list[float], rs: list[float]) -> str | None:
     return None
 
 
-def _compare_moments(session: Session, ev: Evidence, t: Trace, tm, em, signed, rs) -> None:
+def _compare_moments(
+    session: Session, ev: Evidence, t: Trace, tm, em, signed, rs, site: str | None = None
+) -> None:
     z, r = median(abs(v) for v in signed), median(rs)
+    inputs = f"the evaluation inputs at {site}" if site else "evaluation inputs"
     text = (
-        f"per-feature mean shift between training and evaluation inputs: median {fmt(z)} training std; "
+        f"per-feature mean shift between training and {inputs}: median {fmt(z)} training std; "
         f"std ratio eval/train: median {fmt(r)} ({len(signed)} features; {tm.n} training and {em.n} evaluation rows, counted per batch drawn)"
     )
     pattern = _transform_like(signed, rs)
@@ -99,7 +133,9 @@ def _compare_moments(session: Session, ev: Evidence, t: Trace, tm, em, signed, r
         confidence="high" if (z > 2 or r > 5 or r < 0.2) else "medium",
         evidence=[runtime(f"{text}: {pattern}", None, session, median_shift=z, median_std_ratio=r,
                           train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8])],
-        where=first_static_location(session, "preprocessing_mismatch") or _eval_location(session, t),
+        where=(places.input_origin(session, _frame(site)) if site else None)
+        or first_static_location(session, "preprocessing_mismatch")
+        or (where(session, _frame(site)) if site else _eval_location(session, t)),
         why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",
         confirm="print per-feature mean/std of one training batch and one evaluation batch; apply the same transform to both",
     )  # fmt: skip
@@ -173,6 +209,11 @@ def _shift(tm, em) -> float:
         if st > 1e-6
     ]
     return median(zs) + median(rs) if zs and rs else 0.0
+
+
+def _frame(site: str) -> Frame | None:
+    file, _, line = site.rpartition(":")
+    return Frame(file=file, line=int(line)) if file and line.isdigit() else None
 
 
 def _eval_location(session: Session, t: Trace) -> Location | None:

@@ -187,8 +187,10 @@ def _targets(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) ->
         )
         ev.item(
             "target_semantics",
-            "passed",
-            f"{c.fn} target {y.shape} {y.dtype}; suspicion recorded: {text}",
+            "not_applicable",
+            f"{c.fn} target {y.shape} {y.dtype}: {text}; whether the ids are ordered quantities "
+            "(a rating, a count) or categories the run cannot tell",
+            untested=True,
         )
         return
     if c.fn in SYMMETRIC and not y.dtype.startswith(("float", "bfloat", "complex")):

@@ -102,19 +102,42 @@ def index_origin(session: Session, frame: Frame | None) -> Location | None:
     unit = session.index.unit(frame.file)
     if unit is None:
         return None
-    a = analysis(session.index)
     for call in unit.call_nodes:
         if sx.line(call) != frame.line or "Subset" not in sx.text(call).split("(", 1)[0]:
             continue
         arg = sx.argument(call, 1, "indices")
-        if arg is None:
-            continue
-        start = session.index.enclosing_symbol(unit.file, sx.line(call))
-        for origin in a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True):
-            for v in origin.path:
-                symbol = session.index.enclosing_symbol(v.file, v.line)
-                if symbol != start and v.node.type not in _NAMES:
-                    return Location(file=v.file, line=v.line, symbol=symbol)
+        if arg is not None:
+            return _made_elsewhere(session, unit, call, arg)
+    return None
+
+
+def input_origin(session: Session, frame: Frame | None) -> Location | None:
+    """Where the input of the model call at `frame` is transformed, when that happens in
+    another function (`model(torch.from_numpy(prepare_inputs(X)))`: prepare_inputs)."""
+    if frame is None:
+        return None
+    unit = session.index.unit(frame.file)
+    if unit is None:
+        return None
+    calls = [c for c in unit.call_nodes if sx.line(c) == frame.line]
+    for call in sorted(calls, key=lambda c: c.start_byte - c.end_byte):  # outermost first
+        arg = sx.argument(call, 0, "x")
+        origin = _made_elsewhere(session, unit, call, arg) if arg is not None else None
+        if origin is not None:
+            return origin
+    return None
+
+
+def _made_elsewhere(session: Session, unit, call, arg) -> Location | None:
+    """The first expression on the way to `arg` that is written in another function than
+    the call's, else None."""
+    a = analysis(session.index)
+    start = session.index.enclosing_symbol(unit.file, sx.line(call))
+    for origin in a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True):
+        for v in origin.path:
+            symbol = session.index.enclosing_symbol(v.file, v.line)
+            if symbol != start and v.node.type not in _NAMES:
+                return Location(file=v.file, line=v.line, symbol=symbol)
     return None
 
 

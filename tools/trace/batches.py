@@ -17,6 +17,7 @@ from .tensors import feature_moments, summarize
 MAX_SUMMARIES = 400  # per phase
 MAX_FINGERPRINTS = 50_000  # per phase
 MAX_EVAL_BATCHES = 2000
+MAX_SITES = 16  # evaluation call sites with their own input moments
 
 
 class BatchStats:
@@ -28,6 +29,8 @@ class BatchStats:
         ] = []  # (call site, row fingerprints, step)
         # "phase:model" -> [per-feature sums, per-feature sums of squares, rows]
         self.moments: dict[str, list] = {}
+        # "model\0call site" -> the same, for evaluation inputs per call site
+        self.site_moments: dict[str, list] = {}
         self.target_hist_per_batch: list[dict] = []
         self.target_means_per_batch: list[float] = []
         self.target_moments: dict[str, dict] = {}  # phase -> n, values, min, max
@@ -55,14 +58,11 @@ class BatchStats:
             fp.extend(fingerprints)
         m = feature_moments(x)
         if m is not None:
-            key = f"{phase}:{model}"  # per model: a pipeline's models see different inputs
-            acc = self.moments.get(key)
-            if acc is None or len(acc[0]) != len(m[0]):
-                self.moments[key] = [list(m[0]), list(m[1]), m[2]]
-            else:
-                acc[0] = [a + b for a, b in zip(acc[0], m[0])]
-                acc[1] = [a + b for a, b in zip(acc[1], m[1])]
-                acc[2] += m[2]
+            # per model: a pipeline's models see different inputs
+            _accumulate(self.moments, f"{phase}:{model}", m)
+            key = f"{model}\0{site}"
+            if phase == "eval" and (key in self.site_moments or len(self.site_moments) < MAX_SITES):
+                _accumulate(self.site_moments, key, m)
 
     def record_target(self, phase: str, target: torch.Tensor, inputs: torch.Tensor | None) -> None:
         s = summarize(target)
@@ -106,3 +106,14 @@ class BatchStats:
                 rec["min_abs_corr"] = min(
                     rec["min_abs_corr"], abs(c) if c == c else 0.0
                 )  # NaN: no evidence
+
+
+def _accumulate(into: dict[str, list], key: str, m) -> None:
+    """Add one batch's per-feature sums, sums of squares and rows to `into[key]`."""
+    acc = into.get(key)
+    if acc is None or len(acc[0]) != len(m[0]):
+        into[key] = [list(m[0]), list(m[1]), m[2]]
+    else:
+        acc[0] = [a + b for a, b in zip(acc[0], m[0])]
+        acc[1] = [a + b for a, b in zip(acc[1], m[1])]
+        acc[2] += m[2]

@@ -265,6 +265,15 @@ def _moments(acc: list | None) -> dict | None:
     return {"n": n, "mean": means, "std": stds}
 
 
+def _site_moments(site_moments: dict[str, list]) -> dict:
+    """Evaluation input moments per model and call site."""
+    out: dict[str, dict] = {}
+    for key, acc in site_moments.items():
+        model, _, site = key.partition("\0")
+        out.setdefault(model, {})[site] = _moments(acc)
+    return out
+
+
 def _targets(stats: BatchStats) -> dict:
     return {
         phase: {
@@ -311,6 +320,7 @@ def batches_section(stats: BatchStats) -> dict:
             }
             for model in sorted({k.split(":", 1)[1] for k in stats.moments})
         },
+        "eval_site_moments": _site_moments(stats.site_moments),
         "train_fingerprints": len(stats.fingerprints["train"]),
         "eval_fingerprints": len(stats.fingerprints["eval"]),
         "train_unique": len(train_fps),
