@@ -415,3 +415,11 @@ def first_train_input(t: Trace):
     """The first training forward's first input summary, if any."""
     fws = t.train_forwards()
     return fws[0].inputs[0] if fws and fws[0].inputs else None
+
+
+def small_batchnorm(t: Trace) -> list:
+    """BatchNorm layers that ran in train mode on batches of one or two samples (or one or
+    two values per channel): their batch statistics are noise."""
+    return [
+        b for b in t.batchnorm if (b.min_batch or 99) <= 2 or (b.min_values_per_channel or 99) <= 2
+    ]

@@ -28,6 +28,7 @@ from torch_investigate.agent.checks.common import (
     numerically_dead,
     raw_scale,
     runtime,
+    small_batchnorm,
     swapped,
     target_of,
     where,
@@ -129,6 +130,9 @@ def _confound(session: Session, t: Trace) -> str | None:
         return "part of the model receives no gradient (stage 5)"
     if any(c.count >= 2 for c in t.created_in_forward):
         return "layers are created anew in every forward (stage 5)"
+    if small_batchnorm(t):
+        # what is fitted with such statistics does not carry over to evaluation mode
+        return "BatchNorm normalizes training batches of one or two samples (stage 7)"
     return None
 
 

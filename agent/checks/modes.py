@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     MODULE_LESS,
@@ -16,11 +17,12 @@ from torch_investigate.agent.checks.common import (
     loader_location,
     module_less,
     runtime,
+    small_batchnorm,
     usable,
     where,
 )
-from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import Frame
+from torch_investigate.tools.records import Location, Stage
+from torch_investigate.tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.session import Session
@@ -163,9 +165,7 @@ def batchnorm(session: Session, ev: Evidence) -> None:
     if not t.batchnorm:
         ev.item("batchnorm", "not_applicable", "no BatchNorm layer ran in train mode")
         return
-    small = [
-        b for b in t.batchnorm if (b.min_batch or 99) <= 2 or (b.min_values_per_channel or 99) <= 2
-    ]
+    small = small_batchnorm(t)
     if small:
         b = small[0]
         text = f"{b.module} ran in train mode on batches of {b.min_batch} sample(s) ({b.min_values_per_channel} values per channel) over {b.calls} calls"
@@ -174,7 +174,8 @@ def batchnorm(session: Session, ev: Evidence) -> None:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, b.frame, session, min_batch=b.min_batch)],
-            where=first_static_location(session, "batchnorm_small_batch")
+            where=_batch_size_literal(session, t)
+            or first_static_location(session, "batchnorm_small_batch")
             or loader_location(session, t)
             or where(session, b.frame),
             why="batch statistics of one or two samples are noise (or zero variance); training normalizes with them and the running statistics are useless in evaluation",
@@ -239,3 +240,9 @@ def metrics(session: Session, ev: Evidence) -> None:
         confirm="recompute the metric for a batch by hand: (logits.argmax(dim=1) == y).float().mean(), or (logit >= 0) == y for one logit",
     )
     ev.item("metrics", "failed", text)
+
+
+def _batch_size_literal(session: Session, t: Trace) -> Location | None:
+    """Where the training loader's batch size is written as a number (a config default)."""
+    ld = t.train_loader()
+    return places.literal_of(session, ld.frame, "batch_size") if ld is not None else None

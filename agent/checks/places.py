@@ -191,13 +191,36 @@ _UNFREEZE = re.compile(r"requires_grad\s*=\s*True|requires_grad_\(\s*(True)?\s*\
 
 
 def unfreeze_that_ran(session: Session) -> Location | None:
-    """Code that turns requires_grad back on, in a function the run executed: when the
+    """Code that turns requires_grad back on, in a function the run executed or one that
+    such a function calls (the unfreeze helper of a training function that ran): when the
     parameters stayed frozen anyway, that is where they were meant to be unfrozen."""
     ran = set(session.baseline_trace_functions())
+    called: Location | None = None
     for file in session.index.files:
         for n, text in enumerate(session.index.lines(file), start=1):
-            if _UNFREEZE.search(text.split("#", 1)[0]):
-                symbol = session.index.enclosing_symbol(file, n)
-                if f"{file}:{symbol.rsplit('.', 1)[-1]}" in ran:
-                    return Location(file=file, line=n, symbol=symbol)
-    return None
+            if not _UNFREEZE.search(text.split("#", 1)[0]):
+                continue
+            symbol = session.index.enclosing_symbol(file, n)
+            if _ran(file, symbol, ran):
+                return Location(file=file, line=n, symbol=symbol)
+            if called is None and _called_from(session, file, n, ran):
+                called = Location(file=file, line=n, symbol=symbol)
+    return called
+
+
+def _ran(file: str, symbol: str, ran: set[str]) -> bool:
+    return f"{file}:{symbol.rsplit('.', 1)[-1]}" in ran
+
+
+def _called_from(session: Session, file: str, line: int, ran: set[str]) -> bool:
+    """The function around file:line is called from a function the run executed."""
+    unit = session.index.unit(file)
+    symbol = session.index.enclosing_symbol(file, line)
+    fn = unit.definitions.get(symbol) if unit is not None else None
+    if fn is None or fn.type != "function_definition":
+        return False
+    a = analysis(session.index)
+    return any(
+        _ran(c.file, session.index.enclosing_symbol(c.file, c.line), ran)
+        for c in a.flow.callers(fn)
+    )
