@@ -371,6 +371,7 @@ class UpdateIntervals(TypedDict):
 
     observed: int
     changed: int
+    nonfinite: int  # unchanged intervals in which some parameter was non-finite
 
 
 class _TraceWarning(TypedDict):

@@ -16,6 +16,7 @@ from torch_investigate.agent.checks.common import (
     model_location,
     module_less,
     runtime,
+    stale_copies,
     usable,
     where,
 )
@@ -447,7 +448,7 @@ def _frozen_by_eval(session: Session, ev: Evidence, t: Trace, problems: list[str
 def _stale_copies(session: Session, ev: Evidence, t: Trace, problems: list[str]) -> None:
     """Leaves whose updates never reach the forward: at every backward the loss reaches
     them through the same autograd node, a copy made once (`w.to(dtype)` before the loop)."""
-    stale = [p for p in t.parameters if p.reached and p.stale_steps >= 3]
+    stale = stale_copies(t)
     if not stale:
         return
     p = stale[0]

@@ -423,3 +423,14 @@ def small_batchnorm(t: Trace) -> list:
     return [
         b for b in t.batchnorm if (b.min_batch or 99) <= 2 or (b.min_values_per_channel or 99) <= 2
     ]
+
+
+# backward calls at which the loss reached a leaf through the very same copy before it
+# counts as a copy made once (the forward never sees the leaf's updates)
+STALE_COPY = 3
+
+
+def stale_copies(t: Trace) -> list:
+    """Leaves the training loss reached only through one copy made once: the registration
+    check's finding (stage 5); their absence from the optimizer follows from it."""
+    return [p for p in t.parameters if p.reached and p.stale_steps >= STALE_COPY]

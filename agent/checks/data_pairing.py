@@ -130,9 +130,32 @@ def _confound(session: Session, t: Trace) -> str | None:
         return "part of the model receives no gradient (stage 5)"
     if any(c.count >= 2 for c in t.created_in_forward):
         return "layers are created anew in every forward (stage 5)"
+    constant = _constant_targets(t)
+    if constant:
+        return f"the targets reaching the loss at {constant} are one value in every call (stage 2)"
     if small_batchnorm(t):
         # what is fitted with such statistics does not carry over to evaluation mode
         return "BatchNorm normalizes training batches of one or two samples (stage 7)"
+    return None
+
+
+def _constant_targets(t: Trace) -> str | None:
+    """A training loss site whose targets hold one and the same value in all of its (three
+    or more) calls: shuffling them changes nothing, whatever the pairs are."""
+    by_site: dict[str, list] = {}
+    for c in t.train_loss_calls():
+        if c.frame is not None:
+            by_site.setdefault(f"{c.frame.file}:{c.frame.line}", []).append(c)
+    for site, calls in by_site.items():
+        seen = {k for c in calls for k in (target_of(c).values or {})}
+        masked = any(c.mask for c in calls)
+        if (
+            len(calls) >= 3
+            and len(seen) == 1
+            and not masked
+            and all(target_of(c).values for c in calls)
+        ):
+            return site
     return None
 
 

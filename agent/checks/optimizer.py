@@ -14,6 +14,7 @@ from torch_investigate.agent.checks.common import (
     fmt,
     intervene,
     runtime,
+    stale_copies,
     usable,
     where,
 )
@@ -168,6 +169,7 @@ def ownership(session: Session, ev: Evidence) -> None:
             )
         return
     used = trainable(t)
+    stale = stale_copies(t)
     # missing: parameters the loss reaches (they get gradients) that no optimizer updates.
     # One the loss does not reach and no optimizer holds is not meant to train by
     # gradient (an EMA copy, a target network), however often its module runs.
@@ -179,6 +181,7 @@ def ownership(session: Session, ev: Evidence) -> None:
         if not p.in_optimizer
         and (p.reached or p.graph.reachable)
         and not (p.executed and not p.registered)
+        and p not in stale
     ]
     orphans = [
         p
@@ -237,6 +240,16 @@ def updates(session: Session, ev: Evidence) -> None:
                 "updates",
                 "passed",
                 f"no optimizer object; the parameters change between {changed} of {observed} consecutive backward calls (updated by hand)",
+            )
+            return
+        blind = iv.get("nonfinite", 0)
+        if hand and not t.optimizers and blind and changed + blind >= 0.5 * observed:
+            ev.item(
+                "updates",
+                "skipped",
+                f"the parameters changed between {changed} of {observed} consecutive backward "
+                f"calls and were non-finite in {blind} more: a non-finite parameter cannot be seen "
+                "to change, so whether the hand-written update runs is not known",
             )
             return
         if hand and not t.optimizers:

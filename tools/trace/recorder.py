@@ -66,7 +66,7 @@ class Recorder:
         self.gather_key: object = None  # the index of the last `X[idx]` outside a model
         self.gather_rows: list = []
         self.target_order = {"compared": 0, "reordered": 0, "moved_sum": 0.0, "frame": None}
-        self.update_intervals = {"observed": 0, "changed": 0}
+        self.update_intervals = {"observed": 0, "changed": 0, "nonfinite": 0}
 
         # models and parameters
         self.models: dict[int, torch.nn.Module] = {}  # top-level modules called from the loop

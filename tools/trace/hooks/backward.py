@@ -235,6 +235,9 @@ def _update_interval(rec: Recorder) -> bool:
             changed = any(_differs(sums[k], rec.param_checksum[k]) for k in common)
             if changed:
                 rec.update_intervals["changed"] += 1
+            elif not all(math.isfinite(sums[k]) for k in common):
+                # a non-finite parameter cannot be seen to change
+                rec.update_intervals["nonfinite"] += 1
     rec.param_checksum = sums
     return changed
 
