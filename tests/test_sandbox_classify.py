@@ -210,3 +210,17 @@ def test_a_syntax_error_names_the_file_and_line():
     f = classify(evidence(exit_code=1, trace=trace))
     assert f.kind == "syntax_error" and f.file == "model.py" and f.line == 29
     assert f.message.startswith("model.py:29 does not parse")
+
+
+def test_a_missing_module_the_repo_holds_at_its_top_names_pythonpath(tmp_path) -> None:
+    """A script in a subfolder (projects/adder/adder.py) importing the repo's own package
+    at the top (mingpt/): Python put the script's folder on the path, not the repo's."""
+    (tmp_path / "mingpt").mkdir()
+    (tmp_path / "mingpt" / "__init__.py").write_text("")
+    ev = evidence(
+        trace=trace_error("ModuleNotFoundError", "No module named 'mingpt'"), run_dir=tmp_path
+    )
+    f = classify(ev)
+    assert f is not None and f.kind == "missing_module"
+    assert "the repo has it at mingpt" in f.message and "PYTHONPATH=." in f.message
+    assert "--python" not in f.message

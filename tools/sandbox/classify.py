@@ -336,6 +336,7 @@ def _repo_package(run_dir: Path, module: str) -> str | None:
     for base in [run_dir, *folders]:
         target = base.joinpath(*parts)
         if (target / "__init__.py").is_file() or target.with_suffix(".py").is_file():
-            rel = target.relative_to(run_dir).as_posix()
-            return rel if base != run_dir else None
+            # at the repo's top the command still misses it when its script lives in a
+            # subfolder (Python puts the script's folder on the path, not the repo's)
+            return target.relative_to(run_dir).as_posix()
     return None
