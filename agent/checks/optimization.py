@@ -25,6 +25,7 @@ from torch_investigate.tools.records import Observation, Stage
 if TYPE_CHECKING:
     from torch_investigate.agent.runs import Run
     from torch_investigate.agent.session import Session
+    from torch_investigate.tools.trace_models import Trace
 
 ITEMS = ("lr_sweep", "activations", "gradient_flow", "capacity")
 SCALES = (0.1, 1.0, 10.0)
@@ -69,6 +70,25 @@ def _sweep(session: Session, site: str | None, scales) -> dict[float, tuple]:
         train_loader=site,
     )
     return {s: _fit(r) for s, r in zip(scales, runs, strict=True)}
+
+
+def _moving_batch(session: Session, t: Trace) -> str | None:
+    """The fixed-batch run's model saw many more distinct input rows than one batch holds:
+    what reaches the model is not fixed, whatever the loader yields."""
+    loader = t.train_loader()
+    run = session.runner.get({"fixed_batch": True}, train_loader=loader.site if loader else None)
+    if run.trace is None:
+        return None
+    fws = run.trace.train_forwards()
+    shape = fws[0].inputs[0].shape if fws and fws[0].inputs else None
+    rows = shape[0] if shape else 0
+    seen = run.trace.batches.train_unique
+    if rows and seen > 2 * rows:
+        return (
+            f"in that run the model received {seen} distinct input rows over "
+            f"{len(run.trace.raw_curve())} steps, not the {rows} of one batch"
+        )
+    return None
 
 
 def _fit_steps(session: Session, site: str | None) -> int:
@@ -379,6 +399,15 @@ def capacity(session: Session, ev: Evidence) -> None:
         return
     best_scale, best = min(finals.items(), key=lambda kv: kv[1][1])
     text = f"the best fixed-batch loss over the sweep is {fmt(best[1])} from {fmt(first)} (lr x{best_scale:g})"
+    moving = _moving_batch(session, t)
+    if moving:
+        ev.item(
+            "capacity",
+            "not_applicable",
+            f"{text}; {moving}: the program transforms each batch anew (random masks, "
+            "augmentation, noise), so the fit has a floor no capacity removes and cannot judge capacity",
+        )
+        return
     loc = (
         first_static_location(session, "insufficient_capacity")
         or (init_location(session, t.models[0].class_) if t.models else None)
