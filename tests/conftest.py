@@ -1,0 +1,81 @@
+"""Test-session settings shared by every test module.
+
+The default run must stay under three minutes on two cores. Besides the tests marked
+`slow` where they are written, the tests below are slow by measurement (each spawns one
+or more full investigations, a few seconds apiece; `pytest --durations=0`, idle, on this
+project's 2-core machine): each keeps a faster sibling in the default run that guards
+the same promise (the original repo untouched, a healthy repo without a confirmed
+finding, the example's answer first, forged evidence refused, a recorded review, a
+trajectory saved and replayed, one kill signal, MCP, chat, review, the planner on one
+seeded bug and one clean base). `python -m pytest -q -m slow` runs them.
+"""
+
+import pytest
+
+SLOW_BY_MEASUREMENT = frozenset(
+    {
+        "tests/test_bench.py::test_ci_subset_scores_and_writes_json",
+        "tests/test_bench_llm.py::test_an_llm_policy_is_scored_with_its_usage_and_cached_apart",
+        "tests/test_bisect.py::test_a_crashing_commit_is_skipped_and_the_answer_still_found",
+        "tests/test_bisect.py::test_bad_input_is_one_line_and_exit_2",
+        "tests/test_bisect.py::test_finds_the_commit_that_dropped_zero_grad_and_investigates_it",
+        "tests/test_chat.py::test_a_scripted_model_answers_with_the_tools",
+        "tests/test_chat.py::test_an_unusable_model_falls_back_to_commands",
+        "tests/test_chat.py::test_commands_walk_the_protocol_without_a_model",
+        "tests/test_chat.py::test_ctrl_c_and_ctrl_d_leave_cleanly[ctrl-c]",
+        "tests/test_chat.py::test_ctrl_c_while_the_model_thinks_leaves_cleanly",
+        "tests/test_chat.py::test_finish_without_a_model_closes_what_is_open",
+        "tests/test_cli.py::test_crash_in_training_code_is_a_located_finding",
+        "tests/test_cli.py::test_environment_failures_exit_3_with_one_line[gpu]",
+        "tests/test_cli.py::test_environment_failures_exit_3_with_one_line[hang]",
+        "tests/test_cli.py::test_environment_failures_exit_3_with_one_line[missing-module]",
+        "tests/test_cli.py::test_environment_failures_exit_3_with_one_line[network]",
+        "tests/test_cli.py::test_html_output_is_written",
+        "tests/test_cli.py::test_markdown_on_a_terminal_is_drawn_not_printed_as_source",
+        "tests/test_cli.py::test_sarif_output",
+        "tests/test_cli.py::test_static_only_reports_plausible_findings_only",
+        "tests/test_cli_inputs.py::test_a_binary_py_file_is_skipped_with_a_note",
+        "tests/test_cli_inputs.py::test_a_command_with_no_training_loop_is_inconclusive",
+        "tests/test_cli_inputs.py::test_a_killed_run_leaves_no_temporary_files[15]",
+        "tests/test_cli_inputs.py::test_a_syntax_error_is_named_with_file_and_line",
+        "tests/test_cli_inputs.py::test_an_argparse_rejection_shows_its_message",
+        "tests/test_cli_inputs.py::test_data_beside_the_repo_resolves_as_for_the_user",
+        "tests/test_cli_progress.py::test_piped_progress_has_stages_runs_and_heartbeats_and_quiet_has_none",
+        "tests/test_eval_sites.py::test_a_scoring_call_with_its_own_scaling_is_a_preprocessing_mismatch[same]",
+        "tests/test_examples.py::test_loss_scale",
+        "tests/test_llm_cli.py::test_replay_of_a_bad_file_is_exit_2",
+        "tests/test_llm_cli.py::test_without_a_model_nothing_changes",
+        "tests/test_llm_policy.py::test_happy_path_finds_the_planners_root_cause",
+        "tests/test_llm_policy.py::test_prompt_injection_in_the_repo_has_no_effect",
+        "tests/test_llm_recorded.py::test_a_recorded_walk_of_the_bundled_example_confirms_the_softmax_before_the_loss",
+        "tests/test_llm_tokens.py::test_a_full_walk_of_the_bundled_example_stays_under_budget",
+        "tests/test_llm_tokens.py::test_a_short_review_of_the_bundled_example_stays_under_budget",
+        "tests/test_mcp.py::test_guardrail_refusals_come_back_as_tool_errors",
+        "tests/test_mcp.py::test_sigterm_mid_run_removes_every_sandbox_and_workspace",
+        "tests/test_planner.py::test_planner_confirms_the_seeded_category[bad_labels/flat]",
+        "tests/test_planner.py::test_planner_confirms_the_seeded_category[broadcast/flat]",
+        "tests/test_planner.py::test_planner_confirms_the_seeded_category[detach/mlp]",
+        "tests/test_planner.py::test_planner_confirms_the_seeded_category[softmax/mlp]",
+        "tests/test_review.py::test_a_healthy_walk_gets_a_short_review_without_new_findings",
+        "tests/test_review.py::test_a_review_that_names_no_cause_despite_a_confirmed_defect_is_refused",
+        "tests/test_sandbox_cold.py::test_cold_runs_classify_like_warm_ones",
+        "tests/test_sandbox_isolation.py::test_fallback_isolation_reports_the_same[socket-guard]",
+        "tests/test_sandbox_isolation.py::test_fallback_isolation_reports_the_same[unshare]",
+        "tests/test_sandbox_isolation.py::test_network_namespace_blocks_even_without_the_guard",
+        "tests/test_sandbox_runs.py::test_clean_runs_succeed_in_both_layouts",
+        "tests/test_sandbox_runs.py::test_close_during_runs_stops_them_and_leaves_nothing",
+        "tests/test_sandbox_runs.py::test_hanging_runs_are_killed_with_their_whole_group",
+        "tests/test_sandbox_runs.py::test_set_up_commands_leave_their_files_for_every_later_run",
+        "tests/test_sandbox_runs.py::test_with_the_real_tracer_a_crash_is_still_evidence",
+        "tests/test_seeding_suite.py::test_check_notices_an_edited_case",
+        "tests/test_seeding_suite.py::test_regenerating_the_transforms_reproduces_the_committed_suite",
+        "tests/test_trace.py::test_call_order_per_iteration",
+        "tests/test_trace_staging.py::test_the_staged_tracer_imports_only_the_standard_library_and_torch",
+    }
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid in SLOW_BY_MEASUREMENT:
+            item.add_marker(pytest.mark.slow)
