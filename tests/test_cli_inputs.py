@@ -137,6 +137,8 @@ def test_a_killed_run_leaves_no_temporary_files(tmp_path, sig):
     p = subprocess.Popen(
         [*INVESTIGATE, str(repo), "-q"], cwd=ROOT, env={**os.environ, "TMPDIR": str(tmp)},
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        # a runner started in the background ignores SIGINT, and the child would inherit it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     deadline = time.time() + 60
     while time.time() < deadline and not list(tmp.glob("ti-sandbox-*/runs/*")):
