@@ -3,11 +3,13 @@ code, the user's own paths named, nothing left behind."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -148,3 +150,34 @@ def test_a_killed_run_leaves_no_temporary_files(tmp_path, sig):
     _, err = p.communicate(timeout=60)
     assert p.returncode in (128 + sig, 130), err
     assert list(tmp.iterdir()) == []
+
+
+def test_a_run_cut_short_by_the_time_limit_before_two_losses_is_inconclusive(tmp_path):
+    """One slow step before --timeout: too little to classify a curve, so no stage can
+    pass on it and the answer is not 'no defect found'."""
+    repo = tmp_path / "slow_steps"
+    repo.mkdir()
+    (repo / "train.py").write_text(textwrap.dedent('''
+        import time
+        import torch
+        from torch import nn
+
+        model = nn.Linear(4, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        x, y = torch.randn(32, 4), torch.randn(32, 1)
+        for step in range(100):
+            loss = nn.functional.mse_loss(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            time.sleep(2)
+    '''))
+    done = subprocess.run(
+        [*INVESTIGATE, str(repo), "-f", "json", "-q", "--timeout", "6"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    report = json.loads(done.stdout)
+    assert report["conclusion"] == "inconclusive", report["conclusion_reason"]
+    curve = next(i for i in report["stages"][0]["checklist"] if i["id"] == "loss_curve")
+    assert curve["outcome"] == "skipped" and "--timeout" in curve["detail"]
+    assert not [f for f in report["findings"] if f["status"] == "confirmed"]

@@ -152,10 +152,23 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
     _initial(session, ev, t)
 
 
+# finite losses a curve needs before its shape is named (fewer: the run is too short
+# to tell flat from slow from healthy)
+MIN_CURVE = 8
+
+# how a run ends without the program raising: the sandbox's time limits, or sys.exit
+STOPS = ("WallClockLimit", "CpuTimeLimit", "SystemExit")
+
+
+def _raised(t: Trace):
+    """The exception the program raised, not counting a stop by a limit or sys.exit."""
+    return t.error if t.error is not None and t.error.type not in STOPS else None
+
+
 def _crash_finding(session: Session, ev: Evidence, t: Trace) -> None:
     err = t.error
     assert err is not None
-    if err.type in ("WallClockLimit", "CpuTimeLimit", "SystemExit"):
+    if err.type in STOPS:
         return
     category, title = classify_crash(t, err.type, err.message)
     loc = where(session, err.repo_frame)
@@ -208,13 +221,31 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
     a, b, symptom, why, stats = next(
         (j for j in judged[:-1] if j[2] in ("divergence", "crash")), judged[-1]
     )
+    if stats is None or stats.n < MIN_CURVE:
+        finite = stats.n if stats is not None else 0
+        if _raised(t) is None and not (stats is not None and stats.nonfinite):
+            # cut short by a limit (or the program's own exit), not a failure: too little
+            # to classify
+            more = (
+                "the program itself ends there; a configuration that trains longer can be judged"
+                if t.status == "completed"
+                else "a larger --timeout (or --steps) lets more steps run"
+            )
+            ev.item(
+                "loss_curve",
+                "skipped",
+                f"only {finite} finite loss value(s) before the run ended ({t.stop_reason or t.status}): "
+                f"too few to classify; {more}",
+            )
+            session.symptom = None
+            return
     if stats is None or stats.n < 2:
         ev.item(
             "loss_curve",
             "passed",
             "fewer than two finite loss values: the run crashed or diverged at once",
         )
-        session.symptom = "crash" if t.error else "divergence"
+        session.symptom = "crash" if _raised(t) else "divergence"
         return
     near = _near_chance(t)
     if near and len(phases) == 1:
@@ -253,7 +284,7 @@ def _judge(t: Trace, raw: list[float | None], a: int, b: int) -> tuple[str, str,
     """The symptom of the steps [a, b) of the run: (symptom, why, curve statistics)."""
     stats = curve_stats(raw[a:b])
     if stats is None or stats.n < 2:
-        return "crash" if t.error else "divergence", "", stats
+        return "crash" if _raised(t) else "divergence", "", stats
     if stats.nonfinite or stats.last > 3 * abs(stats.first) + 1e-9:
         return (
             "divergence",
@@ -262,7 +293,7 @@ def _judge(t: Trace, raw: list[float | None], a: int, b: int) -> tuple[str, str,
             else f"loss grew from {fmt(stats.first_recorded)} to {fmt(stats.settled)}",
             stats,
         )
-    if t.error is not None and b >= len(raw):
+    if _raised(t) is not None and b >= len(raw):
         return "crash", f"{t.error.type} after {t.n_steps} steps", stats
     if stats.rel_drop < 0.03:
         if stats.spread > 0.3:
