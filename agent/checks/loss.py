@@ -172,7 +172,7 @@ def _targets(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) ->
         and integral
         and vals[0] in (0.0, 1.0)
         and vals == [vals[0] + i for i in range(len(vals))]
-        and 2 <= len(vals) <= 20
+        and 3 <= len(vals) <= 20
         and (len(c.input.shape) <= 1 or c.input.shape[-1] == 1)
     ):
         text = f"{c.fn} regresses onto {len(vals)} integer target values {vals[:10]} with a single output per sample: class indices treated as numbers"
