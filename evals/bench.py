@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pydantic import ValidationError
+
 from torch_investigate.evals.benchmark import scoring
 from torch_investigate.evals.benchmark.executors import Executor, ExecutorError, LocalExecutor
 from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, LLMSpec, Mode, Run

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.evals.bench import run_bench
 from torch_investigate.evals.benchmark.torchfix import version as torchfix_version
 from torch_investigate.evals.seeding.generate import CI_SUITE, SUITE

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 from fakellm import Reply, ScriptedLLM, call
+
 from torch_investigate.evals.bench import run_bench
 from torch_investigate.evals.benchmark.records import LLMSpec
 from torch_investigate.evals.benchmark.runner import case_job, case_key

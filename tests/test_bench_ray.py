@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from torch_investigate.agent.cli_subcommands import bare_ray
+
+from torch_investigate.agent.cli.subcommands import bare_ray
 from torch_investigate.evals.bench import run_bench
 from torch_investigate.evals.benchmark.runner import case_job, case_key
 from torch_investigate.evals.seeding.generate import CI_SUITE, SUITE
@@ -43,7 +44,7 @@ def test_without_ray_the_flag_says_how_to_install_it(monkeypatch, capsys):
 def test_the_cli_without_ray_exits_2_with_one_line():
     code = (
         "import sys; sys.modules['ray'] = None\n"
-        "from torch_investigate.agent.cli import main\n"
+        "from torch_investigate.agent.cli.main import main\n"
         f"sys.argv = ['investigate', 'bench', {str(CI)!r}, '--ray']\n"
         "main()\n"
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from torch_investigate.evals.benchmark import scoring
 from torch_investigate.evals.benchmark.records import Run, ToolFinding
 from torch_investigate.evals.seeding.records import Case, CleanControl, GroundTruth

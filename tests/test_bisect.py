@@ -14,8 +14,15 @@ from pathlib import Path
 
 import git
 import pytest
-from torch_investigate.agent.bisect import Bisection, BisectOptions, ProbedCommit, bisect, pick
-from torch_investigate.agent.bisect_measure import eval_level, judge, train_level
+
+from torch_investigate.agent.bisect.measure import eval_level, judge, train_level
+from torch_investigate.agent.bisect.search import (
+    Bisection,
+    BisectOptions,
+    ProbedCommit,
+    bisect,
+    pick,
+)
 from torch_investigate.agent.render import to_json
 from torch_investigate.agent.render.bisect_md import to_bisect_json, to_bisect_markdown
 from torch_investigate.tools.bisect_records import LossLevel, Probe

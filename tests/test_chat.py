@@ -289,6 +289,6 @@ def test_finish_without_a_model_closes_what_is_open(tmp_path):
      ("what is the conclusion?", False)],
 )  # fmt: skip
 def test_what_counts_as_asking_to_finish(text, asked):
-    from torch_investigate.agent.chat import asks_to_finish
+    from torch_investigate.agent.chat.session import asks_to_finish
 
     assert asks_to_finish(text) is asked

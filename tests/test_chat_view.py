@@ -4,10 +4,11 @@ Markdown transcript, the report's pages."""
 import io
 
 from rich.console import Console
-from torch_investigate.agent.chat_pager import page, terminal_lines
-from torch_investigate.agent.chat_transcript import TranscriptFile, markdown
-from torch_investigate.agent.chat_view import tool_line, wrap_text
-from torch_investigate.agent.tool_args import ItemResult, StageChecks, ToolError, ToolResult
+
+from torch_investigate.agent.chat.pager import page, terminal_lines
+from torch_investigate.agent.chat.transcript import TranscriptFile, markdown
+from torch_investigate.agent.chat.view import tool_line, wrap_text
+from torch_investigate.agent.core.tool_args import ItemResult, StageChecks, ToolError, ToolResult
 
 
 def test_wrapping_breaks_between_words_and_keeps_indents():

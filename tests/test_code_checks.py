@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import registered_checks, run_static_checks
 from torch_investigate.tools.code.loops import find_training_loops

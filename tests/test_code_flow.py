@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis, analysis
@@ -11,7 +13,6 @@ from torch_investigate.tools.code.consts import number_value
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.loops import find_training_loops
 from torch_investigate.tools.code.shapes import rank
-from tree_sitter import Node
 
 MODEL = """
 import torch.nn as nn

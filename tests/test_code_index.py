@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.index import UNKNOWN_SYMBOL
 from torch_investigate.tools.code.loops import find_training_loops

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import git
+
 from torch_investigate.tools.gitfacts import git_facts
 
 ME = git.Actor("Ada", "ada@example.com")

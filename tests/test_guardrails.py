@@ -1,9 +1,10 @@
 """Each guardrail rule, with the call it refuses and the call it allows."""
 
 import pytest
-from torch_investigate.agent import guardrails
-from torch_investigate.agent.guardrails import Refused, optimization_advice
-from torch_investigate.agent.protocol import Protocol
+
+from torch_investigate.agent.core import guardrails
+from torch_investigate.agent.core.guardrails import Refused, optimization_advice
+from torch_investigate.agent.core.protocol import Protocol
 from torch_investigate.tools.records import Experiment, Finding, Observation, Stage
 
 RUNTIME = Observation(source="runtime", text="grad None for 4 parameters after backward")

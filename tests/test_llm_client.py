@@ -6,11 +6,12 @@ other 4xx; the API key never appears in an error.
 
 import pytest
 from fakellm import Delay, HTTPError, Reply, ScriptedLLM, call
+
+from torch_investigate.agent.core.toolbox import TOOLS
 from torch_investigate.agent.llm.client import ChatClient
 from torch_investigate.agent.llm.errors import LLMConfigError, LLMRequestError, LLMUnavailable
 from torch_investigate.agent.llm.retry import backoff
 from torch_investigate.agent.llm.settings import LLMSettings
-from torch_investigate.agent.toolbox import TOOLS
 
 KEY = "sk-test-abcdefghijklmnop1234"
 TOOL_SCHEMAS = [t.schema() for t in TOOLS]

@@ -7,6 +7,7 @@ import re
 import pytest
 from fakellm import Delay, HTTPError, ProtocolWalker, Reply, ScriptedLLM, call
 from fakellm.helpers import healthy_rings, run_planner, run_policy, seeded_rings
+
 from torch_investigate.agent.llm import LLMConfigError
 
 FINDING = dict(

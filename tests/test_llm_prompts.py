@@ -1,12 +1,12 @@
 """The prompt files and their strict loader: a placeholder mismatch fails at load time."""
 
 import pytest
+
+from torch_investigate import prompts
 from torch_investigate.agent.llm.briefing import system_prompt
 from torch_investigate.agent.llm.quoting import DataFence
 from torch_investigate.prompts import STAGE_FILES, PromptError, load, load_all
 from torch_investigate.tools.records import Stage
-
-from torch_investigate import prompts
 
 
 def test_every_shipped_prompt_loads_and_matches_its_declaration():

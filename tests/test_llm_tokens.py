@@ -10,6 +10,7 @@ import json
 
 from fakellm.measure import measure_review, measure_walk
 from fakellm.server import estimate_tokens
+
 from torch_investigate.agent.llm.briefing import system_prompt
 from torch_investigate.agent.llm.policy import TOOL_SCHEMAS
 from torch_investigate.agent.llm.quoting import DataFence

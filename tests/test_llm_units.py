@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.agent.llm.messages import ChatMessage, Conversation, ToolCallRecord
 from torch_investigate.agent.llm.prices import cost_usd, parse_price, price_for
 from torch_investigate.agent.llm.quoting import DataFence

@@ -22,8 +22,9 @@ from typer.testing import CliRunner
 pytest.importorskip("mcp")
 
 from mcp import Client, MCPError, StdioServerParameters  # noqa: E402
-from torch_investigate.agent.cli import app  # noqa: E402
-from torch_investigate.agent.toolbox import TOOLS  # noqa: E402
+
+from torch_investigate.agent.cli.main import app  # noqa: E402
+from torch_investigate.agent.core.toolbox import TOOLS  # noqa: E402
 from torch_investigate.tools.records import Report  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -302,7 +303,7 @@ def test_the_readme_lists_every_tool():
 )
 def test_cli_refuses_in_one_line_with_exit_2(args, message, monkeypatch):
     if not args:  # as without the mcp package installed
-        monkeypatch.delitem(sys.modules, "torch_investigate.agent.mcp_server", raising=False)
+        monkeypatch.delitem(sys.modules, "torch_investigate.agent.mcp.server", raising=False)
         monkeypatch.setitem(sys.modules, "mcp", None)
     result = CliRunner().invoke(app, ["mcp", *args])
     assert result.exit_code == 2 and result.stdout == ""

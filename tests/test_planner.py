@@ -13,9 +13,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from torch_investigate.agent.planner import Planner
-from torch_investigate.agent.policy import investigate
-from torch_investigate.agent.session import Options, Session
+
+from torch_investigate.agent.core.planner import Planner
+from torch_investigate.agent.core.policy import investigate
+from torch_investigate.agent.core.session import Options, Session
 
 ROOT = Path(__file__).resolve().parents[1]
 BASES = {

@@ -11,9 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from torch_investigate.agent.cli_progress import PlainSink, Progress, heartbeat, run_name, wrap
-from torch_investigate.agent.runs import RunEvent
-from torch_investigate.agent.tool_args import ToolResult
+
+from torch_investigate.agent.cli.progress import PlainSink, Progress, heartbeat, run_name, wrap
+from torch_investigate.agent.core.runs import RunEvent
+from torch_investigate.agent.core.tool_args import ToolResult
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.sandbox.progress import (
     ProgressPoller,

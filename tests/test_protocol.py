@@ -1,8 +1,9 @@
 """Every transition of the protocol state machine, including refusals."""
 
 import pytest
-from torch_investigate.agent.guardrails import Refused
-from torch_investigate.agent.protocol import Protocol
+
+from torch_investigate.agent.core.guardrails import Refused
+from torch_investigate.agent.core.protocol import Protocol
 from torch_investigate.tools.records import Experiment, Finding, NotYet, Observation, Stage
 
 RUNTIME = Observation(source="runtime", text="observed at run time: 3 of 3 steps")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import torch
+
 from torch_investigate.tools import reference
 from torch_investigate.tools.reference import (
     accumulated_grad,

@@ -11,6 +11,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.html import to_html
 from torch_investigate.tools.records import Report, RunSummary

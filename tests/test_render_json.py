@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.json_out import to_json
 from torch_investigate.tools.records import Report, RunSummary, report_json_schema

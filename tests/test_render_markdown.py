@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.markdown import to_markdown
 from torch_investigate.tools.records import Finding, Observation, Report, RunSummary, Stage

@@ -8,6 +8,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.sarif import FINGERPRINT_KEY, artifact_uri, sarif_log, to_sarif
 from torch_investigate.tools.records import Finding, Observation, Report, Stage

@@ -14,8 +14,10 @@ from types import SimpleNamespace
 
 import jsonschema
 import pytest
+
 from torch_investigate.agent.checks.common import compare, curve_stats
-from torch_investigate.agent.curves import final_level
+from torch_investigate.agent.core.curves import final_level
+from torch_investigate.agent.core.runs import Run
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render._interventions import (
     INTERVENTION_WORDS,
@@ -24,7 +26,6 @@ from torch_investigate.agent.render._interventions import (
 )
 from torch_investigate.agent.render.summary import NO_DEFECT, summarize
 from torch_investigate.agent.render.terminal import print_markdown
-from torch_investigate.agent.runs import Run
 from torch_investigate.tools.records import (
     Finding,
     Observation,

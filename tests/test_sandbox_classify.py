@@ -7,6 +7,7 @@ import signal
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.tools.sandbox.classify import RunEvidence, classify, error_from_stderr
 from torch_investigate.tools.sandbox.environment import is_secret, sandbox_env
 from torch_investigate.tools.sandbox.models import Limits

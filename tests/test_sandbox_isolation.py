@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.tools.sandbox import Limits, Sandbox, SandboxError, available, choose
 from torch_investigate.tools.sandbox import isolation as isolation_mod
 from torch_investigate.tools.workspace import Workspace

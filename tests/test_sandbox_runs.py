@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.tools.sandbox import Limits, RunResult, Sandbox
 from torch_investigate.tools.workspace import Workspace
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.evals.seeding.cli import seed_repo
 
 REPOS = Path(__file__).resolve().parent.parent / "evals" / "repos"

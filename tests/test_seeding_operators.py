@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.evals.seeding.apply import seed, seeded_files
 from torch_investigate.evals.seeding.generate import NOT_SEEDABLE, ordered
 from torch_investigate.evals.seeding.operators import REGISTRY, Mutation

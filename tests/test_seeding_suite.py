@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.evals.seeding.generate import CI_SUITE, NOT_IN_CASE, SUITE, check
 from torch_investigate.evals.seeding.records import Manifest
 from torch_investigate.tools.taxonomy import taxonomy

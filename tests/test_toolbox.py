@@ -5,9 +5,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from torch_investigate.agent.session import Options, Session
-from torch_investigate.agent.tool_args import ToolError
-from torch_investigate.agent.toolbox import dispatch
+
+from torch_investigate.agent.core.session import Options, Session
+from torch_investigate.agent.core.tool_args import ToolError
+from torch_investigate.agent.core.toolbox import dispatch
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "not_learning"
 

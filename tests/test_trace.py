@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from torch_investigate.tools.sandbox import Sandbox
 from torch_investigate.tools.trace_models import Trace, load_trace
 

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 from pydantic import BaseModel
+from typing_extensions import is_typeddict
+
 from torch_investigate.tools.sandbox import Sandbox
 from torch_investigate.tools.trace_models import OMITTED_WHEN, SubmoduleMode, Trace
-from typing_extensions import is_typeddict
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACE_FIXTURES = ROOT / "tests" / "fixtures" / "trace"

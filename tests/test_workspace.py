@@ -8,6 +8,7 @@ from pathlib import Path
 
 import git
 import pytest
+
 from torch_investigate.tools.workspace import Workspace, WorkspaceError
 
 

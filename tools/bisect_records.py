@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
+
 from torch_investigate.tools.records import Report
 
 BISECT_SCHEMA_VERSION = "1.0"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import git
+
 from torch_investigate.tools.bisect_records import CommitDetail, FileChange
 
 # Hooks are the user's code: a checkout for a measurement must not run post-checkout.

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+
 from torch_investigate.tools import makefile
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.entries import Reach, entries

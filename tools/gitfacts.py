@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import git
+
 from torch_investigate.tools.records import Commit, GitFacts
 
 MAX_COMMITS = 10

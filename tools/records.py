@@ -9,6 +9,7 @@ from enum import IntEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
@@ -263,7 +264,7 @@ class RunSummary(BaseModel):
         default_factory=list
     )  # per optimizer step; None = non-finite
     message: str = ""
-    # The statistics the report's texts state (agent/curves.py), from the full curve:
+    # The statistics the report's texts state (agent/core/curves.py), from the full curve:
     first_loss: float | None = None  # the first recorded finite loss
     # the median of the last tenth of the finite losses (at least 5); for a run compared
     # with the baseline, over the compared steps only

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from pydantic import Field
+
 from torch_investigate.tools.trace_contract import OMITTED_WHEN
 from torch_investigate.tools.trace_records import (
     Activation,

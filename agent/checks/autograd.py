@@ -24,7 +24,7 @@ from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 ITEMS = ("reachability", "gradient_values", "grad_mode", "registration")
 CUTS = ("detach", "data", "item", "numpy", "tolist", "tensor_rewrap", "from_numpy", "detach_")

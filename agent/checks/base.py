@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.outcomes import merge_outcome
+from torch_investigate.agent.core.outcomes import merge_outcome
 from torch_investigate.tools.records import (
     Confidence,
     Finding,
@@ -27,7 +27,7 @@ from torch_investigate.tools.records import (
 from torch_investigate.tools.taxonomy import taxonomy
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 
 @dataclass

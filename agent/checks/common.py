@@ -8,14 +8,17 @@ from dataclasses import dataclass
 from statistics import median
 from typing import TYPE_CHECKING, Any
 
-from torch_investigate.agent.curves import final_level, window  # final_level: one home, re-used
+from torch_investigate.agent.core.curves import (  # final_level: one home, re-used
+    final_level,
+    window,
+)
 from torch_investigate.tools.records import Finding, Location, Observation
 from torch_investigate.tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.checks.base import Evidence
-    from torch_investigate.agent.runs import Run
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.runs import Run
+    from torch_investigate.agent.core.session import Session
 
 # interventions that change what the loss computes (its inputs' meaning): their loss values
 # are not comparable with the run as written, only with each other

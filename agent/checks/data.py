@@ -27,7 +27,7 @@ from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import Trace
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 ITEMS = (
     "batch_contract",

@@ -21,7 +21,7 @@ from torch_investigate.tools.records import Location, Stage
 from torch_investigate.tools.trace_models import Frame, Trace
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 
 @check(Stage.DATA)

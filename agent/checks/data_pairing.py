@@ -37,8 +37,8 @@ from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.trace_models import Trace
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.runs import Run
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.runs import Run
+    from torch_investigate.agent.core.session import Session
 
 REFERENCE_LRS = (1e-3, 1e-2)
 POOL = 8  # training batches fitted; the next one is the unseen batch

@@ -24,7 +24,7 @@ from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import OpSite, Trace
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 ITEMS = ("shapes", "broadcasting", "batch_dimension", "sample_independence", "input_dependence")
 

@@ -11,7 +11,7 @@ from torch_investigate.agent.checks.base import Evidence, run_checks
 from torch_investigate.tools.records import Finding, Observation, Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 # The checklist item whose runtime outcome decides each category, for categories
 # whose check observes the fact itself (call order, ownership, modes, provenance...).

@@ -23,8 +23,8 @@ from torch_investigate.agent.checks.common import (
 from torch_investigate.tools.records import Observation, Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.runs import Run
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.runs import Run
+    from torch_investigate.agent.core.session import Session
     from torch_investigate.tools.trace_models import Trace
 
 ITEMS = ("lr_sweep", "activations", "gradient_flow", "capacity")

@@ -19,7 +19,7 @@ from torch_investigate.agent.checks.common import (
 from torch_investigate.tools.records import Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 from torch_investigate.agent.checks.optimizer import updated_by_hand
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS, PER_EPOCH_SCHEDULERS
 

@@ -21,7 +21,7 @@ from torch_investigate.tools.records import Location
 from torch_investigate.tools.trace_models import Frame
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 
 def _location(session: Session, file: str, line: int) -> Location:

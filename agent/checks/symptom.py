@@ -20,7 +20,7 @@ from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import Trace
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 # A crash inside user code, mapped to the defect it reveals: (pattern on "Type: message", category, title)
 CRASH_PATTERNS: list[tuple[str, str, str]] = [

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.core.toolbox import TOOLS
 from torch_investigate.agent.llm.quoting import DataFence
-from torch_investigate.agent.toolbox import TOOLS
 from torch_investigate.prompts import STAGE_FILES, Prompt
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.taxonomy import taxonomy
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 MAX_FILES = 60
 

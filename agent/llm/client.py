@@ -12,6 +12,7 @@ from typing import Any
 
 import openai
 from pydantic import BaseModel
+
 from torch_investigate.agent.llm import retry
 from torch_investigate.agent.llm.errors import (
     LLMConfigError,

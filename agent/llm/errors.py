@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from torch_investigate.agent.session import InvestigationError
+from torch_investigate.agent.core.session import InvestigationError
 
 # What an API key looks like in provider error messages ("Incorrect API key provided:
 # sk-abc***xyz"); redacted even when partly masked.

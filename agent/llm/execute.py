@@ -12,12 +12,13 @@ import json
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
+
+from torch_investigate.agent.core.toolbox import ToolResult
 from torch_investigate.agent.llm.messages import ToolCallRecord
 from torch_investigate.agent.llm.quoting import DataFence
-from torch_investigate.agent.toolbox import ToolResult
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.policy import ToolCaller
+    from torch_investigate.agent.core.policy import ToolCaller
 
 Kind = Literal["ok", "failed", "refused", "malformed"]
 

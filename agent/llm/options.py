@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel
+
 from torch_investigate.agent.llm.errors import LLMConfigError
 from torch_investigate.agent.llm.policy import LLMPolicy
 from torch_investigate.agent.llm.prices import parse_price
@@ -29,7 +30,7 @@ class LLMOptions(BaseModel):
         llm = self.policy()
         if self.mode == "walk":
             return llm
-        from torch_investigate.agent.review import ReviewPolicy
+        from torch_investigate.agent.llm.review import ReviewPolicy
 
         return ReviewPolicy(llm)
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
+
+from torch_investigate.agent.core.toolbox import TOOLS
 from torch_investigate.agent.llm.briefing import (
     briefing,
     open_stage,
@@ -27,14 +29,13 @@ from torch_investigate.agent.llm.execute import execute
 from torch_investigate.agent.llm.messages import ChatMessage, Conversation
 from torch_investigate.agent.llm.quoting import DataFence
 from torch_investigate.agent.llm.settings import LLMSettings
-from torch_investigate.agent.toolbox import TOOLS
 from torch_investigate.prompts import Prompt, load_all
 from torch_investigate.tools.records import LLMUsage, Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.policy import ToolCaller
-    from torch_investigate.agent.session import Session
-    from torch_investigate.agent.weak_points import WeakPoint
+    from torch_investigate.agent.core.policy import ToolCaller
+    from torch_investigate.agent.core.session import Session
+    from torch_investigate.agent.core.weak_points import WeakPoint
 
 TOOL_SCHEMAS = [t.schema() for t in TOOLS]
 
@@ -97,7 +98,7 @@ class LLMPolicy:
         self, session: Session, call: ToolCaller, summary: str, points: list[WeakPoint]
     ) -> None:
         """Review mode: the stages are closed; the model works on the weak points."""
-        from torch_investigate.agent.review import render_points
+        from torch_investigate.agent.llm.review import render_points
 
         conv = self.conversation
         conv.system(system_prompt(
@@ -185,7 +186,7 @@ class LLMPolicy:
 def _reopened(session: Session, call: ToolCaller) -> str:
     """Stages 1-7 became coherent during a review: the planner runs stage 8 and the model
     reads what it found."""
-    from torch_investigate.agent.planner import Planner
+    from torch_investigate.agent.core.planner import Planner
 
     before = {f.id for f in session.protocol.ledger.all()}
     name, session.policy_name = session.policy_name, "planner"

@@ -1,5 +1,5 @@
 """What a person watching an LLM run sees besides the stages and runs: every refused or
-malformed call, as it happens. The CLI's progress display (agent/cli_progress.py)
+malformed call, as it happens. The CLI's progress display (agent/cli/progress.py)
 prints these lines in its one stream on stderr."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.toolbox import ToolResult
+    from torch_investigate.agent.core.toolbox import ToolResult
 
 
 def llm_line(name: str, result: ToolResult) -> tuple[str, str] | None:

@@ -11,6 +11,7 @@ import os
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, Field, SecretStr
+
 from torch_investigate.agent.llm.errors import LLMConfigError
 from torch_investigate.agent.llm.prices import price_for
 

@@ -21,14 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
+
+from torch_investigate.agent.core.session import TOOL_VERSION, InvestigationError
 from torch_investigate.agent.llm.client import RetryRecord
 from torch_investigate.agent.llm.messages import ChatMessage
 from torch_investigate.agent.llm.policy import FailureRecord
-from torch_investigate.agent.session import TOOL_VERSION, InvestigationError
 from torch_investigate.tools.records import LLMUsage, Report
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.toolbox import ToolResult
+    from torch_investigate.agent.core.toolbox import ToolResult
 
 FORMAT = "torch-investigate-trajectory"
 # Major: a field removed or changed meaning (replay refuses); minor: fields added.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from torch_investigate.agent.curves import final_level, first_recorded, window
+from torch_investigate.agent.core.curves import final_level, first_recorded, window
 from torch_investigate.tools.records import (
     Experiment,
     Finding,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shlex
 from html import escape
 
-from torch_investigate.agent.curves import STATISTICS_NOTE
+from torch_investigate.agent.core.curves import STATISTICS_NOTE
 from torch_investigate.tools.records import (
     CheckItem,
     Finding,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 
-from torch_investigate.agent.curves import STATISTICS_NOTE
+from torch_investigate.agent.core.curves import STATISTICS_NOTE
 from torch_investigate.tools.records import (
     CheckItem,
     Finding,

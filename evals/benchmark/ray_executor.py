@@ -18,6 +18,7 @@ from typing import Any
 
 import ray
 from pydantic import ValidationError
+
 from torch_investigate.evals.benchmark.executors import ExecutorError
 from torch_investigate.evals.benchmark.records import Run
 from torch_investigate.evals.benchmark.runner import CaseJob, investigate

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from pydantic import BaseModel
+
 from torch_investigate.evals.benchmark.records import LLMSpec, Mode, Run
 from torch_investigate.evals.benchmark.torchfix import run_torchfix
 from torch_investigate.evals.seeding.apply import repo_files

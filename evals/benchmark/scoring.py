@@ -17,6 +17,7 @@ import statistics
 from collections.abc import Iterable
 
 from pydantic import ValidationError
+
 from torch_investigate.evals.benchmark.records import (
     CaseScore,
     CategoryRow,

@@ -7,6 +7,7 @@ import sys
 
 from rich.console import Console
 from rich.table import Table
+
 from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, LLMTotals, Summary
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from torch_investigate.evals.seeding.source import Source
 from torch_investigate.tools.code import Assignment, Symbol, TrainingLoop
 from torch_investigate.tools.code import syntax as sx
@@ -24,7 +26,6 @@ from torch_investigate.tools.code.names import (
     loss_function_kind,
     torch_layer,
 )
-from tree_sitter import Node
 
 GRAD_OFF = ("no_grad", "inference_mode")
 

@@ -12,12 +12,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tree_sitter import Node
+
 from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.tools.code import CallSite, CodeIndex, TrainingLoop
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.loops import find_training_loops
-from tree_sitter import Node
 
 # Expressions that bind tighter than any operator: they need no parentheses when an
 # attribute, a subscript or an operator is added around them.

@@ -6,10 +6,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from torch_investigate.agent.core.policy import investigate
+from torch_investigate.agent.core.session import Options, Session
 from torch_investigate.agent.llm import LLMPolicy, LLMSettings
 from torch_investigate.agent.llm.trajectory import Recorder
-from torch_investigate.agent.policy import investigate
-from torch_investigate.agent.session import Options, Session
 
 ROOT = Path(__file__).resolve().parents[2]
 RINGS = ROOT / "evals" / "repos" / "rings"
@@ -50,7 +50,7 @@ def run_policy(repo: Path, server, static_only: bool = False, steps: int = 40, *
 
 def run_review(repo: Path, server, steps: int = 40, **kw):
     """(report, policy, recorder) of one review-mode investigation."""
-    from torch_investigate.agent.review import ReviewPolicy
+    from torch_investigate.agent.llm.review import ReviewPolicy
 
     policy = ReviewPolicy(LLMPolicy(settings(server, **kw)))
     recorder = Recorder(repo)
@@ -61,7 +61,7 @@ def run_review(repo: Path, server, steps: int = 40, **kw):
 
 
 def run_planner(repo: Path, steps: int = 40):
-    from torch_investigate.agent.planner import Planner
+    from torch_investigate.agent.core.planner import Planner
 
     with Session(repo, Options(steps=steps)) as session:
         investigate(session, Planner())

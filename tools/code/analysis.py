@@ -11,13 +11,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar, cast
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.events import Loop, Occurrence, Programs
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.flow import Flow
 from torch_investigate.tools.code.index import CodeIndex
 from torch_investigate.tools.code.records import MODULE_SYMBOL
-from tree_sitter import Node
 
 T = TypeVar("T")
 

@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.flow import Frame, Value
-from tree_sitter import Node
 
 ARGS_NAMES = frozenset(
     {"args", "opt", "opts", "options", "hparams", "cfg", "config", "FLAGS", "flags"}

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.index import CodeIndex
 from torch_investigate.tools.code.records import MODULE_SYMBOL
 from torch_investigate.tools.code.values import Value
-from tree_sitter import Node
 
 # Frameworks whose own loop does backward and the update: (top-level package, method).
 FRAMEWORK_LOOPS = {

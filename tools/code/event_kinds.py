@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.flow import Obj
@@ -13,7 +15,6 @@ from torch_investigate.tools.code.names import (
     loss_class_kind,
     torch_layer,
 )
-from tree_sitter import Node
 
 EventKind = Literal[
     "backward",

@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.event_kinds import (
     EventKind,
@@ -41,7 +43,6 @@ from torch_investigate.tools.code.names import (
     is_scheduler,
     last,
 )
-from tree_sitter import Node
 
 MAX_INLINE_DEPTH = 4
 MAX_OCCURRENCES = 4000

@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from tree_sitter import Node, Query, QueryCursor, Tree
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.names import CONVENTIONAL_ALIASES, resolve
 from torch_investigate.tools.code.records import MODULE_SYMBOL, CallSite, ImportBinding, Symbol
 from torch_investigate.tools.code.scopes import FileScopes, build_file_scopes
-from tree_sitter import Node, Query, QueryCursor, Tree
 
 # Method chains that return the same object: `Net().to(device)` is still a Net.
 SAME_OBJECT_METHODS = frozenset(

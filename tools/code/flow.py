@@ -21,6 +21,8 @@ live in `tools.code.values`.
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.flow_objects import ObjectResolution
@@ -37,7 +39,6 @@ from torch_investigate.tools.code.values import (
     Origin,
     Value,
 )
-from tree_sitter import Node
 
 __all__ = ["Flow", "Frame", "Obj", "Origin", "Value"]
 

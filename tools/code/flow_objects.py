@@ -5,6 +5,8 @@ A mixin: it uses `Flow`'s frames, bindings, callers and budgets through `self`.
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.names import CONVENTIONAL_ALIASES, last
@@ -19,7 +21,6 @@ from torch_investigate.tools.code.values import (
     Obj,
     Value,
 )
-from tree_sitter import Node
 
 
 class ObjectResolution:

@@ -16,6 +16,8 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import TypeVar, cast
 
+from tree_sitter import Node, Parser
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.discover import (
     check_source,
@@ -46,7 +48,6 @@ from torch_investigate.tools.code.records import (
     Symbol,
 )
 from torch_investigate.tools.code.sites import Site
-from tree_sitter import Node, Parser
 
 UNKNOWN_SYMBOL = "<unknown>"
 T = TypeVar("T")  # enclosing_symbol of a file outside the index

@@ -8,6 +8,7 @@ symbol, so probes and the report can point at them.
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.index import CodeIndex

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.names import last, loss_class_kind, loss_function_kind
 from torch_investigate.tools.code.scopes import Binding
-from tree_sitter import Node
 
 
 @dataclass(eq=False)

@@ -3,6 +3,8 @@ differently in train() and eval(), what forward reads."""
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.extract import FileUnit
@@ -17,7 +19,6 @@ from torch_investigate.tools.code.names import (
     torch_layer,
 )
 from torch_investigate.tools.code.records import Symbol
-from tree_sitter import Node
 
 MODE_DEPENDENT_FUNCTIONS = frozenset(
     {"dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "batch_norm"}

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.event_kinds import manual_update_or_reset
 from torch_investigate.tools.code.flow import Obj, Value
 from torch_investigate.tools.code.names import is_optimizer, last
-from tree_sitter import Node
 
 PARAMETER_METHODS = ("parameters", "named_parameters")
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.names import (
     CONTAINER_LAYERS,
@@ -25,7 +27,6 @@ from torch_investigate.tools.code.values import (
     Origin,
     Value,
 )
-from tree_sitter import Node
 
 if TYPE_CHECKING:
     from torch_investigate.tools.code.flow import Flow

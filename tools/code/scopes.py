@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from torch_investigate.tools.code import syntax as sx
 from tree_sitter import Node, Query, QueryCursor
+
+from torch_investigate.tools.code import syntax as sx
 
 BindingKind = Literal[
     "assign",  # x = value

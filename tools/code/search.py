@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from pydantic import BaseModel
+
 from torch_investigate.tools.code.index import CodeIndex
 
 MAX_LINE_CHARS = 200

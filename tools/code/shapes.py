@@ -8,11 +8,12 @@ follows local names, arithmetic (the larger rank wins) and batches of
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.names import last
-from tree_sitter import Node
 
 FACTORIES = frozenset({"randn", "rand", "zeros", "ones", "empty", "full", "normal"})
 RANGES = frozenset({"arange", "linspace", "logspace"})

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.names import last
 from torch_investigate.tools.code.records import Assignment, CallSite
-from tree_sitter import Node
 
 SiteKind = Literal[
     "loss",

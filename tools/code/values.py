@@ -7,11 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.names import last
 from torch_investigate.tools.code.records import Symbol
-from tree_sitter import Node
 
 # Tensor methods whose result is the same values (reshaped, moved or cast).
 KEEP_VALUE_METHODS = frozenset(

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
 from torch_investigate.evals.seeding.source import Source
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.names import is_parameter_ctor, last, torch_layer
-from tree_sitter import Node
 
 
 def forward_assignments(src: Source, cls) -> tuple[str, list[Node]]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from tree_sitter import Node
+
 from torch_investigate.evals.seeding.source import Source
 from torch_investigate.tools.code import LoopEvent, TrainingLoop
 from torch_investigate.tools.code import syntax as sx
-from tree_sitter import Node
 
 
 def events(loop: TrainingLoop, kind: str, *, direct: bool = False) -> list[LoopEvent]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
@@ -13,7 +15,6 @@ from torch_investigate.evals.seeding.operators.loss import FLOAT_TARGET_LOSSES
 from torch_investigate.evals.seeding.source import Source
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.names import is_data_loader, last, looks_like_model
-from tree_sitter import Node
 
 INPUT_SCALE = "1000.0"
 

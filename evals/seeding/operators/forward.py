@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.operators.autograd import forward_assignments
 from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
@@ -12,7 +14,6 @@ from torch_investigate.evals.seeding.source import Source
 from torch_investigate.tools.code import Symbol
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.names import last
-from tree_sitter import Node
 
 FLATTENING = frozenset({"squeeze", "flatten", "view", "reshape"})
 NORMALIZERS = frozenset({"softmax", "log_softmax"})

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
 from torch_investigate.evals.seeding.source import Source
@@ -15,7 +17,6 @@ from torch_investigate.tools.code.names import (
     last,
     torch_layer,
 )
-from tree_sitter import Node
 
 SMALL_BATCH = "2"
 

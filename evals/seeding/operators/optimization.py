@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
 from torch_investigate.evals.seeding.source import Source
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.names import last, torch_layer
-from tree_sitter import Node
 
 ADAPTIVE_HIGH_LR, SGD_HIGH_LR, LOW_LR = "1.0", "10.0", "1e-6"
 CONSTANT_INIT = "0.05"

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.flow import Flow, Value
@@ -17,7 +19,6 @@ from torch_investigate.tools.code.index import CodeIndex
 from torch_investigate.tools.code.records import Symbol
 from torch_investigate.tools.records import Confidence, Finding, Location, Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
-from tree_sitter import Node
 
 COMPOUND = frozenset(
     {

@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.event_kinds import disables_grad
@@ -19,7 +21,6 @@ from torch_investigate.tools.code.names import (
 )
 from torch_investigate.tools.code.records import Symbol
 from torch_investigate.tools.code.scopes import class_methods
-from tree_sitter import Node
 
 # Names that hold recurrent state (truncated BPTT detaches these on purpose).
 STATE_NAME = re.compile(r"hidden|state|(^|_)(hx|cx|mems?|memory)($|_|\d)", re.IGNORECASE)

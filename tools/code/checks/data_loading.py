@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import (
     CheckContext,
@@ -24,7 +26,6 @@ from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.models import has_batchnorm
 from torch_investigate.tools.code.names import last
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 TINY_BATCH = 2  # BatchNorm statistics of one or two samples are noise
 PERMUTATIONS = frozenset({"randperm", "permutation", "shuffle", "sample", "choice"})

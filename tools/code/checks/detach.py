@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import (
     CheckContext,
@@ -43,7 +45,6 @@ from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.losses import loss_calls
 from torch_investigate.tools.code.params import covers, freezes, module_ref, optimizers
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 NAME = "detached_graph"
 KEEP_METHODS = frozenset(

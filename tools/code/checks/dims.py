@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import (
     CheckContext,
@@ -21,7 +23,6 @@ from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.names import last, torch_layer
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 SOFTMAXES = frozenset({"softmax", "log_softmax"})
 SOFTMAX_LAYERS = frozenset({"Softmax", "LogSoftmax"})

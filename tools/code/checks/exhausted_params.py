@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import (
     CheckContext,
@@ -23,7 +25,6 @@ from torch_investigate.tools.code.params import (
     PARAMETER_METHODS,
 )
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 ITERATING_BUILTINS = frozenset(
     {

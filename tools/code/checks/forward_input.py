@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
 from torch_investigate.tools.code.checks.common import ForwardMethod, forward_methods
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.names import last
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 NAME = "output_ignores_input"
 INPUT_FREE_FACTORIES = frozenset(

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.losses import loss_calls
 from torch_investigate.tools.code.names import last
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 NAME = "label_misaligned"
 FEATURES = re.compile(

@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.names import is_parameter_ctor
 from torch_investigate.tools.code.params import optimizers
 from torch_investigate.tools.records import Confidence, Finding
-from tree_sitter import Node
 
 NAME = "non_leaf_parameters"
 WEIGHT_NAME = re.compile(

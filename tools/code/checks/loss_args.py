@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
 from torch_investigate.tools.code.checks.common import model_origins
@@ -18,7 +20,6 @@ from torch_investigate.tools.code.losses import LossCall, loss_calls
 from torch_investigate.tools.code.names import SYMMETRIC_LOSSES, last, torch_layer
 from torch_investigate.tools.code.shapes import loader_tensor, rank
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 TARGET_NAME = re.compile(
     r"(^|_)(y|yb|y_batch|y_true|t|target|targets|label|labels|gt|truth|ground_truth|answer)s?($|_|\d)",

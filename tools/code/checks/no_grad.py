@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import LoopContext
 from torch_investigate.tools.code.checks.base import (
@@ -35,7 +37,6 @@ from torch_investigate.tools.code.flow import Origin, Value
 from torch_investigate.tools.code.losses import loss_calls
 from torch_investigate.tools.code.params import is_trained, module_ref
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 NAME = "no_grad_training"
 

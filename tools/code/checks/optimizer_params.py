@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import (
     CheckContext,
@@ -36,7 +38,6 @@ from torch_investigate.tools.code.params import (
     optimizers,
 )
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 NAME = "optimizer_missing_params"
 # Builtins that run through an iterable (a generator passed to them is used up).

@@ -9,6 +9,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
 from torch_investigate.tools.code.events import Occurrence
@@ -17,7 +19,6 @@ from torch_investigate.tools.code.flow import Flow
 from torch_investigate.tools.code.names import EVALUATION_NAME, EVALUATION_TEXT, last
 from torch_investigate.tools.code.params import same_object
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 NAME = "preprocessing_mismatch"
 TRAIN = re.compile(r"train", re.IGNORECASE)

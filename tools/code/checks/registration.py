@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
 from torch_investigate.tools.code.checks.common import forward_methods
@@ -26,7 +28,6 @@ from torch_investigate.tools.code.names import (
 )
 from torch_investigate.tools.code.records import Symbol
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 REGISTERING_CALLS = frozenset({"add_module", "register_module", "register_parameter", "setattr"})
 

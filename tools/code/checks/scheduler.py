@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from tree_sitter import Node
+
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
 from torch_investigate.tools.code.consts import number_value
@@ -17,7 +19,6 @@ from torch_investigate.tools.code.events import Occurrence
 from torch_investigate.tools.code.flow import Frame, Obj, Value
 from torch_investigate.tools.code.names import PER_EPOCH_SCHEDULERS, is_scheduler, last
 from torch_investigate.tools.records import Finding
-from tree_sitter import Node
 
 NAME = "scheduler_misuse"
 # An epoch count is rarely above this; an iteration count rarely below.

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from torch_investigate.agent.cli_app import (
+
+from torch_investigate.agent.cli.app import (
     ENVIRONMENT_FAILURES,
     EXIT_CONFIRMED,
     EXIT_INCONCLUSIVE,
@@ -86,9 +87,9 @@ def run(
     ] = Mode.review,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")] = False,
 ) -> None:
-    from torch_investigate.agent.policy import investigate
+    from torch_investigate.agent.core.policy import investigate
+    from torch_investigate.agent.core.session import InvestigationError, Options, Session
     from torch_investigate.agent.render import render
-    from torch_investigate.agent.session import InvestigationError, Options, Session
 
     if steps < 1:
         fail("--steps must be at least 1")
@@ -204,15 +205,15 @@ def _verdict(report) -> str:
 def _policy(llm):
     """The built-in planner, or the LLM policy `llm` (LLMOptions) describes."""
     if llm is None:
-        from torch_investigate.agent.planner import Planner
+        from torch_investigate.agent.core.planner import Planner
 
         return Planner()
     return llm.investigator()
 
 
 def _progress(quiet: bool, is_llm: bool):
-    """The progress display on stderr (None with --quiet): agent/cli_progress.py."""
-    from torch_investigate.agent.cli_progress import Progress
+    """The progress display on stderr (None with --quiet): agent/cli/progress.py."""
+    from torch_investigate.agent.cli.progress import Progress
 
     return Progress.open(quiet, llm=is_llm)
 

@@ -33,12 +33,12 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, Field, ValidationError
-from torch_investigate.agent.conclude import conclude
-from torch_investigate.agent.planner import Planner
-from torch_investigate.agent.policy import investigate
-from torch_investigate.agent.render.json_out import to_json
-from torch_investigate.agent.session import TOOL_VERSION, InvestigationError, Options, Session
-from torch_investigate.agent.toolbox import (
+
+from torch_investigate.agent.core.conclude import conclude
+from torch_investigate.agent.core.planner import Planner
+from torch_investigate.agent.core.policy import investigate
+from torch_investigate.agent.core.session import TOOL_VERSION, InvestigationError, Options, Session
+from torch_investigate.agent.core.toolbox import (
     TOOLS,
     Tool,
     ToolError,
@@ -46,6 +46,7 @@ from torch_investigate.agent.toolbox import (
     dispatch,
     validation_errors,
 )
+from torch_investigate.agent.render.json_out import to_json
 from torch_investigate.tools.records import Finding, Stage
 
 log = logging.getLogger("torch_investigate.mcp")

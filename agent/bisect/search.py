@@ -6,7 +6,7 @@ Every probed commit is checked out into its own temporary worktree (tools/commit
 and runs the same bounded learning check: a Session on the checkout, stage 1's
 checks (the baseline run under the tracer and the reading of its curve), and a
 measured comparison of where its loss settled with the good commit's
-(agent/bisect_measure.py). The search halves the first-parent commits between good
+(agent/bisect/measure.py). The search halves the first-parent commits between good
 and bad on that verdict; a commit that cannot run is skipped and a neighbour tried,
 as `git bisect skip` does. The first bad commit's session stays open, so the full
 investigation (the planner, as `investigate PATH` runs it) reuses its baseline run.
@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel
-from torch_investigate.agent.bisect_measure import RULE, eval_level, judge, train_level
+
+from torch_investigate.agent.bisect.measure import RULE, eval_level, judge, train_level
 from torch_investigate.agent.checks.base import run_checks
 from torch_investigate.agent.checks.common import fmt
-from torch_investigate.agent.planner import Planner
-from torch_investigate.agent.policy import investigate
-from torch_investigate.agent.runs import DEFAULT_STEPS, Run
-from torch_investigate.agent.session import TOOL_VERSION, InvestigationError, Options, Session
+from torch_investigate.agent.core.planner import Planner
+from torch_investigate.agent.core.policy import investigate
+from torch_investigate.agent.core.runs import DEFAULT_STEPS, Run
+from torch_investigate.agent.core.session import TOOL_VERSION, InvestigationError, Options, Session
 from torch_investigate.tools.bisect_records import BisectReport, Conclusion, Probe
 from torch_investigate.tools.commits import (
     History,

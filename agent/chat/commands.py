@@ -11,16 +11,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.chat_pager import page, terminal_lines
-from torch_investigate.agent.chat_status import LiveStatus
-from torch_investigate.agent.chat_view import evidence_view, findings_view, headline, stage_view
-from torch_investigate.agent.conclude import conclude
-from torch_investigate.agent.planner import Planner
+from torch_investigate.agent.chat.pager import page, terminal_lines
+from torch_investigate.agent.chat.status import LiveStatus
+from torch_investigate.agent.chat.view import evidence_view, findings_view, headline, stage_view
+from torch_investigate.agent.core.conclude import conclude
+from torch_investigate.agent.core.planner import Planner
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.chat import ChatSession
-    from torch_investigate.agent.policy import ToolCaller
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.chat.session import ChatSession
+    from torch_investigate.agent.core.policy import ToolCaller
+    from torch_investigate.agent.core.session import Session
 
 
 class _StageClosed(Exception):

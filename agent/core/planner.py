@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from torch_investigate.tools.records import Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.policy import ToolCaller
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.policy import ToolCaller
+    from torch_investigate.agent.core.session import Session
 
 
 class Planner:

@@ -9,12 +9,12 @@ first, so a refused call changes nothing.
 
 from __future__ import annotations
 
-from torch_investigate.agent import guardrails
-from torch_investigate.agent.evidence import EvidenceLog
-from torch_investigate.agent.guardrails import Refused
-from torch_investigate.agent.ledger import Ledger
-from torch_investigate.agent.outcomes import merge_outcome
-from torch_investigate.agent.stages import fresh_checklist
+from torch_investigate.agent.core import guardrails
+from torch_investigate.agent.core.evidence import EvidenceLog
+from torch_investigate.agent.core.guardrails import Refused
+from torch_investigate.agent.core.ledger import Ledger
+from torch_investigate.agent.core.outcomes import merge_outcome
+from torch_investigate.agent.core.stages import fresh_checklist
 from torch_investigate.tools.records import (
     CheckItem,
     Experiment,

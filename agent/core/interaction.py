@@ -14,12 +14,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from torch_investigate.agent.curves import final_level
+from torch_investigate.agent.core.curves import final_level
 from torch_investigate.tools.records import Finding, Observation
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.runs import Run
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.runs import Run
+    from torch_investigate.agent.core.session import Session
 
 # Fixing the other on top changes the settled loss by less than this (relative to the
 # larger of the two): it adds nothing. By more than MATTERS: it still matters.

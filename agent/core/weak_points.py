@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
-from torch_investigate.agent.conclude import choose_root_cause
+
+from torch_investigate.agent.core.conclude import choose_root_cause
 from torch_investigate.tools.records import Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 WeakKind = Literal[
     "no_command",

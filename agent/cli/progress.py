@@ -23,14 +23,14 @@ import textwrap
 import threading
 from typing import TYPE_CHECKING, Any, TextIO
 
+from torch_investigate.agent.core.runs import RunEvent
 from torch_investigate.agent.llm.progress import llm_line
 from torch_investigate.agent.render._interventions import change_words
-from torch_investigate.agent.runs import RunEvent
 from torch_investigate.tools.records import Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.protocol import Protocol
-    from torch_investigate.agent.toolbox import ToolResult
+    from torch_investigate.agent.core.protocol import Protocol
+    from torch_investigate.agent.core.toolbox import ToolResult
 
 DEFAULT_WIDTH = 100
 HEARTBEAT_S = 10.0

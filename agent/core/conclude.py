@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from torch_investigate.agent.interaction import cause_of_pair, fix_of
+from torch_investigate.agent.core.interaction import cause_of_pair, fix_of
 from torch_investigate.tools.records import Experiment, Finding, NotYet, Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 CONFIDENCE = {"high": 1.0, "medium": 0.5, "low": 0.0}
 
@@ -238,7 +238,7 @@ def _not_yet(session: Session) -> list[NotYet]:
 
 def _separate_consequences(session: Session, call) -> None:
     """The two strongest confirmed defects with fixes: one more run applies both; a defect
-    whose fix adds nothing once the other is fixed follows from it (agent/interaction.py)."""
+    whose fix adds nothing once the other is fixed follows from it (agent/core/interaction.py)."""
     cats = {f.category for f in session.protocol.ledger.all() if f.status != "refuted"}
     fixable = sorted(
         (f for f in session.protocol.ledger.confirmed() if fix_of(f) is not None),

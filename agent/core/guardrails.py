@@ -39,7 +39,7 @@ from torch_investigate.tools.records import (
 from torch_investigate.tools.taxonomy import taxonomy
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.protocol import Protocol
+    from torch_investigate.agent.core.protocol import Protocol
 
 CORRECTNESS_STAGES = tuple(Stage(s) for s in range(1, 8))
 

@@ -20,19 +20,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from torch_investigate.agent.chat_commands import BY_NAME, help_text
-from torch_investigate.agent.chat_llm import ChatAgent
-from torch_investigate.agent.chat_status import LiveStatus
-from torch_investigate.agent.chat_transcript import TranscriptFile
-from torch_investigate.agent.chat_view import brief_args, headline, tool_line, wrap_text
-from torch_investigate.agent.conclude import conclude
-from torch_investigate.agent.session import Options, Session
-from torch_investigate.agent.toolbox import ToolError, ToolResult, dispatch
+
+from torch_investigate.agent.chat.commands import BY_NAME, help_text
+from torch_investigate.agent.chat.llm import ChatAgent
+from torch_investigate.agent.chat.status import LiveStatus
+from torch_investigate.agent.chat.transcript import TranscriptFile
+from torch_investigate.agent.chat.view import brief_args, headline, tool_line, wrap_text
+from torch_investigate.agent.core.conclude import conclude
+from torch_investigate.agent.core.session import Options, Session
+from torch_investigate.agent.core.toolbox import ToolError, ToolResult, dispatch
 
 if TYPE_CHECKING:
+    from torch_investigate.agent.core.policy import ToolCaller
     from torch_investigate.agent.llm.options import LLMOptions
     from torch_investigate.agent.llm.policy import LLMPolicy
-    from torch_investigate.agent.policy import ToolCaller
 
 EXIT_OK, EXIT_INTERRUPTED = 0, 130
 

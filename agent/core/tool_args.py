@@ -1,7 +1,7 @@
 """The arguments and results of the tools a policy calls, as pydantic models.
 
 The JSON schema a model sees, the planner's calls and the MCP server's tools all come
-from these declarations (see agent/toolbox.py). Evidence is cited by the ids the
+from these declarations (see agent/core/toolbox.py). Evidence is cited by the ids the
 engine issued (E1, E2, ...); a policy's own words go in `notes`.
 """
 
@@ -11,6 +11,7 @@ from enum import Enum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
 from torch_investigate.tools.records import ExperimentKind, Finding, Outcome
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 

@@ -1,5 +1,5 @@
 """Review mode (the default with `--model`): the built-in planner walks every stage, then
-a model works on what the walk left weak (agent/weak_points.py) through the same tools and
+a model works on what the walk left weak (agent/core/weak_points.py) through the same tools and
 guardrails, and ends with a root cause or the reason there is none.
 
 Findings recorded during the review carry `recorded_by="review:<model>"`, so the report
@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.planner import Planner
-from torch_investigate.agent.weak_points import WeakPoint, weak_points
+from torch_investigate.agent.core.planner import Planner
+from torch_investigate.agent.core.weak_points import WeakPoint, weak_points
 from torch_investigate.tools.records import LLMUsage
 
 if TYPE_CHECKING:
+    from torch_investigate.agent.core.policy import ToolCaller
+    from torch_investigate.agent.core.session import Session
     from torch_investigate.agent.llm.policy import LLMPolicy
-    from torch_investigate.agent.policy import ToolCaller
-    from torch_investigate.agent.session import Session
 
 MAX_EVIDENCE_TEXT = 200
 

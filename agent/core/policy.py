@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from torch_investigate.agent.conclude import conclude
+from torch_investigate.agent.core.conclude import conclude
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
-    from torch_investigate.agent.toolbox import ToolResult
+    from torch_investigate.agent.core.session import Session
+    from torch_investigate.agent.core.toolbox import ToolResult
 
 
 class Policy(Protocol):
@@ -36,7 +36,7 @@ def investigate(session: Session, policy: Policy, on_event=None, on_start=None) 
     Whatever the policy leaves open, `conclude` closes honestly: remaining stages become
     inconclusive and the report gets its root cause, experiments and deferred changes.
     """
-    from torch_investigate.agent.toolbox import dispatch
+    from torch_investigate.agent.core.toolbox import dispatch
 
     def call(name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
         if on_start is not None:

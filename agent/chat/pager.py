@@ -12,6 +12,7 @@ import io
 import sys
 
 from rich.console import Console
+
 from torch_investigate.agent.render.terminal import print_markdown
 
 MAX_LINES = 200  # off a terminal

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
-from torch_investigate.agent.chat_view import brief_args
+
+from torch_investigate.agent.chat.view import brief_args
 from torch_investigate.agent.llm.messages import ChatMessage
 from torch_investigate.agent.llm.trajectory import TrajectoryError, default_path, outside_repo, save
 from torch_investigate.tools.records import LLMUsage

@@ -1,6 +1,6 @@
 """The tools a policy may call, declared once as data.
 
-Each tool has a name, a description and a pydantic argument model (agent/tool_args.py);
+Each tool has a name, a description and a pydantic argument model (agent/core/tool_args.py);
 the JSON schema given to an LLM, the planner's calls, the MCP server and the README's
 tool list all come from these declarations. `dispatch` validates the arguments, applies
 the guardrails (through the protocol) and returns a typed `ToolResult` whose text is
@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
+
 from torch_investigate.agent.checks.merge import stage_evidence
-from torch_investigate.agent.findings_args import finding_from_args, observations
-from torch_investigate.agent.guardrails import Refused
-from torch_investigate.agent.tool_args import (
+from torch_investigate.agent.core.findings_args import finding_from_args, observations
+from torch_investigate.agent.core.guardrails import Refused
+from torch_investigate.agent.core.tool_args import (
     AdvanceArgs,
     Candidate,
     CheckItemArgs,
@@ -43,7 +44,7 @@ from torch_investigate.tools.code import read_target, search_code
 from torch_investigate.tools.records import Experiment, Finding, Observation, Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 MAX_TEXT = 12_000
 ITEM_TEXT = 240  # characters of an item's detail in a stage summary (show_evidence has all)

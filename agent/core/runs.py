@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
-from torch_investigate.agent.curves import final_level, first_recorded, window
+
+from torch_investigate.agent.core.curves import final_level, first_recorded, window
 from torch_investigate.tools.records import RunSummary
 from torch_investigate.tools.sandbox import RunResult, Sandbox
 from torch_investigate.tools.sandbox.progress import RunProgress

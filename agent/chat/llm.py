@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.llm.briefing import briefing, open_stage, state, system_prompt
 
 if TYPE_CHECKING:
+    from torch_investigate.agent.core.policy import ToolCaller
+    from torch_investigate.agent.core.session import Session
     from torch_investigate.agent.llm.policy import LLMPolicy
-    from torch_investigate.agent.policy import ToolCaller
-    from torch_investigate.agent.session import Session
 
 MAX_ROUNDS = 12  # model requests per question
 

@@ -11,10 +11,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import BaseModel
-from torch_investigate.agent.protocol import Protocol
+
+from torch_investigate.agent.core.protocol import Protocol
+from torch_investigate.agent.core.runs import DEFAULT_STEPS, Run, RunListener, Runner
+from torch_investigate.agent.core.tool_args import Candidate
 from torch_investigate.agent.render.summary import summarize
-from torch_investigate.agent.runs import DEFAULT_STEPS, Run, RunListener, Runner
-from torch_investigate.agent.tool_args import Candidate
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import run_static_checks
 from torch_investigate.tools.entry import EntryError, find_command

@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
-from torch_investigate.agent.tool_args import RecordFindingArgs
+
+from torch_investigate.agent.core.tool_args import RecordFindingArgs
 from torch_investigate.tools.records import Finding, Observation, Stage, merged_evidence
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
+    from torch_investigate.agent.core.session import Session
 
 _OVERRIDABLE = ("category", "title", "status", "confidence", "why", "confirm")
 

@@ -20,8 +20,10 @@ import signal
 import sys
 
 import typer
-from torch_investigate.agent import cli_run, cli_subcommands  # noqa: F401 (they register the commands)
-from torch_investigate.agent.cli_app import EXIT_BAD_INPUT, SUBCOMMANDS, app
+
+from torch_investigate.agent.cli import run as cli_run  # noqa: F401 (it registers the command)
+from torch_investigate.agent.cli import subcommands as cli_subcommands
+from torch_investigate.agent.cli.app import EXIT_BAD_INPUT, SUBCOMMANDS, app
 
 
 class Terminated(SystemExit):

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from torch_investigate.tools.records import Finding
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.session import Session
-    from torch_investigate.agent.toolbox import ToolResult
+    from torch_investigate.agent.core.session import Session
+    from torch_investigate.agent.core.toolbox import ToolResult
 
 MARK = {
     "passed": "PASS",

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from torch_investigate.agent.cli_app import (
+
+from torch_investigate.agent.cli.app import (
     EXIT_INCONCLUSIVE,
     BaseUrlOpt,
     Format,
@@ -56,8 +57,8 @@ def chat(
         Path | None, typer.Option("--transcript", help="save the transcript to FILE")
     ] = None,
 ) -> None:
-    from torch_investigate.agent.chat import run_chat
-    from torch_investigate.agent.session import InvestigationError, Options
+    from torch_investigate.agent.chat.session import run_chat
+    from torch_investigate.agent.core.session import InvestigationError, Options
 
     if steps < 1:
         fail("--steps must be at least 1")
@@ -218,7 +219,7 @@ def bisect(
         walk = history(path, good, bad)
     except HistoryError as e:
         fail(str(e))
-    from torch_investigate.agent.bisect import BisectError, BisectOptions, bisect_history
+    from torch_investigate.agent.bisect.search import BisectError, BisectOptions, bisect_history
     from torch_investigate.agent.render.bisect_md import to_bisect_json, to_bisect_markdown
 
     options = BisectOptions(cmd=cmd, steps=steps, timeout_s=timeout, python=python)
@@ -250,11 +251,11 @@ def mcp(
     timeout: Annotated[float, typer.Option(help="wall-clock limit per run, seconds")] = 120.0,
     isolation: Annotated[str, typer.Option(help="auto | bwrap | unshare | socket-guard")] = "auto",
 ) -> None:
-    from torch_investigate.agent.session import Options
+    from torch_investigate.agent.core.session import Options
     from torch_investigate.tools.sandbox.isolation import IsolationError, choose
 
     try:
-        from torch_investigate.agent.mcp_server import serve
+        from torch_investigate.agent.mcp.server import serve
     except ModuleNotFoundError as e:
         if e.name != "mcp" and not (e.name or "").startswith("mcp."):
             raise

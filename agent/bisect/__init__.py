@@ -1,0 +1,1 @@
+"""`investigate bisect`: the commit that broke learning, found over git worktrees."""

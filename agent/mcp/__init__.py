@@ -1,0 +1,1 @@
+"""`investigate mcp`: the investigation's tools served over MCP for other agents."""
