@@ -22,6 +22,7 @@ from torch_investigate.tools.entry import EntryError, find_command
 from torch_investigate.tools.gitfacts import git_facts
 from torch_investigate.tools.records import CommandInfo, Finding, GitFacts, LayerStat, Report
 from torch_investigate.tools.sandbox import Limits, Sandbox, SandboxError
+from torch_investigate.tools.sandbox import isolation as isolation_mod
 from torch_investigate.tools.workspace import Workspace, WorkspaceError
 
 TOOL_VERSION = "0.1.0"
@@ -60,9 +61,17 @@ class Session:
         self.repo = Path(repo).expanduser()
         t = time.perf_counter()
         try:
-            self.workspace = Workspace.create(self.repo)
+            # bwrap mounts everything outside the run's copy read-only: large files can be
+            # linked there instead of copied
+            read_only = isolation_mod.choose(self.options.isolation) == "bwrap"
+        except isolation_mod.IsolationError as e:
+            raise InvestigationError(str(e)) from e
+        try:
+            self.workspace = Workspace.create(self.repo, link_read_only=read_only)
         except WorkspaceError as e:
             raise InvestigationError(str(e)) from e
+        for left in self.workspace.skipped:
+            self.notes.append(f"workspace: {left.path}: {left.reason}")
         self.timings["workspace"] = time.perf_counter() - t
         self.sandbox: Sandbox | None = None
         self.runner: Runner | None = None
@@ -88,7 +97,7 @@ class Session:
     def _prepare(self) -> None:
         root = self.workspace.root
         t = time.perf_counter()
-        self.index = CodeIndex.build(root)
+        self.index = CodeIndex.build(root, exclude=self.workspace.ignored)
         if not self.index.files:
             raise InvestigationError(f"no Python files in {self.repo}")
         self.static_findings: list[Finding] = run_static_checks(self.index)
