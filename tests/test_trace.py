@@ -31,6 +31,7 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     # a leaf made afresh in every iteration (as `torch.tensor(total, requires_grad=True)`)
     "mlp_fresh_leaf": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb) + 0.0 * torch.tensor(1.0, requires_grad=True)")]),
     "mlp_rolled": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb.roll(1, 0))")]),
+    "mlp_workers": (MLP, [("batch_size=32, shuffle=True)", "batch_size=32, shuffle=True, num_workers=2, persistent_workers=True, prefetch_factor=4, pin_memory=True)")]),
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
@@ -68,6 +69,15 @@ def tracer(tmp_path_factory):
 
 
 # ---- what is recorded -------------------------------------------------------------------
+
+
+def test_loader_workers_load_in_process_and_every_batch_is_traced(tracer):
+    plain, workers = tracer("mlp"), tracer("mlp_workers")
+    (loader,) = [lo for lo in workers.loaders if lo.role == "train"]
+    assert loader.num_workers == 2  # what the program asked for
+    assert workers.n_steps == plain.n_steps
+    assert workers.batches.train_unique == plain.batches.train_unique
+    assert workers.error is None
 
 
 def test_call_order_per_iteration(tracer):

@@ -1,8 +1,15 @@
 """`DataLoader`: construction (site, batch size, sampler, dataset length) and iteration
 (batches per loader, the loader that fed each forward). Once fast-forwarding, each
-training epoch gets one batch and each evaluation pass `eval_batches`."""
+training epoch gets one batch and each evaluation pass `eval_batches`.
+
+Worker processes load in-process (`num_workers` 0): a forked worker would carry the
+tracer's hooks into every batch it loads, and its batches would reach the recorder only
+as pickles; the loader's record keeps the number the program asked for. Pinned memory
+is turned off when there is no GPU to pin it for."""
 
 from __future__ import annotations
+
+import inspect
 
 import torch
 from torch.utils.data import ConcatDataset, DataLoader, RandomSampler, Subset
@@ -55,7 +62,12 @@ def install(rec: Recorder, undo: Undo) -> None:
     orig_init = DataLoader.__init__
     orig_iter = DataLoader.__iter__
 
+    signature = inspect.signature(orig_init)
+
     def init(self, *a, **k):
+        asked = 0
+        if not rec.busy:
+            a, k, asked = _in_process(signature, self, a, k)
         orig_init(self, *a, **k)
         if rec.busy:
             return
@@ -64,6 +76,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         object.__setattr__(self, "_ti_site", site)
         if site not in rec.loaders:
             rec.loaders[site] = _loader_info(self, site, frame)
+            rec.loaders[site]["num_workers"] = asked
             _subset(rec, self.dataset, site)
 
     def iter_(self):
@@ -79,6 +92,27 @@ def install(rec: Recorder, undo: Undo) -> None:
     DataLoader.__iter__ = iter_
     undo.append(lambda: setattr(DataLoader, "__init__", orig_init))
     undo.append(lambda: setattr(DataLoader, "__iter__", orig_iter))
+
+
+def _in_process(signature: inspect.Signature, loader, a: tuple, k: dict) -> tuple[tuple, dict, int]:
+    """The constructor's arguments with worker processes (and the options only they
+    accept) removed; the number of workers the program asked for."""
+    try:
+        bound = signature.bind(loader, *a, **k)
+    except TypeError:
+        return a, k, 0  # the constructor will say what is wrong with the call
+    args = bound.arguments
+    asked = int(args.get("num_workers") or 0)
+    if asked:
+        args["num_workers"] = 0
+        for name in ("prefetch_factor", "persistent_workers", "multiprocessing_context"):
+            args.pop(name, None)
+        if "worker_init_fn" in args:
+            args["worker_init_fn"] = None
+    if args.get("pin_memory") and not torch.cuda.is_available():
+        args["pin_memory"] = False
+        args.pop("pin_memory_device", None)
+    return bound.args[1:], bound.kwargs, asked
 
 
 MAX_SUBSET = 500_000
