@@ -55,6 +55,7 @@ from torch_investigate.tools.trace_records import (
     Step,
     SubmoduleMode,
     SubsetOverlap,
+    TargetIsInput,
     TargetOrder,
     TargetStats,
     TensorSummary,
@@ -109,6 +110,7 @@ __all__ = [
     "SchedulerInfo",
     "Step",
     "SubmoduleMode",
+    "TargetIsInput",
     "TargetOrder",
     "TargetStats",
     "TensorSummary",
@@ -129,6 +131,7 @@ class Trace(TraceRecord):
     wall_s: float = 0.0
     error: ErrorInfo | None = None
     target_order: TargetOrder = Field(default_factory=TargetOrder)
+    target_is_input: TargetIsInput = Field(default_factory=TargetIsInput)
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)

@@ -431,6 +431,15 @@ class TargetOrder(TraceRecord):
     frame: Frame | None = None  # the first loss call that saw reordered targets
 
 
+class TargetIsInput(TraceRecord):
+    """Integer training targets compared, position by position, with the integer ids the
+    model received in the same iteration (tools/trace/target_order.py)."""
+
+    compared: int = 0
+    equal: int = 0  # calls whose target equals one of the model's integer inputs
+    frame: Frame | None = None  # the first such loss call
+
+
 class PassRows(TraceRecord):
     site: str
     drawn: int = 0  # rows drawn in the pass

@@ -17,6 +17,8 @@ from torch_investigate.agent.checks.common import (
     runtime,
     where,
 )
+from torch_investigate.agent.checks.levels import marginal_level, per_element
+from torch_investigate.agent.core.curves import final_level
 from torch_investigate.tools.records import Location, Stage
 from torch_investigate.tools.trace_models import Frame, Trace
 
@@ -33,7 +35,8 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
     missing = eval_missing(t)
     if missing:
         ev.item("train_eval_inputs", *missing)
-        ev.item("leakage", *missing)
+        if not _target_is_input(session, ev, t):  # a leak needs no evaluation phase
+            ev.item("leakage", *missing)
         return
     # per model: in a pipeline (a frozen encoder and a probe) each model has its own inputs
     pairs = [
@@ -211,6 +214,11 @@ def _shift(tm, em) -> float:
     return median(zs) + median(rs) if zs and rs else 0.0
 
 
+# a loss that settles below this share of the targets' marginal level while the model
+# receives its own targets has learned to copy them
+TOO_GOOD = 0.25
+
+
 def _frame(site: str) -> Frame | None:
     file, _, line = site.rpartition(":")
     return Frame(file=file, line=int(line)) if file and line.isdigit() else None
@@ -221,7 +229,54 @@ def _eval_location(session: Session, t: Trace) -> Location | None:
     return where(session, fws[0].frame) if fws else None
 
 
+def _target_is_input(session: Session, ev: Evidence, t: Trace) -> bool:
+    """Integer targets equal, at every position, to ids the model itself received: it is
+    shown the answer it is asked for (a language model whose targets were never shifted).
+    Confirmed when the loss also falls far below what the targets' distribution allows,
+    as a model that reads its answer does; a suspicion when it does not."""
+    s = t.target_is_input
+    if s.equal < 3 or s.equal < 0.9 * s.compared:
+        return False
+    calls = t.train_loss_calls()
+    level = marginal_level(calls) if calls else None
+    scale = per_element(calls[0]) if calls else None
+    settled = final_level(t.curve())
+    ratio = settled / scale / level if settled is not None and level and scale else None
+    text = (
+        f"at {s.equal} of {s.compared} training loss calls the targets ({s.frame}) equal, "
+        "position by position, integer ids the model received as its input in the same "
+        "iteration"
+    )
+    if ratio is not None:
+        text += (
+            f"; the loss settles at {fmt(settled / scale)} per element, {fmt(100 * ratio)}% of "
+            f"the {fmt(level)} the targets' distribution alone allows"
+        )
+    confirmed = ratio is not None and ratio < TOO_GOOD
+    ev.find(
+        "split_leakage",
+        title="the targets are the ids the model receives as its input",
+        status="confirmed" if confirmed else "plausible",
+        confidence="high" if confirmed else "medium",
+        evidence=[runtime(text, s.frame, session, equal=s.equal, compared=s.compared)],
+        where=first_static_location(session, "split_leakage")
+        or places.dataset_class(
+            session,
+            t.train_loader().dataset_class if t.train_loader() else None,
+            ("__getitem__", "__init__"),  # where one sample's input and target are cut
+        )
+        or places.batch_source(session)
+        or where(session, s.frame),
+        why="the model reads each target from its own input, so the loss measures copying, not the task (a language model must predict the next token, not the one it is given)",
+        confirm="print one input row next to its target row: they are the same ids; shift the targets one position against the inputs",
+    )
+    ev.item("leakage", "failed", text)
+    return True
+
+
 def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
+    if _target_is_input(session, ev, t):
+        return
     b = t.batches
     # A feature that equals the class label leaks it; in a regression (or with a single
     # feature) an exact relation between input and target is simply the task.

@@ -33,6 +33,7 @@ from torch_investigate.agent.checks.common import (
     target_of,
     where,
 )
+from torch_investigate.agent.checks.levels import marginal_level, per_element
 from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.trace_models import Trace
 
@@ -101,8 +102,8 @@ def _transfers(real: Transfer, shuffled: Transfer, floor: float | None) -> bool:
 def _floor(t: Trace) -> float | None:
     """The training loss's marginal level in the units its values are recorded in."""
     calls = t.train_loss_calls()
-    level = _marginal_level(calls) if calls else None
-    scale = _per_element(calls[0]) if calls else None
+    level = marginal_level(calls) if calls else None
+    scale = per_element(calls[0]) if calls else None
     return level * scale if level and scale else None
 
 
@@ -184,45 +185,6 @@ def _reordered(session: Session, ev: Evidence, t: Trace) -> bool:
     return True
 
 
-def _marginal_level(calls: list) -> float | None:
-    """The loss per element that predicting the targets' distribution alone reaches (the
-    class entropy for cross-entropy, the variance for squared error), from the targets the
-    recorded calls saw; None for other losses."""
-    fn = calls[0].fn
-    ys = [target_of(c) for c in calls]
-    if fn in ("cross_entropy", "nll_loss"):
-        counts: dict[str, int] = {}
-        for c, y in zip(calls, ys, strict=True):
-            for k, n in (y.values or {}).items():
-                if c.ignore_index is None or k != str(c.ignore_index):
-                    counts[k] = counts.get(k, 0) + n
-        total = sum(counts.values())
-        return -sum(n / total * math.log(n / total) for n in counts.values()) if total else None
-    if fn in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
-        means = [y.mean for y in ys if y.mean is not None]
-        if not means:
-            return None
-        p = min(max(sum(means) / len(means), 1e-6), 1 - 1e-6)
-        return -(p * math.log(p) + (1 - p) * math.log(1 - p))
-    if fn == "mse_loss":
-        moments = [(y.mean, y.std) for y in ys if y.mean is not None and y.std is not None]
-        if not moments:
-            return None
-        mu = sum(m for m, _ in moments) / len(moments)
-        return sum(sd**2 + (m - mu) ** 2 for m, sd in moments) / len(moments)
-    return None
-
-
-def _per_element(c) -> float | None:
-    """What one recorded value of this call's site is, per element: 1 for a mean, the
-    element count for a sum."""
-    if c.reduction == "mean":
-        return 1.0
-    if c.reduction == "sum" and c.contributing_elements:
-        return float(c.contributing_elements)
-    return None
-
-
 def _evaluation_learns(t: Trace) -> str | None:
     """The run's own evaluation loss falls below what the targets' distribution alone
     allows: the inputs tell the model something about their targets. A fall that stops
@@ -233,7 +195,7 @@ def _evaluation_learns(t: Trace) -> str | None:
         if c.frame is not None:
             by_site.setdefault(f"{c.frame.file}:{c.frame.line}", []).append(c)
     for site, calls in by_site.items():
-        level, scale = _marginal_level(calls), _per_element(calls[0])
+        level, scale = marginal_level(calls), per_element(calls[0])
         passes: dict[int, list[float]] = {}
         for step, where_, value in t.eval_losses:
             if where_ == site and isinstance(value, float):
@@ -289,8 +251,8 @@ def _beyond_shared(t: Trace, real: Transfer) -> str | None:
     targets' distribution), or None when it did: the pool's training loss must end below
     the level that distribution alone allows (else well below the unseen batch's)."""
     calls = t.train_loss_calls()
-    level = _marginal_level(calls) if calls else None
-    scale = _per_element(calls[0]) if calls else None
+    level = marginal_level(calls) if calls else None
+    scale = per_element(calls[0]) if calls else None
     if level and scale:
         end = real.last_train / scale
         if end > level * (1 - EVAL_LEARNS):

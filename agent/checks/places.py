@@ -57,11 +57,14 @@ def batch_source(session: Session) -> Location | None:
     return None
 
 
-def dataset_class(session: Session, class_name: str | None) -> Location | None:
-    """The repo Dataset class a DataLoader reads (where inputs and targets are paired)."""
+def dataset_class(
+    session: Session, class_name: str | None, methods: tuple[str, ...] = ("__init__", "__getitem__")
+) -> Location | None:
+    """The repo Dataset class a DataLoader reads (where inputs and targets are paired:
+    its constructor, or where one sample is made, `methods` in order of preference)."""
     if not class_name:
         return None
-    for method in ("__init__", "__getitem__"):
+    for method in methods:
         sym = next(
             (s for s in session.index.symbols if s.qualname == f"{class_name}.{method}"), None
         )

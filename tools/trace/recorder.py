@@ -66,6 +66,10 @@ class Recorder:
         self.gather_key: object = None  # the index of the last `X[idx]` outside a model
         self.gather_rows: list = []
         self.target_order = {"compared": 0, "reordered": 0, "moved_sum": 0.0, "frame": None}
+        # the integer tensors the last training forward received (token ids, class ids):
+        # a loss target equal to one of them at the same positions is the input itself
+        self.fed_integers: list = []
+        self.target_is_input = {"compared": 0, "equal": 0, "frame": None}
         self.update_intervals = {"observed": 0, "changed": 0, "nonfinite": 0}
 
         # models and parameters

@@ -34,6 +34,7 @@ def trace_dict(rec: Recorder) -> dict:
         "wall_s": round(rec.elapsed(), 4),
         "error": rec.error,
         "target_order": _target_order(rec),
+        "target_is_input": dict(rec.target_is_input),
         "counts": {
             **rec.counts,
             # plain leaves a loss reached in one backward only (made afresh each iteration)

@@ -1,0 +1,70 @@
+"""Shapes of training code met in real repos (issue 19), each as a small repo written
+here and, where it is a bug, the same repo with the defect: language models whose
+targets are their own inputs, a copy task that is healthy by design, DataLoader
+workers. Each case asserts what the report must say, and that the healthy version gets
+no confirmed finding.
+
+Each case is one full investigation; the fast ones run by default.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from torch_investigate.agent.core.planner import Planner
+from torch_investigate.agent.core.policy import investigate
+from torch_investigate.agent.core.session import Options, Session
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "shapes"
+
+
+def investigate_copy(tmp_path: Path, name: str, edits: list[tuple[str, str]], file: str):
+    repo = tmp_path / name
+    shutil.copytree(FIXTURES / name, repo, ignore=shutil.ignore_patterns("__pycache__"))
+    text = (repo / file).read_text()
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    (repo / file).write_text(text)
+    with Session(repo, Options()) as session:
+        investigate(session, Planner())
+        return session.report()
+
+
+def confirmed(report) -> list[tuple[str, str | None, str | None]]:
+    return [(f.category, f.file, f.symbol) for f in report.findings if f.status == "confirmed"]
+
+
+# id: (fixture, file, edits, the root cause as (category, file, symbol), or None: healthy)
+CASES = {
+    "charlm/healthy": ("charlm", "train.py", [], None, False),
+    "charlm/targets_are_inputs": (
+        "charlm", "train.py", [("return chunk[:-1], chunk[1:]", "return chunk[:-1], chunk[:-1]")],
+        ("split_leakage", "train.py", "Chunks.__getitem__"), True,
+    ),
+}  # fmt: skip
+
+
+def _params():
+    for case_id, (name, file, edits, root, fast) in CASES.items():
+        marks = [] if fast else [pytest.mark.slow]
+        yield pytest.param(name, file, edits, root, id=case_id, marks=marks)
+
+
+@pytest.mark.parametrize(("name", "file", "edits", "root"), list(_params()))
+def test_real_shapes(tmp_path, name, file, edits, root):
+    report = investigate_copy(tmp_path, name, edits, file)
+    said = [
+        (f.category, f.status, f.file, f.symbol, f.evidence[-1].text[:200]) for f in report.findings
+    ]
+    if root is None:
+        assert confirmed(report) == [], said
+        assert report.root_cause is None, said
+        return
+    cause = report.finding(report.root_cause)
+    assert cause is not None, said
+    assert (cause.category, cause.file, cause.symbol) == root, said
+    assert cause.status == "confirmed"
