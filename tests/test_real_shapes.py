@@ -45,6 +45,11 @@ CASES = {
         "charlm", "train.py", [("return chunk[:-1], chunk[1:]", "return chunk[:-1], chunk[:-1]")],
         ("split_leakage", "train.py", "Chunks.__getitem__"), True,
     ),
+    "vae/healthy": ("vae", "main.py", [], None, False),
+    "vae/kl_sign": (
+        "vae", "main.py", [("KLD = -0.5 * torch.sum", "KLD = 0.5 * torch.sum")],
+        ("objective_unbounded", "main.py", "loss_function"), False,
+    ),
 }  # fmt: skip
 
 

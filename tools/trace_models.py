@@ -41,6 +41,7 @@ from torch_investigate.tools.trace_records import (
     LossMask,
     LossOperand,
     LossSite,
+    LossTermSum,
     ModelInfo,
     Moments,
     OpSite,
@@ -110,6 +111,7 @@ __all__ = [
     "SchedulerInfo",
     "Step",
     "SubmoduleMode",
+    "LossTermSum",
     "TargetIsInput",
     "TargetOrder",
     "TargetStats",
@@ -132,6 +134,7 @@ class Trace(TraceRecord):
     error: ErrorInfo | None = None
     target_order: TargetOrder = Field(default_factory=TargetOrder)
     target_is_input: TargetIsInput = Field(default_factory=TargetIsInput)
+    loss_terms: list[LossTermSum] = Field(default_factory=list)
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)

@@ -298,6 +298,18 @@ class Activation(TraceRecord):
     first_step: int = 0  # the optimizer step of the first call
 
 
+class LossTerm(TraceRecord):
+    source: str  # `file:line` that computed the term, "?" when unknown
+    values: list[tuple[int, float | None]] = Field(default_factory=list)  # (step, signed value)
+
+
+class LossTermSum(TraceRecord):
+    """Scalar terms added into one training loss at `frame` (tools/trace/ops.py)."""
+
+    frame: Frame | None = None
+    terms: list[LossTerm] = Field(default_factory=list)
+
+
 class SubmoduleMode(TypedDict):
     """A submodule called with grad disabled inside a training forward."""
 
@@ -432,12 +444,14 @@ class TargetOrder(TraceRecord):
 
 
 class TargetIsInput(TraceRecord):
-    """Integer training targets compared, position by position, with the integer ids the
-    model received in the same iteration (tools/trace/target_order.py)."""
+    """Training targets compared with what the model received in the same iteration
+    (tools/trace/target_order.py)."""
 
     compared: int = 0
-    equal: int = 0  # calls whose target equals one of the model's integer inputs
+    equal: int = 0  # integer targets equal to integer ids the model received
     frame: Frame | None = None  # the first such loss call
+    reconstructed: int = 0  # floating targets equal to the model's input (an autoencoder)
+    shifted: int = 0  # targets equal to an input shifted one position (the next token)
 
 
 class PassRows(TraceRecord):

@@ -221,6 +221,25 @@ def pairing(session: Session, ev: Evidence) -> None:
         return
     if _reordered(session, ev, t):
         return
+    made = t.target_is_input
+    if made.compared and made.reconstructed >= 0.9 * made.compared:
+        ev.item(
+            "pairing",
+            "not_applicable",
+            f"at {made.reconstructed} of {made.compared} training loss calls the target is the "
+            "model's own input (it reconstructs it, as an autoencoder does): there are no "
+            "input/target pairs to misalign",
+        )
+        return
+    if made.compared and made.shifted >= 0.9 * made.compared:
+        ev.item(
+            "pairing",
+            "passed",
+            f"at {made.shifted} of {made.compared} training loss calls the targets are the "
+            "model's input shifted by one position (the next token): each target belongs to "
+            "its input by construction",
+        )
+        return
     learns = _evaluation_learns(t)
     if learns:
         ev.item("pairing", "passed", learns)

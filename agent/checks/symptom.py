@@ -16,6 +16,7 @@ from torch_investigate.agent.checks.common import (
     runtime,
     where,
 )
+from torch_investigate.agent.core.curves import falls_without_bound
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace_models import Trace
 
@@ -298,6 +299,14 @@ def _judge(t: Trace, raw: list[float | None], a: int, b: int) -> tuple[str, str,
             f"{stats.nonfinite} non-finite losses"
             if stats.nonfinite
             else f"loss grew from {fmt(stats.first_recorded)} to {fmt(stats.settled)}",
+            stats,
+        )
+    runaway = falls_without_bound(raw[a:b])
+    if runaway is not None:
+        return (
+            "divergence",
+            f"the loss falls without bound: below zero and still accelerating ({fmt(runaway.second)} "
+            f"over the second quarter of the steps, {fmt(runaway.last)} over the last)",
             stats,
         )
     if _raised(t) is not None and b >= len(raw):

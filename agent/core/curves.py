@@ -76,3 +76,28 @@ def window(
     bc, oc = list(base_raw[:n]), list(other_raw[:n])
     b, o = finite(bc), finite(oc)
     return Window(n, b, o, len(bc) - len(b), len(oc) - len(o))
+
+
+@dataclass(frozen=True)
+class Runaway:
+    """A loss that falls below zero without slowing down: the medians of the second and
+    last quarters of its curve."""
+
+    second: float
+    last: float
+
+
+def falls_without_bound(raw: Sequence[float | None]) -> Runaway | None:
+    """The curve ends below zero, falls at least as fast over its last quarter as over its
+    third, and its magnitude still multiplies (the last quarter's median at least four
+    times the second's and past the first loss). A loss that approaches a bound slows
+    down as it nears it; an objective without a minimum does not (a KL term added with
+    the wrong sign runs to -1e23)."""
+    vals = finite(raw)
+    if len(vals) < 16:
+        return None
+    q = len(vals) // 4
+    m1, m2, m3, m4 = (median(vals[i * q : (i + 1) * q]) for i in range(4))
+    falling = m4 < m3 < m2 and (m3 - m4) >= (m2 - m3)
+    grows = abs(m4) >= 4 * abs(m2) and abs(m4) > abs(vals[0])
+    return Runaway(m2, m4) if m4 < 0 and falling and grows else None

@@ -148,6 +148,12 @@ class TraceMode(TorchFunctionMode):
         if name in ("mul", "__mul__", "__rmul__") and len(args) >= 2:
             with self.rec.quiet():
                 weighted_loss(self.rec, args, out)
+        rec = self.rec
+        if out.dim() == 0 and out.requires_grad and rec.detailed and rec.status == "running":
+            if name in ops.TERM_SUMS and len(args) >= 2:
+                with rec.quiet():
+                    ops.loss_term(rec, name, args, out)
+            ops.scalar_made(rec, out)
 
     def _passthrough(self, name: str, func, args, kwargs, a0, out: torch.Tensor) -> None:
         """A view-like op: the output is the same data, so it keeps the input's tags."""

@@ -228,3 +228,37 @@ def functional_dropout(rec: Recorder, name: str, args, kwargs) -> None:
     )
     s["calls"] += 1
     s["calls_in_eval"] += 1
+
+
+# the sum of scalar terms a training loss is made of: `recon + kl`, `loss - beta * h`
+TERM_SUMS = {"add", "sub", "__add__", "__radd__", "__sub__", "__rsub__", "rsub"}
+MAX_TERM_VALUES = 2000
+
+
+def scalar_made(rec: Recorder, out: torch.Tensor) -> None:
+    """A scalar on the way to a training loss: the line that computed it (the last op that
+    wrote it: `0.5 * torch.sum(...)` is the line of the sum and the scaling)."""
+    out._ti_scalar = frame_key(repo_frame())
+
+
+def loss_term(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
+    """Two scalars that both carry gradient added (or subtracted) into one: the values each
+    contributes, step by step, by the line that computed it. A term whose value runs away
+    while the total falls is the one that leaves the objective without a minimum."""
+    a, b = args[0], args[1]
+    if not all(isinstance(x, torch.Tensor) and x.dim() == 0 and x.requires_grad for x in (a, b)):
+        return
+    frame = repo_frame()
+    site = rec.loss_terms.get(frame_key(frame))
+    if site is None:
+        if len(rec.loss_terms) >= 32:
+            return
+        site = rec.loss_terms[frame_key(frame)] = {"frame": frame_dict(frame), "terms": {}}
+    first, second = (b, a) if name in ("__rsub__", "rsub") else (a, b)
+    sign = -1.0 if name in TERM_SUMS - {"add", "__add__", "__radd__"} else 1.0
+    for x, s in ((first, 1.0), (second, sign)):
+        key = getattr(x, "_ti_scalar", None) or "?"
+        values = site["terms"].setdefault(key, [])
+        if len(values) < MAX_TERM_VALUES:
+            v = float(x.detach()) * s
+            values.append((rec.n_steps, v if math.isfinite(v) else None))

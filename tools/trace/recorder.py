@@ -66,10 +66,12 @@ class Recorder:
         self.gather_key: object = None  # the index of the last `X[idx]` outside a model
         self.gather_rows: list = []
         self.target_order = {"compared": 0, "reordered": 0, "moved_sum": 0.0, "frame": None}
-        # the integer tensors the last training forward received (token ids, class ids):
-        # a loss target equal to one of them at the same positions is the input itself
-        self.fed_integers: list = []
-        self.target_is_input = {"compared": 0, "equal": 0, "frame": None}
+        # the tensors the last training forward received: a loss target equal to one of
+        # them is the input itself (target_order.target_against_input)
+        self.received: list = []
+        self.target_is_input = {
+            "compared": 0, "equal": 0, "frame": None, "reconstructed": 0, "shifted": 0,
+        }  # fmt: skip
         self.update_intervals = {"observed": 0, "changed": 0, "nonfinite": 0}
 
         # models and parameters
@@ -118,6 +120,9 @@ class Recorder:
         # [optimizer steps so far, call site, value]
         self.eval_losses: list[list] = []
         self.activations: dict[str, dict] = {}
+        # scalar terms added into a training loss (ops.loss_term): site -> the line of
+        # the sum, and each term's values by the line that computed it
+        self.loss_terms: dict[str, dict] = {}
         self.activation_calls: dict[str, int] = {}  # per forward: calls of each activation line
 
         # batches per phase

@@ -68,6 +68,12 @@ def trace_dict(rec: Recorder) -> dict:
         "attr_tensors": list(rec.attr_tensors.values()),
         "submodule_modes": list(rec.submodule_modes.values()),
         "activations": list(rec.activations.values()),
+        "loss_terms": [
+            {"frame": site["frame"], "terms": [
+                {"source": source, "values": values} for source, values in site["terms"].items()
+            ]}
+            for site in rec.loss_terms.values()
+        ],
         "batches": batches_section(rec.batches),
         "train_mode_counts": rec.train_mode_counts,
         "detail_windows": rec.detail_windows,

@@ -42,38 +42,53 @@ def gathered(rec: Recorder, source, index, out) -> None:
     loaded(rec, [t for _, t in rec.gather_rows])
 
 
-def fed_integers(rec: Recorder, tensors: list[torch.Tensor]) -> None:
-    """The integer tensors (token or class ids) a training forward receives, kept until the
-    next training loss call compares its target with them."""
-    rec.fed_integers = [
-        t for t in tensors[:4] if not t.is_floating_point() and not t.is_complex() and t.dim() >= 1
-    ]
+def received(rec: Recorder, tensors: list[torch.Tensor]) -> None:
+    """The tensors a training forward receives, kept until the next training loss call
+    compares its target with them."""
+    rec.received = [t for t in tensors[:4] if not t.is_complex() and t.dim() >= 1]
 
 
 def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
-    """An integer target equal, position by position, to integer ids the model received in
-    the same iteration: the model is shown the answer it is asked for (a language model
-    whose targets were not shifted, a label kept among the input columns). A target made
-    from the input by a shift (the next token) differs at most positions. A second input
-    that is the target shifted by one position (a decoder fed the previous target tokens:
-    teacher forcing in a sequence-to-sequence copy task) says the equality is the task."""
-    fed, rec.fed_integers = rec.fed_integers, []
-    if not fed or target.is_floating_point() or target.numel() < 2:
+    """A training target against what the model received in the same iteration.
+
+    - integer ids equal position by position to ids the model received: the model is
+      shown the answer it is asked for (a language model whose targets were not shifted,
+      a label kept among the input columns). A second input that is the target shifted
+      by one position (a decoder fed the previous target tokens: teacher forcing in a
+      copy task) says the equality is the task;
+    - floating targets equal to the model's input: the model reconstructs its input (an
+      autoencoder), so there are no input/target pairs to misalign;
+    - targets equal to an input shifted by one position (the next token): paired with
+      their inputs by construction."""
+    fed, rec.received = rec.received, []
+    if not fed or target.numel() < 2:
         return
     with rec.quiet(), torch.no_grad():
         y = target.detach()
         same = [x for x in fed if x.numel() == y.numel() and _equal(x.reshape(y.shape), y)]
+        others = [x for x in fed if all(x is not z for z in same)]
         forced = y.dim() >= 1 and any(
-            x.shape == y.shape and _equal(x[..., 1:], y[..., :-1])
-            for x in fed
-            if all(x is not z for z in same)
+            x.shape == y.shape and _equal(x[..., 1:], y[..., :-1]) for x in others
+        )
+        next_token = (
+            y.dim() >= 1
+            and any(
+                x.shape == y.shape and y.shape[-1] > 1 and _equal(x[..., 1:], y[..., :-1])
+                for x in fed
+            )
+            if not same
+            else False
         )
     s = rec.target_is_input
     s["compared"] += 1
-    if same and not forced:
+    if same and y.is_floating_point():
+        s["reconstructed"] += 1
+    elif same and not forced:
         s["equal"] += 1
         if s["frame"] is None:
             s["frame"] = frame_dict(frame)
+    elif next_token:
+        s["shifted"] += 1
 
 
 def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
