@@ -50,7 +50,13 @@ CASES = {
         "vae", "main.py", [("KLD = -0.5 * torch.sum", "KLD = 0.5 * torch.sum")],
         ("objective_unbounded", "main.py", "loss_function"), False,
     ),
+    "lightning/healthy": ("lightning_clf", "train.py", [], None, False),
+    "lightning/step_returns_none": (
+        "lightning_clf", "train.py", [("        return loss\n", "        self.last_loss = loss\n")],
+        ("step_not_called", "train.py", "MoonClassifier.training_step"), False,
+    ),
 }  # fmt: skip
+NEEDS = {"lightning_clf": "lightning"}  # a fixture that needs a package the tests may lack
 
 
 def _params():
@@ -61,6 +67,8 @@ def _params():
 
 @pytest.mark.parametrize(("name", "file", "edits", "root"), list(_params()))
 def test_real_shapes(tmp_path, name, file, edits, root):
+    if name in NEEDS:
+        pytest.importorskip(NEEDS[name])
     report = investigate_copy(tmp_path, name, edits, file)
     said = [
         (f.category, f.status, f.file, f.symbol, f.evidence[-1].text[:200]) for f in report.findings

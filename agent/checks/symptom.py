@@ -128,6 +128,11 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
         )
         if t is not None and t.error is None and not t.ran_training:
             reason = f"the command ran ({t.counts.get('forward', 0)} forward calls) but no backward pass or optimizer step was observed; is it the training command?"
+            if _loss_never_backpropagated(session, ev, t):
+                reason = (
+                    "the command trains (it computes a loss with gradients) but no backward pass "
+                    "ran, so nothing was updated: see stage 6"
+                )
         ev.item("run", "failed", reason)
         session.symptom = (
             "crash"
@@ -158,6 +163,39 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
     session.failure = failure
     _classify(session, ev, t)
     _initial(session, ev, t)
+
+
+def _loss_never_backpropagated(session: Session, ev: Evidence, t: Trace) -> bool:
+    """Training forwards computed a loss that carries gradients, and nothing ever called
+    backward on it: the program trains, but the update is skipped (a framework step that
+    received no loss, a backward behind a condition never true). Said as stage 6's
+    finding at the loss's function; the framework's own warnings are quoted."""
+    sites = [s for s in t.loss_sites if s.grad_calls]
+    if not sites or t.counts.get("backward", 0):
+        return False
+    site = max(sites, key=lambda s: s.grad_calls)
+    said = [
+        w["message"]
+        for w in t.warnings
+        if w["category"] not in ("DeprecationWarning", "FutureWarning", "PendingDeprecationWarning")
+    ][:2]
+    text = (
+        f"{site.grad_calls} training loss calls ({site.fn} at {site.frame}) computed a loss with "
+        f"gradients, {t.counts.get('step', 0)} optimizer step calls were made, and backward "
+        "never ran: no parameter was updated"
+        + (f"; the program warned: {' | '.join(said)}" if said else "")
+    )
+    ev.find(
+        "step_not_called",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, site.frame, session, loss_calls=site.grad_calls, backward=0)],
+        where=where(session, site.frame),
+        why="the loss is computed and thrown away: without a backward pass and an update nothing learns",
+        confirm=f"make the function at {site.frame} hand its loss to the update (return it from a framework's training step; call backward and step in a hand-written loop)",
+        stage=Stage.OPTIMIZER,
+    )
+    return True
 
 
 # finite losses a curve needs before its shape is named (fewer: the run is too short
