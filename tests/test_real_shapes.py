@@ -55,6 +55,9 @@ CASES = {
         "lightning_clf", "train.py", [("        return loss\n", "        self.last_loss = loss\n")],
         ("step_not_called", "train.py", "MoonClassifier.training_step"), False,
     ),
+    # gradients by torch.func and a hand-written update: found as the command, and never a
+    # confirmed "no update" for want of a backward() call
+    "func_sgd/healthy": ("func_sgd", "fit.py", [], None, False),
 }  # fmt: skip
 NEEDS = {"lightning_clf": "lightning"}  # a fixture that needs a package the tests may lack
 

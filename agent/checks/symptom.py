@@ -128,7 +128,15 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
         )
         if t is not None and t.error is None and not t.ran_training:
             reason = f"the command ran ({t.counts.get('forward', 0)} forward calls) but no backward pass or optimizer step was observed; is it the training command?"
-            if _loss_never_backpropagated(session, ev, t):
+            functional = t.counts.get("functional_grad", 0)
+            if functional:
+                reason = (
+                    f"the program computes its gradients functionally ({functional} calls of "
+                    "torch.autograd.grad or a torch.func transform) and updates its weights by "
+                    "hand; the tracer follows backward() and optimizer steps, so the later stages "
+                    "cannot be checked at run time"
+                )
+            elif _loss_never_backpropagated(session, ev, t):
                 reason = (
                     "the command trains (it computes a loss with gradients) but no backward pass "
                     "ran, so nothing was updated: see stage 6"
@@ -171,7 +179,7 @@ def _loss_never_backpropagated(session: Session, ev: Evidence, t: Trace) -> bool
     received no loss, a backward behind a condition never true). Said as stage 6's
     finding at the loss's function; the framework's own warnings are quoted."""
     sites = [s for s in t.loss_sites if s.grad_calls]
-    if not sites or t.counts.get("backward", 0):
+    if not sites or t.counts.get("backward", 0) or t.counts.get("functional_grad", 0):
         return False
     site = max(sites, key=lambda s: s.grad_calls)
     said = [

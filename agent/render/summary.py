@@ -80,6 +80,8 @@ def _not_run_reason(report: Report) -> str | None:
     item = next((c for c in stage1 if c.id == "run" and c.outcome != "passed"), None)
     detail = item.detail if item is not None and item.detail else ""
     detail = detail or (base.message if base is not None else "") or report.conclusion_reason
+    if base is not None and base.status == "completed" and detail:
+        return f"the training path ran, but {detail}"
     return f"the training path could not run: {detail or 'no reason recorded'}"
 
 

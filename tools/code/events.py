@@ -37,12 +37,15 @@ from torch_investigate.tools.code.flow import Flow, Frame, Obj, Value
 from torch_investigate.tools.code.names import (
     BUILTIN_CALLS,
     COMMON_METHODS,
+    GRADIENT_CALLS,
+    GRADIENT_TRANSFORMS,
     MODEL_NAME,
     is_grad_scaler,
     is_optimizer,
     is_scheduler,
     last,
 )
+from torch_investigate.tools.code.records import MODULE_SYMBOL
 
 MAX_INLINE_DEPTH = 4
 MAX_OCCURRENCES = 4000
@@ -252,7 +255,7 @@ class Programs:
         v = Value(call, frame)
         fn = sx.call_function(call)
         resolved = frame.unit.resolve_callee(fn)[1] if fn is not None else ""
-        if method == "backward" or resolved == "torch.autograd.backward":
+        if method == "backward" or resolved in GRADIENT_CALLS:
             return [Event("backward", v, recv)]
         if method == "zero_grad":
             return [Event("zero_grad", v, recv)]
@@ -304,6 +307,11 @@ class Programs:
                 models.append(callee)
             elif callee.kind == "external" and callee.ctor is not None and is_layer(callee):
                 models.append(callee)
+        if any(
+            o.kind == "external" and o.resolved in GRADIENT_TRANSFORMS for o in callees
+        ) or _gradient_transform_name(fn, frame):
+            # `step = grad_and_value(loss_fn)` ... `grads, loss = step(params, x, y)`
+            return [Event("backward", v, fn)]
         if helpers:
             return list(helpers.values())
         if models:
@@ -457,3 +465,24 @@ class Programs:
                 yield from self.iter_loops(item.items, (*outer, item))
             elif isinstance(item, (Guarded, NoGradBlock)):
                 yield from self.iter_loops(item.items, outer)
+
+
+def _gradient_transform_name(fn: Node, frame: Frame) -> bool:
+    """`fn` is a name the module binds, at its top level, to a torch.func transform's
+    result (`step = grad_and_value(loss_fn)`): calling it computes gradients."""
+    return fn.type == "identifier" and sx.text(fn) in gradient_transform_names(frame.unit)
+
+
+def gradient_transform_names(unit: FileUnit) -> set[str]:
+    """Names a module binds at its top level to a torch.func transform of a function."""
+    names = set()
+    for raw in unit.raw_assignments:
+        callee = sx.call_function(raw.value)
+        if (
+            raw.scope == MODULE_SYMBOL
+            and raw.target.type == "identifier"
+            and callee is not None
+            and unit.resolve_callee(callee)[1] in GRADIENT_TRANSFORMS
+        ):
+            names.add(sx.text(raw.target))
+    return names

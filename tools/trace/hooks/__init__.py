@@ -14,6 +14,7 @@ from . import (
     backward,
     clip,
     cuda,
+    functional,
     loader,
     module_call,
     module_init,
@@ -25,7 +26,7 @@ from . import (
 from .common import repo_frame_of
 
 # installed in this order, undone in reverse
-ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer)
+ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer, functional)
 WHEN_TRACING = (module_call, module_init, clip, scheduler, loader)
 
 
