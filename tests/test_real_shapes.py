@@ -22,7 +22,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "shapes"
 
 
 def investigate_copy(tmp_path: Path, name: str, edits: list[tuple[str, str]], file: str):
-    repo = tmp_path / name
+    repo = tmp_path / Path(name).name
     shutil.copytree(FIXTURES / name, repo, ignore=shutil.ignore_patterns("__pycache__"))
     text = (repo / file).read_text()
     for old, new in edits:
@@ -54,6 +54,13 @@ CASES = {
     "lightning/step_returns_none": (
         "lightning_clf", "train.py", [("        return loss\n", "        self.last_loss = loss\n")],
         ("step_not_called", "train.py", "MoonClassifier.training_step"), False,
+    ),
+    # a step size that leaves |dw|/|w| ~5e-8 per step: stage 8 once 1-7 are coherent
+    "mlp/lr_effectively_zero": (
+        "../trace/mlp_loader", "train.py",
+        [("torch.optim.Adam(model.parameters(), lr=1e-2)", "torch.optim.SGD(model.parameters(), lr=1e-7)"),
+         ("for epoch in range(4):", "for epoch in range(25):"), ("        sched.step()\n", "")],
+        ("lr_too_low", "train.py", "train"), False,
     ),
     # gradients by torch.func and a hand-written update: found as the command, and never a
     # confirmed "no update" for want of a backward() call

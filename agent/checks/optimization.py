@@ -207,6 +207,72 @@ def activations(session: Session, ev: Evidence) -> None:
     )
 
 
+# Over the whole run the weights must move by at least this share of their norm for the
+# update to be able to move the loss at all.
+MOVES_WEIGHTS = 1e-3
+ORDINARY_STEP = 1e-2  # |Δw| / |w| of one step of a run that learns at a usual pace
+
+
+def _negligible_update(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A loss that does not fall while every step changes the weights by a vanishing share
+    of their norm: summed over the run the weights move by less than MOVES_WEIGHTS. One
+    fixed batch is then fitted with the learning rate scaled toward an ordinary step
+    size; the step size is the cause when a larger one fits what the configured one
+    cannot even move."""
+    if session.symptom not in ("flat_loss", "slow_progress") or not t.optimizers:
+        return False
+    ratios = sorted(
+        p.update.mean_ratio for p in t.parameters if p.in_optimizer and p.update.mean_ratio
+    )
+    if not ratios or not t.n_steps:
+        return False
+    ratio = ratios[len(ratios) // 2]
+    moved = ratio * t.n_steps
+    if moved >= MOVES_WEIGHTS:
+        return False
+    top = 10.0 ** min(7, max(2, round(math.log10(ORDINARY_STEP / ratio)) + 1))
+    loader = t.train_loader()
+    site = loader.site if loader else None
+    fits = _sweep(session, site, (1.0, top / 100, top / 10, top))
+    parts = [
+        f"lr x{s:g}: {fmt(f[0])} -> {fmt(f[1])}{' (diverges)' if f[2] else ''}"
+        for s, f in sorted(fits.items())
+    ]
+    text = (
+        f"each step changes the weights by a median {fmt(ratio)} of their norm, "
+        f"{fmt(moved)} over the {t.n_steps} steps of the run, while the loss "
+        f"{'stays flat' if session.symptom == 'flat_loss' else 'falls slowly'}; one fixed batch "
+        f"fitted for the same steps: {'; '.join(parts)}"
+    )
+    good = [s for s, f in fits.items() if s > 1.0 and _fits_well(f)]
+    if not good or _moves(fits[1.0]):
+        ev.item(
+            "lr_sweep",
+            "not_applicable",
+            f"{text}: no larger step fits the batch either, so the step size cannot be judged here",
+            untested=True,
+        )
+        return True
+    opt = t.optimizers[0]
+    ev.find(
+        "lr_too_low",
+        status="confirmed",
+        confidence="high",
+        evidence=[
+            Observation(
+                source="intervention", text=text, values={"fits_at": good, "update_ratio": ratio}
+            )
+        ],
+        where=first_static_location(session, "lr_too_low")
+        or places.literal_of(session, opt.frame, "lr")
+        or where(session, opt.frame),
+        why=f"an update this small cannot move the loss within the run: training is effectively off; x{min(good):g} of the learning rate fits the same batch",
+        confirm=f"print (lr * grad).norm() / weight.norm() for a few steps; rerun with the learning rate x{min(good):g}",
+    )
+    ev.item("lr_sweep", "failed", text)
+    return True
+
+
 @check(Stage.OPTIMIZATION)
 def lr_sweep(session: Session, ev: Evidence) -> None:
     """Fit one fixed batch at lr x0.1, x1, x10; widen the sweep when none of them works."""
@@ -219,6 +285,8 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
             "not_applicable",
             "dead or degenerate units (see activations) decide the fit before the learning rate does",
         )
+        return
+    if _negligible_update(session, ev, t):
         return
     loader = t.train_loader()
     site = loader.site if loader else None

@@ -78,7 +78,6 @@ class Session:
         self.command: CommandInfo | None = None
         self.command_note = ""
         # what stage 1 established, used by later stages and the report
-        self.symptom: str | None = None
         self.symptom_evidence = ""
         self.chance: float | None = None
         self.failure = None  # the sandbox's Failure when the path could not run
@@ -146,6 +145,16 @@ class Session:
             env=env,
             on_run=self.on_run,
         )
+
+    @property
+    def symptom(self) -> str | None:
+        """What stage 1 read from the run; the protocol holds it, for its guardrails."""
+        protocol = getattr(self, "protocol", None)
+        return protocol.symptom if protocol is not None else None
+
+    @symptom.setter
+    def symptom(self, value: str | None) -> None:
+        self.protocol.symptom = value
 
     # ---- evidence ------------------------------------------------------------------
 
