@@ -29,6 +29,7 @@ from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, LL
 from torch_investigate.evals.benchmark.runner import Runner, case_job, label
 from torch_investigate.evals.benchmark.table import render
 from torch_investigate.evals.benchmark.torchfix import version as torchfix_version
+from torch_investigate.evals.real.bench import is_real_suite, run_real_bench
 from torch_investigate.evals.seeding.records import MANIFEST, Case, CleanControl, Manifest
 
 DEFAULT_SUITE = Path(__file__).resolve().parent / "suite"
@@ -53,13 +54,23 @@ def run_bench(
     ray: str | None = None,
     ray_cpus_per_case: float = 1.0,
     llm: LLMSpec | None = None,
+    repos: Path | None = None,
 ) -> int:
     """`ray`: None runs here; "local" a new Ray instance of `jobs` CPUs; else the address
     of a running cluster (`auto`, `ray://host:10001`). `llm`: score that LLM policy
-    instead of the planner (which becomes its baseline)."""
+    instead of the planner (which becomes its baseline). `repos`: where the real-repo
+    suite (evals/real) finds the fetched repos."""
     suite = (suite or DEFAULT_SUITE).expanduser()
     if jobs < 1:
         return _fail("--jobs must be at least 1")
+    if is_real_suite(suite):
+        if ray is not None or llm is not None:
+            return _fail("the real-repo suite runs here with the planner (no --ray, no --model)")
+        return run_real_bench(
+            suite, repos, jobs=jobs, json_out=json_out, investigator=investigator_version()
+        )
+    if repos is not None:
+        return _fail("--repos is for the real-repo suite (evals/real)")
     if not ray_cpus_per_case > 0:
         return _fail("--ray-cpus-per-case must be positive")
     if not (suite / MANIFEST).is_file():

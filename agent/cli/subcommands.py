@@ -122,6 +122,14 @@ def bench(
     price_per_1k: PriceOpt = None,
     max_failures: MaxFailuresOpt = None,
     llm_timeout: LLMTimeoutOpt = None,
+    repos: Annotated[
+        Path | None,
+        typer.Option(
+            "--repos",
+            help="evals/real only: the folder holding the fetched repos (owner+name/ as fetch "
+            "leaves them, or clones)",
+        ),
+    ] = None,
 ) -> None:
     try:
         from torch_investigate.evals.bench import run_bench
@@ -142,6 +150,7 @@ def bench(
         ray=ray,
         ray_cpus_per_case=1.0 if ray_cpus_per_case is None else ray_cpus_per_case,
         llm=llm,
+        repos=repos,
     )
     raise typer.Exit(code)
 
