@@ -65,6 +65,8 @@ CASES = {
     # gradients by torch.func and a hand-written update: found as the command, and never a
     # confirmed "no update" for want of a backward() call
     "func_sgd/healthy": ("func_sgd", "fit.py", [], None, False),
+    # asks for a GPU: run through the script's own device option, and never a crash finding
+    "gpu_default/healthy": ("gpu_default", "train.py", [], None, True),
 }  # fmt: skip
 NEEDS = {"lightning_clf": "lightning"}  # a fixture that needs a package the tests may lack
 
@@ -86,6 +88,9 @@ def test_real_shapes(tmp_path, name, file, edits, root):
     if root is None:
         assert confirmed(report) == [], said
         assert report.root_cause is None, said
+        if name == "gpu_default":
+            assert report.command.argv == ["train.py", "--device", "cpu"], report.command
+            assert report.conclusion == "no_defect_found", report.conclusion_reason
         return
     cause = report.finding(report.root_cause)
     assert cause is not None, said
