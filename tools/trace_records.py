@@ -503,6 +503,8 @@ class ForwardProbe(TraceRecord):
     independent: bool | None = None
     ignores_input: bool | None = None
     rows_identical: bool | None = None
+    sample_axis: int | None = None  # the input axis that holds the samples (1: time-first)
+    stochastic: bool | None = None  # judged by changing one sample (a forward that samples)
 
 
 class ErrorInfo(TraceRecord):

@@ -201,11 +201,20 @@ def sample_independence(session: Session, ev: Evidence) -> None:
             f"the probe could not run: {probe.reason if probe else 'no training forward'}",
         )
         return
-    if probe.independent:
+    axis = (
+        f" (the samples are on axis {probe.sample_axis} of the input)" if probe.sample_axis else ""
+    )
+    if probe.independent and probe.stochastic:
         ev.item(
             "sample_independence",
             "passed",
-            f"reordering the {probe.batch_size} rows of a batch reorders the outputs the same way (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode)",
+            f"changing one of {probe.batch_size} samples leaves the other outputs unchanged (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode, every forward from the same random state since it samples){axis}",
+        )
+    elif probe.independent:
+        ev.item(
+            "sample_independence",
+            "passed",
+            f"reordering the {probe.batch_size} rows of a batch reorders the outputs the same way (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode){axis}",
         )
     else:
         text = f"in eval mode, reordering the rows of a {probe.batch_size}-sample batch changes outputs by up to {fmt(probe.cross_sample_relative)} of their scale beyond the reordering: samples influence each other"
