@@ -59,6 +59,10 @@ def broadcasting(session: Session, ev: Evidence) -> None:
     calls = cross_broadcast_losses(t)
     in_loss = [b for b in t.backwards if b.broadcast_in_graph]
     grew = [o for o in t.ops if o.kind == "broadcast" and o.phases.get("train")]
+    # operands the program lined up itself (`s.unsqueeze(2) - s.unsqueeze(1)`): all pairs
+    # on purpose, as a ranking or contrastive loss means them
+    designed = [o for o in grew if o.deliberate]
+    grew = [o for o in grew if not o.deliberate]
     if calls:
         c = calls[0]
         text = (
@@ -86,7 +90,17 @@ def broadcasting(session: Session, ev: Evidence) -> None:
                 session, ev, t, text, site.frame, {"shapes": site.shapes, "out": site.out_shape}
             )
             return
-    if grew:
+    if designed and not grew:
+        listing = "; ".join(
+            f"{o.op} {o.shapes} -> {o.out_shape} at {o.frame}" for o in designed[:3]
+        )
+        ev.item(
+            "broadcasting",
+            "passed",
+            f"{len(designed)} broadcasts over axes the program added itself (unsqueeze, None "
+            f"indexing): pairwise by design ({listing})",
+        )
+    elif grew:
         listing = "; ".join(f"{o.op} {o.shapes} -> {o.out_shape} at {o.frame}" for o in grew[:3])
         ev.item(
             "broadcasting",
@@ -144,6 +158,17 @@ def batch_dimension(session: Session, ev: Evidence) -> None:
         and c.input.provenance.dim == 0
     ]
     site: OpSite | None = forward_sites[0] if forward_sites else None
+    independent = probe is not None and probe.status == "ok" and probe.independent is True
+    if site is not None and not loss_prov and independent:
+        # the run shows no sample's output depends on another: statistics taken once (a
+        # data-dependent initialization) or kept aside, not a reduction that couples them
+        ev.item(
+            "batch_dimension",
+            "passed",
+            f"{site.op}(dim=0) at {site.frame} reduces over the batch, but changing one sample "
+            "leaves the others' outputs unchanged (sample_independence): it does not couple samples",
+        )
+        return
     if site is not None or loss_prov:
         if site is not None:
             text = f"{site.op}(dim=0{' implied' if site.implicit else ''}) at {site.frame} on a {site.shape} tensor whose first dimension is the batch"
@@ -163,14 +188,22 @@ def batch_dimension(session: Session, ev: Evidence) -> None:
             )
         ev.find(
             "wrong_dimension",
-            status="confirmed",
+            status="confirmed" if mixing or loss_prov else "plausible",
             confidence="high" if mixing or loss_prov else "medium",
             evidence=evidence,
             where=where(session, frame) or first_static_location(session, "wrong_dimension"),
             why="normalizing or reducing over the batch couples samples: each prediction depends on the others in its batch, and batches of different size or order give different answers",
             confirm="use dim=-1 (the class axis) and check that each output row sums to 1 for a batch of 2 and of 32",
         )
-        ev.item("batch_dimension", "failed", text)
+        if mixing or loss_prov:
+            ev.item("batch_dimension", "failed", text)
+        else:
+            ev.item(
+                "batch_dimension",
+                "not_applicable",
+                f"{text}; whether it couples samples the forward probe could not tell",
+                untested=True,
+            )
         return
     ev.item(
         "batch_dimension",

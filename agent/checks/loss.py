@@ -7,6 +7,7 @@ import math
 from statistics import median
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     first_static_location,
@@ -63,6 +64,9 @@ def output_semantics(session: Session, ev: Evidence) -> None:
         _loss_tensor(session, ev, None)
         return
     t, calls = got
+    if _empty_mask(session, ev, t):
+        _loss_tensor(session, ev, t)
+        return
     # each loss call site on the training path (a pretraining and a fine-tuning loss are
     # two sites), its calls in order; a check reports the first site where it fails
     for site_calls in by_site(calls)[:4]:
@@ -398,6 +402,42 @@ def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> Non
         confirm="print (target != ignore_index).sum() per batch and which positions the mask keeps",
     )
     ev.item("contributing_elements", "failed", text)
+
+
+def _empty_mask(session: Session, ev: Evidence, t: Trace) -> bool:
+    """The training loss is exactly zero at most steps, and a boolean mask multiplied into
+    the training computation keeps no element at most of its calls: the elements that
+    should contribute are masked away (a padding mask passed where a mask of the valid
+    positions belongs), so no gradient reaches the model."""
+    raw = [v for v in t.raw_curve() if v is not None]
+    zeros = sum(1 for v in raw if v == 0.0)
+    if not raw or zeros < 0.5 * len(raw):
+        return False
+    sites = [
+        o for o in t.ops if o.kind == "mask_product" and o.count and (o.empty or 0) >= 0.5 * o.count
+    ]
+    if not sites:
+        return False
+    o = max(sites, key=lambda x: x.empty or 0)
+    text = (
+        f"the boolean mask multiplied at {o.frame} keeps no element in {o.empty} of its {o.count} "
+        f"training calls ({o.kept} of {o.total} elements over all of them), and the training loss "
+        f"is exactly 0 at {zeros} of {len(raw)} steps: nothing contributes, so no gradient flows"
+    )
+    ev.find(
+        "loss_mask_error",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, o.frame, session, empty=o.empty, calls=o.count)],
+        where=places.caller_passing(session, o.frame)
+        or first_static_location(session, "loss_mask_error")
+        or where(session, o.frame),
+        why="a mask that keeps nothing (or the opposite of what it should) leaves the loss without the elements it is about: it is zero and teaches nothing",
+        confirm=f"print mask.sum() at {o.frame} for a few batches; pass the mask of the positions that count (invert a padding mask)",
+    )
+    for item in ("contributing_elements",):
+        ev.item(item, "failed", text)
+    return True
 
 
 def _unbounded(session: Session, ev: Evidence, t: Trace) -> bool:

@@ -203,6 +203,7 @@ def metrics(session: Session, ev: Evidence) -> None:
         and o.op in ("eq", "ne", "mul", "sub", "lt", "gt", "le", "ge", "__eq__")
         # a prediction against the data: building a mask (positions < lengths) is not one
         and (o.roles is None or "prediction" in o.roles)
+        and not o.deliberate
     ]
     flat = [o for o in t.ops if o.kind == "argmax_flat"]
     batch_argmax = [

@@ -33,6 +33,19 @@ def _cuda_device(d) -> bool:
     return False
 
 
+def _adds_unit_axis(name: str, a0: torch.Tensor, out: torch.Tensor, args) -> bool:
+    """`x.unsqueeze(1)`, `x[:, None]`, `x.view(b, 1, d)`: the output has more axes of size
+    one than the input, written by the program to line an operand up for broadcasting."""
+    if name in ("unsqueeze", "unsqueeze_"):
+        return True
+    if name == "__getitem__" and len(args) > 1:
+        index = args[1] if isinstance(args[1], tuple) else (args[1],)
+        return any(i is None for i in index)
+    if name in ("view", "reshape") and out.dim() > a0.dim():
+        return sum(d == 1 for d in out.shape) > sum(d == 1 for d in a0.shape)
+    return False
+
+
 def _is_bool_mask(index, src) -> bool:
     return (
         isinstance(index, torch.Tensor)
@@ -149,6 +162,16 @@ class TraceMode(TorchFunctionMode):
             with self.rec.quiet():
                 weighted_loss(self.rec, args, out)
         rec = self.rec
+        if out.dtype == torch.bool:
+            out._ti_boolish = True
+        if (
+            name in ("mul", "__mul__", "__rmul__")
+            and len(args) >= 2
+            and rec.detailed
+            and (rec.depth > 0 or rec.between_forward_and_backward)
+        ):
+            with rec.quiet():
+                ops.mask_product(rec, args)
         if out.dim() == 0 and out.requires_grad and rec.detailed and rec.status == "running":
             if name in ops.TERM_SUMS and len(args) >= 2:
                 with rec.quiet():
@@ -186,6 +209,12 @@ class TraceMode(TorchFunctionMode):
             except Exception:  # noqa: BLE001 - replay on the logits is best effort
                 src2 = None
             out._ti_tag = (kind, frame, src2, dim)
+        if isinstance(a0, torch.Tensor) and getattr(a0, "_ti_boolish", False):
+            out._ti_boolish = True  # a boolean mask converted (`.float()`) stays a mask
+        if isinstance(a0, torch.Tensor) and (
+            getattr(a0, "_ti_expanded", False) or _adds_unit_axis(name, a0, out, args)
+        ):
+            out._ti_expanded = True  # an axis of size one the code added on purpose
         if isinstance(a0, torch.Tensor):
             if getattr(a0, "_ti_out", False):
                 out._ti_out = True

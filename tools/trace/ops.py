@@ -130,10 +130,15 @@ def broadcast(rec: Recorder, name: str, args) -> str | None:
     if n <= max(a.numel(), b.numel()):
         return None
     frame = repo_frame()
+    # every operand that gets broadcast had its unit axes added by the program on purpose
+    # (`s.unsqueeze(2) - s.unsqueeze(1)`: all pairs): an outer operation by design
+    deliberate = all(
+        getattr(t, "_ti_expanded", False) for t in (a, b) if tuple(t.shape) != tuple(shape)
+    )
     site = rec.op_site(
         "broadcast", frame, op=name.strip("_"), shapes=[list(a.shape), list(b.shape)],
         out_shape=list(shape), in_forward=rec.depth > 0,
-        roles=[_role(a), _role(b)],
+        roles=[_role(a), _role(b)], deliberate=deliberate,
     )  # fmt: skip
     if site:
         ph = rec.phase_now()
@@ -262,3 +267,24 @@ def loss_term(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
         if len(values) < MAX_TERM_VALUES:
             v = float(x.detach()) * s
             values.append((rec.n_steps, v if math.isfinite(v) else None))
+
+
+def mask_product(rec: Recorder, args) -> None:
+    """A tensor that carries gradient multiplied by a boolean mask on the training path
+    (`(hinge * pairs).sum() / pairs.sum()`): how many elements the mask keeps. A mask
+    that keeps nothing turns the term into an exact zero with no gradient."""
+    a, b = args[0], args[1]
+    if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+        return
+    grad, mask = (a, b) if a.requires_grad else (b, a)
+    boolish = mask.dtype == torch.bool or getattr(mask, "_ti_boolish", False)
+    if not grad.requires_grad or mask.requires_grad or not boolish or mask.numel() < 2:
+        return
+    frame = repo_frame()
+    site = rec.op_site("mask_product", frame, shape=list(mask.shape), in_forward=rec.depth > 0)
+    if not site:
+        return
+    kept = int(mask.sum())
+    site["empty"] = site.get("empty", 0) + (kept == 0)
+    site["kept"] = site.get("kept", 0) + kept
+    site["total"] = site.get("total", 0) + mask.numel()
