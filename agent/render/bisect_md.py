@@ -7,7 +7,8 @@ embedded in the same schema as `investigate -f json`.
 
 from __future__ import annotations
 
-from torch_investigate.tools.bisect_records import BisectReport, CommitDetail, Probe
+from torch_investigate.agent.bisect.records import BisectReport, Probe
+from torch_investigate.tools.records import CommitDetail
 
 from ._format import fmt_num, fmt_seconds, one_line
 from .markdown import cell, code, md, to_markdown

@@ -37,8 +37,8 @@ from . import isolation as isolation_mod
 from .classify import RunEvidence, classify
 from .environment import sandbox_env
 from .models import Failure, Limits, RunResult
+from .process import Answer, SandboxProcess, ServerError
 from .progress import ProgressCallback, ProgressPoller, progress_path
-from .server import Answer, SandboxProcess, ServerError
 from .staging import SITE_DIR, stage_runtime
 
 # Seconds the host waits beyond the wall limit before it gives up on the server
