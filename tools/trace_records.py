@@ -255,6 +255,7 @@ class OpSite(TraceRecord):
     model_output: bool = False
     roles: list[str] | None = None  # broadcast: each operand a prediction, a batch tensor or other
     deliberate: bool | None = None  # broadcast: the program added the unit axes that broadcast
+    cut: Frame | None = None  # reentered_cut: where the number was cut from its tensor
     empty: int | None = None  # mask_product: calls whose boolean mask kept no element
     kept: int | None = None  # mask_product: elements kept, summed over the calls
     total: int | None = None  # mask_product: elements, summed over the calls

@@ -123,6 +123,8 @@ class Recorder:
         # scalar terms added into a training loss (ops.loss_term): site -> the line of
         # the sum, and each term's values by the line that computed it
         self.loss_terms: dict[str, dict] = {}
+        # numbers cut from scalars that carry gradient this step (interventions/reentry.py)
+        self.cut_values: dict[float, tuple] = {}
         self.activation_calls: dict[str, int] = {}  # per forward: calls of each activation line
 
         # batches per phase
