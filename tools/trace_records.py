@@ -459,6 +459,16 @@ class TargetIsInput(TraceRecord):
     shifted: int = 0  # targets equal to an input shifted one position (the next token)
 
 
+class CodeTargets(TraceRecord):
+    """Per-row targets by the integer codes of the same batch, for one loader
+    (tools/trace/hooks/loader.py code_targets)."""
+
+    site: str
+    role: str | None = None  # the loader's phase: train or eval
+    target_index: int  # the target's position in the loader's batch
+    columns: list[dict[str, list[float]]] = Field(default_factory=list)  # code -> [n, sum, sum sq]
+
+
 class PassRows(TraceRecord):
     site: str
     drawn: int = 0  # rows drawn in the pass
