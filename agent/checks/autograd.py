@@ -70,6 +70,8 @@ def reachability(session: Session, ev: Evidence) -> None:
     if stale:
         _no_grad_feeder(session, ev, t, stale)
         return
+    if not cut and _reentered_cut(session, ev, t):
+        return
     if not cut:
         aux = (
             f"; {len(auxiliary)} parameters of a network no optimizer trains run detached from it "
@@ -87,6 +89,42 @@ def reachability(session: Session, ev: Evidence) -> None:
     text = f"{len(cut)} of {len(walked)} parameters used in the training forward are unreachable from the loss's grad_fn: {_names(names)}; their .grad stays None"
     _explain_cut(session, ev, t, text, names)
     ev.item("reachability", "failed", text)
+
+
+def _reentered_cut(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A number cut from a scalar that carries gradient (`float(t)`, `t.item()`) and used
+    again in the training computation: every parameter can still be reached through other
+    paths, but that term's gradient is gone. Rerun with the tensor given back in its place;
+    confirmed when the model then learns better."""
+    sites = [o for o in t.ops if o.kind == "reentered_cut" and o.phases.get("train")]
+    if not sites:
+        return False
+    o = sites[0]
+    text = (
+        f"a number cut at {o.cut} from a tensor that carries gradient is used again by "
+        f"`{o.op}` at {o.frame} in the training computation: that value reaches the loss "
+        "without its gradient"
+    )
+    eff = intervene(session, {"rejoin_cuts": True}, "with the tensor used in place of its number")
+    ev.find(
+        "detached_graph",
+        status="confirmed" if eff.improved else "plausible",
+        confidence="high" if eff.improved else "medium",
+        evidence=[runtime(text, o.frame, session), eff.observation()],
+        where=where(session, o.cut) or where(session, o.frame),
+        why="a term turned into a Python number still counts in the loss's value but no gradient flows through it: what it should teach the model is lost",
+        confirm=f"keep the tensor at {o.cut} (no float()/.item()) where the result feeds the loss, and compare",
+    )
+    if eff.improved:
+        ev.item("reachability", "failed", f"{text}; {eff.text}")
+    else:
+        ev.item(
+            "reachability",
+            "not_applicable",
+            f"{text}; {eff.text}: within this run the gradient it lacks does not decide the loss",
+            untested=True,
+        )
+    return True
 
 
 def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: list[str]) -> None:

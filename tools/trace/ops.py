@@ -71,7 +71,7 @@ DIM_OPS = {
     "logcumsumexp",
 }
 DIM_POSITION = {"normalize": (2, 1)}  # (position of dim, default dim) where it is not (1, None)
-GRAPH_CUTS = {"detach", "item", "numpy", "tolist", "detach_"}
+GRAPH_CUTS = {"detach", "item", "numpy", "tolist", "detach_", "__float__"}
 DROPOUTS = ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout")
 
 

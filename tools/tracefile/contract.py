@@ -43,6 +43,7 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "model_output": "reductions (batch_dim, argmax_flat) outside softmax",
         "roles": "broadcast",
         "deliberate": "broadcast",
+        "cut": "reentered_cut",
         "empty": "mask_product",
         "kept": "mask_product",
         "total": "mask_product",

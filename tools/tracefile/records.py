@@ -255,6 +255,7 @@ class OpSite(TraceRecord):
     model_output: bool = False
     roles: list[str] | None = None  # broadcast: each operand a prediction, a batch tensor or other
     deliberate: bool | None = None  # broadcast: the program added the unit axes that broadcast
+    cut: Frame | None = None  # reentered_cut: where the number was cut from its tensor
     empty: int | None = None  # mask_product: calls whose boolean mask kept no element
     kept: int | None = None  # mask_product: elements kept, summed over the calls
     total: int | None = None  # mask_product: elements, summed over the calls
@@ -456,6 +457,16 @@ class TargetIsInput(TraceRecord):
     frame: Frame | None = None  # the first such loss call
     reconstructed: int = 0  # floating targets equal to the model's input (an autoencoder)
     shifted: int = 0  # targets equal to an input shifted one position (the next token)
+
+
+class CodeTargets(TraceRecord):
+    """Per-row targets by the integer codes of the same batch, for one loader
+    (tools/trace/hooks/loader.py code_targets)."""
+
+    site: str
+    role: str | None = None  # the loader's phase: train or eval
+    target_index: int  # the target's position in the loader's batch
+    columns: list[dict[str, list[float]]] = Field(default_factory=list)  # code -> [n, sum, sum sq]
 
 
 class PassRows(TraceRecord):

@@ -23,6 +23,7 @@ from torch_investigate.tools.tracefile.records import (
     BatchNormUse,
     BatchSummary,
     Clip,
+    CodeTargets,
     CreatedInForward,
     DetailWindow,
     DropoutInEval,
@@ -111,6 +112,7 @@ __all__ = [
     "SchedulerInfo",
     "Step",
     "SubmoduleMode",
+    "CodeTargets",
     "LossTermSum",
     "TargetIsInput",
     "TargetOrder",
@@ -135,6 +137,7 @@ class Trace(TraceRecord):
     target_order: TargetOrder = Field(default_factory=TargetOrder)
     target_is_input: TargetIsInput = Field(default_factory=TargetIsInput)
     loss_terms: list[LossTermSum] = Field(default_factory=list)
+    code_targets: list[CodeTargets] = Field(default_factory=list)
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)
