@@ -8,16 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import window
+from torch_investigate.tools.interventions import changes_loss
 from torch_investigate.tools.records import Observation
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.runs import Run
     from torch_investigate.agent.core.session import Session
-
-
-# interventions that change what the loss computes (its inputs' meaning): their loss values
-# are not comparable with the run as written, only with each other
-LOSS_CHANGING = frozenset({"strip_prob", "swap_loss_args", "fix_broadcast"})
 
 
 @dataclass
@@ -47,7 +43,7 @@ class Effect:
             values["interventions"] = self.interventions
             values["train_loader"] = self.train_loader
             # a change to the loss itself makes the two losses different quantities
-            values["same_objective"] = not (set(self.interventions) & LOSS_CHANGING)
+            values["same_objective"] = not changes_loss(self.interventions)
         text = self.text
         if values.get("same_objective") is False:
             text += " (the change alters the loss itself, so the two values are different quantities: the runtime observation is the proof)"
