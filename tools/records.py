@@ -130,11 +130,17 @@ def merged_evidence(*groups: list[Observation]) -> list[Observation]:
     return out
 
 
+def category_enum(schema: dict[str, Any]) -> None:
+    """A category field's schema lists the taxonomy's ids (read when the schema is made),
+    so a model and a reader name a defect as the reports do."""
+    schema["enum"] = [*taxonomy().ids(), OTHER]
+
+
 class Finding(BaseModel):
     model_config = ConfigDict(validate_assignment=True)
 
     id: str = ""  # assigned by the ledger: F1, F2, ...
-    category: str
+    category: str = Field(json_schema_extra=category_enum)
     title: str = ""  # defaults to the taxonomy title; required for `other`
     stage: Stage
     status: Status

@@ -20,6 +20,7 @@ from torch_investigate.agent.checks.locations import (
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import curve_stats
 from torch_investigate.tools.records import Observation, Stage
+from torch_investigate.tools.taxonomy import taxonomy
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.runs import Run
@@ -193,7 +194,7 @@ def activations(session: Session, ev: Evidence) -> None:
                 else None
             )
             or where(session, a.frame),
-            why="dead or saturated units pass no gradient, so most of the network stops learning",
+            why=taxonomy().category("dead_activations").why,
             confirm="log the fraction of zero ReLU outputs per layer over a few batches; check the init scale and learning rate",
         )
         ev.item("activations", "failed", text)
@@ -389,7 +390,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
                 )
             ],
             where=where(session, a.frame),
-            why="dead or saturated units pass no gradient, so most of the network stops learning",
+            why=taxonomy().category("dead_activations").why,
             confirm="log the fraction of zero ReLU outputs per layer over a few batches; check the init scale and the activation choice",
         )
         ev.item("activations", "failed", dead_text)
