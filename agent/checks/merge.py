@@ -24,11 +24,9 @@ def contradicted(f: Finding) -> Finding:
     if f.status != "confirmed":
         return f
     effects = [
-        o.values.get("relative_improvement")
+        o.effect.relative_improvement
         for o in f.evidence
-        if o.source == "intervention"
-        and isinstance(o.values.get("relative_improvement"), float)
-        and o.values.get("same_objective", True)
+        if o.source == "intervention" and o.effect is not None and o.effect.same_objective
     ]
     if not effects or max(effects) > CONTRADICTED:
         return f

@@ -19,11 +19,10 @@ CONFIDENCE = {"high": 1.0, "medium": 0.5, "low": 0.0}
 def effect(f: Finding) -> float | None:
     """The largest relative improvement an intervention showed for this finding."""
     vals = [
-        o.values.get("relative_improvement")
+        o.effect.relative_improvement
         for o in f.evidence
-        if o.source == "intervention" and o.values.get("same_objective", True)
+        if o.source == "intervention" and o.effect is not None and o.effect.same_objective
     ]
-    vals = [v for v in vals if isinstance(v, (int, float))]
     return max(vals) if vals else None
 
 

@@ -138,7 +138,7 @@ def _show_evidence(session: Session, a: ShowEvidenceArgs) -> ToolResult:
             parts.append(f"{oid}: no such observation")
             continue
         where = f" at {o.where}" if o.where else ""
-        values = f"\n  values: {o.values}" if o.values else ""
+        values = f"\n  values: {o.reported_values}" if o.reported_values else ""
         parts.append(f"{o.id} [{o.source}]{where}: {o.text}{values}")
     return ToolResult(ok=True, text=bounded("\n".join(parts)))
 

@@ -262,10 +262,8 @@ def _stages(stages: list[StageResult]) -> str:
 
 def _observation(obs: Observation) -> str:
     text = f'<li><span class="src">{esc(obs.source)}</span> {esc(obs.text)}'
-    if obs.values:
-        text += (
-            " (" + ", ".join(f"{esc(k)}={esc(fmt_value(v))}" for k, v in obs.values.items()) + ")"
-        )
+    if values := obs.reported_values:
+        text += " (" + ", ".join(f"{esc(k)}={esc(fmt_value(v))}" for k, v in values.items()) + ")"
     if obs.where is not None:
         text += f", at {_code(str(obs.where))}"
     return text + "</li>"

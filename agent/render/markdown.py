@@ -193,8 +193,8 @@ def _stages(stages: list[StageResult]) -> list[str]:
 
 def _observation(obs: Observation) -> str:
     text = f"  - [{obs.source}] {md(one_line(obs.text))}"
-    if obs.values:
-        text += " (" + ", ".join(f"{md(k)}={md(fmt_value(v))}" for k, v in obs.values.items()) + ")"
+    if values := obs.reported_values:
+        text += " (" + ", ".join(f"{md(k)}={md(fmt_value(v))}" for k, v in values.items()) + ")"
     if obs.where is not None:
         text += f", at {code(str(obs.where))}"
     return text

@@ -53,17 +53,12 @@ def confirming(f: Finding) -> Observation | None:
         o
         for o in f.evidence
         if o.source == "intervention"
-        and o.values.get("improved", True) is not False
-        and o.values.get("same_objective", True)
+        and (o.effect is None or (o.effect.improved and o.effect.same_objective))
     ]
     if changed:
-        return max(changed, key=lambda o: _number(o.values.get("relative_improvement")))
+        return max(changed, key=lambda o: o.effect.relative_improvement if o.effect else 0.0)
     seen = [o for o in f.evidence if o.source in ("runtime", "probe")]
     return seen[0] if seen else next((o for o in f.evidence if o.is_dynamic), None)
-
-
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else 0.0
 
 
 def _not_run_reason(report: Report) -> str | None:
