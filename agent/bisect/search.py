@@ -214,7 +214,7 @@ class Bisection:
                 session = stack.enter_context(Session(tree / self.walk.prefix, self._options()))
             except InvestigationError as e:
                 return ProbedCommit(_skipped(base, e.message), None, stack)
-            run_checks(session, Stage.SYMPTOM)
+            session.record_facts(run_checks(session, Stage.SYMPTOM).facts)
             return ProbedCommit(_measured(base, session, self.options.steps), session, stack)
         except BaseException:
             stack.close()
@@ -284,7 +284,7 @@ def _skipped(probe: Probe, reason: str) -> Probe:
 def _measured(probe: Probe, session: Session, steps: int) -> Probe:
     """The probe with its loss levels, or skipped with the reason the run gives."""
     run = session.baseline()
-    update = {"symptom": session.symptom, "symptom_evidence": session.symptom_evidence}
+    update = {"symptom": session.symptom, "symptom_evidence": session.facts.symptom_evidence}
     if run is not None:
         update["wall_s"] = round(run.result.wall_s, 3)
     probe = probe.model_copy(update=update)

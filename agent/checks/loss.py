@@ -554,7 +554,7 @@ def _loss_tensor(session: Session, ev: Evidence, t: Trace | None) -> None:
             )
             ev.item("loss_scale", "failed", text)
             return
-    chance = session.chance
+    chance = ev.facts.chance
     text = f"loss {fmt(value)} with grad_fn {b.grad_fn}" + (
         f"; chance level {fmt(chance)}" if chance else ""
     )

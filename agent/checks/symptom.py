@@ -138,7 +138,7 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
                     "ran, so nothing was updated: see stage 6"
                 )
         ev.item("run", "failed", reason)
-        session.symptom = (
+        ev.facts.symptom = (
             "crash"
             if (t is not None and t.error is not None)
             or (failure is not None and failure.kind == "user_exception")
@@ -146,7 +146,7 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
         )
         ev.item("loss_curve", "skipped", "no loss was observed")
         ev.item("initial_loss", "skipped", "no loss was observed")
-        session.failure = failure
+        ev.facts.failure = failure
         return
     counts = t.counts
     detail = (
@@ -164,7 +164,7 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
             "in-process instead, so every batch is traced"
         )
     ev.item("run", "passed", detail)
-    session.failure = failure
+    ev.facts.failure = failure
     _classify(session, ev, t)
     _initial(session, ev, t)
 
@@ -222,7 +222,7 @@ def _crash_finding(session: Session, ev: Evidence, t: Trace) -> None:
         return
     category, title = classify_crash(t, err.type, err.message)
     loc = where(session, err.repo_frame)
-    session.symptom = "crash"
+    ev.facts.symptom = "crash"
     last = t.loss_calls[-1] if t.loss_calls else None
     values = {"exception": err.type, "message": err.message[:500]}
     text = f"the training path raises {err.type}: {err.message[:300]}"
@@ -287,7 +287,7 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
                 f"only {finite} finite loss value(s) before the run ended ({t.stop_reason or t.status}): "
                 f"too few to classify; {more}",
             )
-            session.symptom = None
+            ev.facts.symptom = None
             return
     if stats is None or stats.n < 2:
         ev.item(
@@ -295,7 +295,7 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
             "passed",
             "fewer than two finite loss values: the run crashed or diverged at once",
         )
-        session.symptom = "crash" if _raised(t) else "divergence"
+        ev.facts.symptom = "crash" if _raised(t) else "divergence"
         return
     near = _near_chance(t)
     if near and len(phases) == 1:
@@ -311,13 +311,13 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
             f"phase {phases.index((a, b)) + 1} of {len(phases)} (steps {a}-{b - 1}, "
             f"{', '.join(names)}; each phase judged on its own curve: {others}) "
         )
-    session.symptom = symptom
+    ev.facts.symptom = symptom
     # the verdicts read smoothed ends; the text states the runs table's statistics
     text = (
         f"{symptom}: {where}first loss {fmt(stats.first_recorded)}, settled {fmt(stats.settled)} "
         f"after {stats.n} steps (min {fmt(stats.minimum)}){'; ' + why if why else ''}"
     )
-    session.symptom_evidence = text
+    ev.facts.symptom_evidence = text
     ev.item("loss_curve", "passed", text)
 
 
@@ -442,4 +442,4 @@ def _initial(session: Session, ev: Evidence, t: Trace) -> None:
         "passed",
         f"first {c.fn} {fmt(first)} vs chance level {fmt(chance)} ({note}; random weights need not hit it exactly)",
     )
-    session.chance = chance
+    ev.facts.chance = chance

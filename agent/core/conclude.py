@@ -253,7 +253,6 @@ def conclude(session: Session, call) -> None:
         p.defer(change)
     if not p.finished:
         root = choose_root_cause(session)
-        p.root_cause = root.id if root else None
         result = call(
             "finish",
             {"root_cause": root.id if root else None, "explanation": explain(session, root)},
@@ -264,8 +263,7 @@ def conclude(session: Session, call) -> None:
     for exp in _experiments(session):
         if exp.description not in existing:
             _propose(call, exp)
-    for i, exp in enumerate(sorted(p.experiments, key=lambda e: -e.information_value), start=1):
-        exp.order = i
+    p.number_experiments()
 
 
 def _propose(call, exp: Experiment) -> None:
