@@ -57,6 +57,7 @@ class LossCall(TraceRecord):
     phase: str | None = None
     grad_enabled: bool = True
     input: LossOperand
+    input_forward: int | None = None  # the index of the forward that produced the input
     target: LossOperand
     reduction: str | None = "mean"
     ignore_index: int | None = None
@@ -101,6 +102,8 @@ class Forward(TraceRecord):
     outputs: list[list[int]] = Field(default_factory=list)
     loader: str | None = None
     other_mode: list[OtherModeSubmodule] = Field(default_factory=list)
+    fed_by: int | None = None  # the index of the forward whose output this one received
+    fed_grad: bool = False  # its first input carries gradient (back to the model that made it)
 
 
 class GradStats(TraceRecord):

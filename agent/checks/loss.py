@@ -69,6 +69,9 @@ def output_semantics(session: Session, ev: Evidence) -> None:
         return
     # each loss call site on the training path (a pretraining and a fine-tuning loss are
     # two sites), its calls in order; a check reports the first site where it fails
+    if _cooperating_players(session, ev, t, calls):
+        _loss_tensor(session, ev, t)
+        return
     for site_calls in by_site(calls)[:4]:
         _semantics(session, ev, t, site_calls)
         _targets(session, ev, t, site_calls)
@@ -402,6 +405,68 @@ def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> Non
         confirm="print (target != ignore_index).sum() per batch and which positions the mask keeps",
     )
     ev.item("contributing_elements", "failed", text)
+
+
+def _cooperating_players(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> bool:
+    """Two optimizers that take turns (a GAN's discriminator and generator) whose losses
+    score the same model's output on the same samples against the same constant label:
+    the player that should fool the other is trained toward the label the other gives its
+    samples, so both pursue one goal and nothing is adversarial. Unless the generator's
+    loss is negated before its backward (the minimax form)."""
+    fw = {f.index: f for f in t.forwards}
+    opts = t.step_optimizers
+
+    def role(c: LossCall):
+        f = fw.get(c.input_forward) if c.input_forward is not None else None
+        feeder = fw.get(f.fed_by) if f is not None and f.fed_by is not None else None
+        values = c.target.values or {}
+        if f is None or feeder is None or len(values) != 1 or not c.target.made_in_code:
+            return None
+        step = c.step if c.step < len(opts) else None
+        opt = opts[step] if step is not None else None
+        return (f.model, feeder.model, next(iter(values)), opt, f.fed_grad)
+
+    scored = [(c, r) for c in calls if (r := role(c)) is not None and r[3] is not None]
+    for c, (model, feeder, label, opt, trains_feeder) in scored:
+        for d, (model2, feeder2, label2, opt2, trains_feeder2) in scored:
+            if (model, feeder) != (model2, feeder2) or opt == opt2 or label != label2:
+                continue
+            # c's gradient reaches the model that made the samples; d's stops at them
+            if not trains_feeder or trains_feeder2:
+                continue
+            if _negated(t, c):
+                return False
+            text = (
+                f"{c.fn} at {c.frame} (stepped by optimizer #{opt}) scores {model}'s output on "
+                f"{feeder}'s samples against the label {label}, the same label {d.fn} at "
+                f"{d.frame} (stepped by optimizer #{opt2}) trains {model} to give those samples: "
+                "the two players pursue one goal"
+            )
+            ev.find(
+                "bad_labels",
+                title="the generator is trained toward the label the discriminator gives its samples",
+                status="confirmed",
+                confidence="high",
+                evidence=[runtime(text, c.frame, session, label=label)],
+                where=where(session, c.frame) or first_static_location(session, "bad_labels"),
+                why="the generator must be scored against the label of real samples (or the discriminator's loss negated); trained toward the fake label it helps the discriminator instead of fooling it",
+                confirm=f"use the real label at {c.frame} and compare the generated samples",
+            )
+            ev.item("target_semantics", "failed", text)
+            return True
+    return False
+
+
+def _negated(t: Trace, c: LossCall) -> bool:
+    """The loss handed to backward at c's step is the negative of c's value (minimax)."""
+    if not isinstance(c.value, float):
+        return False
+    b = next((b for b in t.backwards if b.step == c.step), None)
+    return (
+        b is not None
+        and isinstance(b.value, float)
+        and abs(b.value + c.value) < 1e-6 * (1 + abs(c.value))
+    )
 
 
 def _empty_mask(session: Session, ev: Evidence, t: Trace) -> bool:
