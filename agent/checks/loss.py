@@ -9,19 +9,15 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    first_static_location,
-    fmt,
-    intervene,
-    runtime,
-    swapped,
-    usable,
-    where,
-)
+from torch_investigate.agent.checks.baseline import runtime, usable
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.loss_operands import swapped
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import falls_without_bound
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import Frame, LossCall, Trace
+from torch_investigate.tools.tracefile.trace import Frame, LossCall, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session

@@ -9,23 +9,22 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    curve_stats,
+from torch_investigate.agent.checks.baseline import runtime, usable
+from torch_investigate.agent.checks.levels import plateau
+from torch_investigate.agent.checks.locations import (
     first_static_location,
-    fmt,
     init_location,
     model_location,
-    plateau,
-    runtime,
-    usable,
     where,
 )
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.core.curves import curve_stats
 from torch_investigate.tools.records import Observation, Stage
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.runs import Run
     from torch_investigate.agent.core.session import Session
-    from torch_investigate.tools.trace_models import Trace
+    from torch_investigate.tools.tracefile.trace import Trace
 
 ITEMS = ("lr_sweep", "activations", "gradient_flow", "capacity")
 SCALES = (0.1, 1.0, 10.0)

@@ -1,4 +1,4 @@
-"""The trace JSON: one serializer per section of `tools/trace_models.Trace`.
+"""The trace JSON: one serializer per section of `tools/tracefile/trace.Trace`.
 
 `finish` runs once, after the program ended (or was stopped). Parameters are named
 here, from the final models, and the ids kept while running are replaced by names.

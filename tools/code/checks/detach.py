@@ -28,17 +28,19 @@ from torch_investigate.tools.code.checks.base import (
     observe,
     spot,
 )
-from torch_investigate.tools.code.checks.common import (
+from torch_investigate.tools.code.checks.graph_cuts import (
     STATE_NAME,
     Cut,
     assigned_names,
     backward_root,
     cut_of,
-    forward_methods,
     in_no_grad_block,
+    reaches_return,
+)
+from torch_investigate.tools.code.checks.model_values import (
+    forward_methods,
     model_origins,
     module_objects,
-    reaches_return,
 )
 from torch_investigate.tools.code.consts import number_value
 from torch_investigate.tools.code.flow import Value

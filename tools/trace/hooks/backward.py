@@ -15,7 +15,7 @@ from ..params import grad_stats
 from ..recorder import MAX_CURVE, MAX_EVENTS, Recorder
 from ..tensors import frame_dict, repo_frame
 from ..user_probe import probe_and_stop
-from .common import Undo, guarded
+from .guard import Undo, guarded
 
 MAX_GRAPH_NODES = 200_000
 MAX_LEAVES_SEEN_ONCE = 10_000

@@ -26,7 +26,7 @@ from ..tensors import (
     summarize,
     tensors_in,
 )
-from .common import Undo, guarded
+from .guard import Undo, guarded
 from .module_facts import init_stats, other_mode_submodules, scan_tensor_attributes
 
 

@@ -1,26 +1,18 @@
-"""Helpers several checks share: model-derived values, graph cuts, forward methods."""
+"""Where code cuts the autograd graph: `.detach()`, `.item()`, `.data`, a tensor rebuilt
+from a value, a `with torch.no_grad()` block, and the tensor a backward call starts from."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tree_sitter import Node
 
 from torch_investigate.tools.code import syntax as sx
-from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.event_kinds import disables_grad
 from torch_investigate.tools.code.extract import FileUnit
-from torch_investigate.tools.code.flow import Flow, Frame, Obj, Origin, Value
-from torch_investigate.tools.code.names import (
-    PARAMETERIZED_LAYERS,
-    last,
-    looks_like_model,
-    torch_layer,
-)
-from torch_investigate.tools.code.records import Symbol
-from torch_investigate.tools.code.scopes import class_methods
+from torch_investigate.tools.code.flow import Value
+from torch_investigate.tools.code.names import last
 
 # Names that hold recurrent state (truncated BPTT detaches these on purpose).
 STATE_NAME = re.compile(r"hidden|state|(^|_)(hx|cx|mems?|memory)($|_|\d)", re.IGNORECASE)
@@ -85,58 +77,6 @@ def cut_of(node: Node, unit: FileUnit) -> Cut | None:
     return None
 
 
-def is_model_origin(o: Origin) -> bool:
-    """A value produced by a module with parameters: a repo model, a torch layer."""
-    if o.kind == "module_call" and o.module is not None:
-        if o.module.kind == "instance":
-            return True
-        layer = torch_layer(o.module.resolved)
-        return layer is not None and (layer in PARAMETERIZED_LAYERS or layer in ("Sequential",))
-    if o.kind == "call" and o.node.type == "call":
-        fn = sx.call_function(o.node)
-        unit = o.value.frame.unit
-        return fn is not None and not unit.is_module_function(fn) and looks_like_model(sx.flat(fn))
-    if o.kind == "element" and o.node.type == "call":  # `for p in model.parameters()`
-        return sx.method_name(o.node) in ("parameters", "named_parameters")
-    if o.kind == "attribute" and o.node.type == "attribute":  # `self.fc.weight`
-        attr = o.node.child_by_field_name("attribute")
-        return attr is not None and sx.text(attr) in ("weight", "bias")
-    return False
-
-
-def model_origins(flow: Flow, v: Value) -> list[Origin]:
-    return [
-        o
-        for o in flow.trace(v, dataflow=True, enter_models=False, budget=250)
-        if is_model_origin(o)
-    ]
-
-
-def module_objects(origins: list[Origin]) -> list[Obj]:
-    return [o.module for o in origins if o.module is not None]
-
-
-@dataclass(eq=False)
-class ForwardMethod:
-    unit: FileUnit
-    node: Node  # the function_definition
-    symbol: Symbol  # the nn.Module class
-    frame: Frame
-
-
-def forward_methods(a: Analysis) -> Iterator[ForwardMethod]:
-    """`forward` of every repo nn.Module class, with `self` bound to the class."""
-    for cls in a.index.module_classes():
-        located = a.flow.class_node(cls)
-        if located is None:
-            continue
-        unit, node = located
-        for method in class_methods(node):
-            if sx.function_name(method) == "forward":
-                frame = Frame(unit, method, {}, Obj("instance", unit, node, cls))
-                yield ForwardMethod(unit, method, cls, frame)
-
-
 def no_grad_block(node: Node, unit: FileUnit, stop: Node | None = None) -> Node | None:
     """The `with torch.no_grad():` (or inference_mode / set_grad_enabled(False)) statement
     around node, searching up to `stop`."""
@@ -168,27 +108,6 @@ def backward_root(call: Value) -> Value | None:
             return Value(recv, call.frame)
     first = sx.argument(node, 0, "tensors")
     return Value(first, call.frame) if first is not None else None
-
-
-def upstream_model_calls(flow: Flow, root: Value, depth: int = 3) -> list[Origin]:
-    """Model calls the value depends on: those feeding it directly, then those feeding
-    their inputs (`head(encoder(x))` -> head, encoder), up to `depth` levels."""
-    found: list[Origin] = []
-    seen: set[int] = set()
-    frontier = [root]
-    for _ in range(depth):
-        nxt: list[Value] = []
-        for v in frontier:
-            for o in model_origins(flow, v):
-                if o.node.id in seen:
-                    continue
-                seen.add(o.node.id)
-                found.append(o)
-                args = o.node.child_by_field_name("arguments")
-                if args is not None:
-                    nxt += [Value(a, o.value.frame) for a in args.named_children]
-        frontier = nxt
-    return found
 
 
 def assigned_names(statement: Node) -> list[str]:

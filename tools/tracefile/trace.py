@@ -1,6 +1,6 @@
 """Pydantic models of the trace the in-sandbox tracer writes (tools/trace/serialize.py):
 `Trace`, its views for the stage checks, and `load_trace`; the records it holds are
-defined in tools/trace_records.py and re-exported here.
+defined in tools/tracefile/records.py and re-exported here.
 
 Everything that crosses back from the repo's process is validated here; analysis
 code reads these models, never raw dicts. `load_trace` accepts the JSON file, NaN
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from pydantic import Field
 
-from torch_investigate.tools.trace_contract import OMITTED_WHEN
-from torch_investigate.tools.trace_records import (
+from torch_investigate.tools.tracefile.contract import OMITTED_WHEN
+from torch_investigate.tools.tracefile.records import (
     Activation,
     AttrTensor,
     Backward,

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from torch_investigate.tools.records import Report
+from torch_investigate.tools.records import CommitDetail, Report
 
 BISECT_SCHEMA_VERSION = "1.0"
 
@@ -44,23 +44,6 @@ class Margin(BaseModel):
     spread: float
     floor: float
     margin: float
-
-
-class FileChange(BaseModel):
-    path: str
-    insertions: int = 0
-    deletions: int = 0
-
-
-class CommitDetail(BaseModel):
-    sha: str
-    subject: str
-    message: str
-    author: str = ""
-    date: str = ""
-    files: list[FileChange] = Field(default_factory=list)  # the diff stat vs the first parent
-    insertions: int = 0
-    deletions: int = 0
 
 
 class Probe(BaseModel):

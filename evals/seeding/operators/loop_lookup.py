@@ -1,4 +1,6 @@
-"""Small lookups several operators share: loop events as statements, free names."""
+"""Where an operator edits a training loop: its events as statements, the receiver of an
+event's call, the outermost loop, whether a line shares the loop's scope, and a name
+the file does not use yet."""
 
 from __future__ import annotations
 

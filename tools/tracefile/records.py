@@ -1,6 +1,6 @@
 """The records a trace is made of: one pydantic model (or TypedDict, for the sections the
 stage checks read as plain dicts) per kind of event the tracer writes. `Trace`
-(tools/trace_models.py) holds them.
+(tools/tracefile/trace.py) holds them.
 """
 
 from __future__ import annotations

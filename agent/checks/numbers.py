@@ -1,0 +1,20 @@
+"""How evidence texts write a number: at most four significant digits, an exponent outside
+1e-3..1e4, and NaN, infinities and a missing value as words."""
+
+from __future__ import annotations
+
+import math
+
+
+def fmt(v: float | None, digits: int = 4) -> str:
+    if v is None:
+        return "n/a"
+    if v != v:
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v == 0:
+        return "0"
+    if abs(v) >= 1e4 or abs(v) < 1e-3:
+        return f"{v:.{digits - 1}e}"
+    return f"{v:.{digits}g}"
