@@ -549,12 +549,21 @@ def _unbounded(session: Session, ev: Evidence, t: Trace) -> bool:
         evidence=[runtime(text, None, session, second=runaway.second, last=runaway.last)],
         where=location
         or first_static_location(session, "objective_unbounded")
-        or (where(session, calls[0].frame) if calls else None),
+        or (where(session, calls[0].frame) if calls else None)
+        or _loss_source(session, t),
         why="an objective without a minimum is lowered forever by making the wrong term extreme; the weights run away instead of fitting the data",
         confirm="print each term of the loss for a few steps: the runaway term's sign is the opposite of its definition (a KL divergence is never negative)",
     )
     ev.item("loss_scale", "failed", text)
     return True
+
+
+def _loss_source(session: Session, t: Trace):
+    """Where the program computed the loss it backpropagates (a custom loss's last line)."""
+    if not t.loss_sources:
+        return None
+    file, _, line = t.loss_sources[0].rpartition(":")
+    return where(session, Frame(file=file, line=int(line))) if line.isdigit() else None
 
 
 def _loss_tensor(session: Session, ev: Evidence, t: Trace | None) -> None:

@@ -138,6 +138,7 @@ class Trace(TraceRecord):
     target_is_input: TargetIsInput = Field(default_factory=TargetIsInput)
     loss_terms: list[LossTermSum] = Field(default_factory=list)
     code_targets: list[CodeTargets] = Field(default_factory=list)
+    loss_sources: list[str] = Field(default_factory=list)  # `file:line` that made each loss
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)
