@@ -79,6 +79,9 @@ def window(
     return Window(n, b, o, len(bc) - len(b), len(oc) - len(o))
 
 
+ACCELERATES = 1.2  # the last quarter's fall against the one before it
+
+
 @dataclass(frozen=True)
 class Runaway:
     """A loss that falls below zero without slowing down: the medians of the second and
@@ -89,19 +92,21 @@ class Runaway:
 
 
 def falls_without_bound(raw: Sequence[float | None]) -> Runaway | None:
-    """The curve ends below zero, falls at least as fast over its last quarter as over its
-    third, and its magnitude still multiplies (the last quarter's median at least four
-    times the second's and past the first loss). A loss that approaches a bound slows
-    down as it nears it; an objective without a minimum does not (a KL term added with
-    the wrong sign runs to -1e23)."""
+    """The curve ends below zero, below where it started in magnitude, and falls faster
+    and faster: each quarter of the run lower than the one before, the last fall the
+    largest. A loss that approaches a bound slows down as it nears it (a negative cosine
+    similarity near -1, a likelihood near its best); an objective without a minimum does
+    not (a KL term added with the wrong sign runs to -1e23, a hinge with no floor falls on)."""
     vals = finite(raw)
     if len(vals) < 16:
         return None
     q = len(vals) // 4
     m1, m2, m3, m4 = (median(vals[i * q : (i + 1) * q]) for i in range(4))
-    falling = m4 < m3 < m2 and (m3 - m4) >= (m2 - m3)
-    grows = abs(m4) >= 4 * abs(m2) and abs(m4) > abs(vals[0])
-    return Runaway(m2, m4) if m4 < 0 and falling and grows else None
+    falling = m4 < m3 < m2 < m1
+    accelerating = (m3 - m4) >= ACCELERATES * (m2 - m3) and (m2 - m3) >= 0.8 * (m1 - m2)
+    return (
+        Runaway(m2, m4) if m4 < 0 and abs(m4) > abs(vals[0]) and falling and accelerating else None
+    )
 
 
 @dataclass

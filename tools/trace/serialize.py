@@ -35,6 +35,7 @@ def trace_dict(rec: Recorder) -> dict:
         "error": rec.error,
         "target_order": _target_order(rec),
         "target_is_input": dict(rec.target_is_input),
+        "loss_sources": list(rec.loss_sources),
         "code_targets": [
             {
                 "site": site,

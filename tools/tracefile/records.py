@@ -1,5 +1,5 @@
-"""The records a trace is made of: one pydantic model (or TypedDict, for the sections the
-stage checks read as plain dicts) per kind of event the tracer writes. `Trace`
+"""The records a trace is made of: one pydantic model per kind of event the tracer writes
+(the sections the stage checks read as plain dicts are TypedDicts in sections.py). `Trace`
 (tools/tracefile/trace.py) holds them.
 """
 
@@ -57,6 +57,7 @@ class LossCall(TraceRecord):
     phase: str | None = None
     grad_enabled: bool = True
     input: LossOperand
+    input_forward: int | None = None  # the index of the forward that produced the input
     target: LossOperand
     reduction: str | None = "mean"
     ignore_index: int | None = None
@@ -101,6 +102,8 @@ class Forward(TraceRecord):
     outputs: list[list[int]] = Field(default_factory=list)
     loader: str | None = None
     other_mode: list[OtherModeSubmodule] = Field(default_factory=list)
+    fed_by: int | None = None  # the index of the forward whose output this one received
+    fed_grad: bool = False  # its first input carries gradient (back to the model that made it)
 
 
 class GradStats(TraceRecord):
@@ -313,94 +316,6 @@ class LossTermSum(TraceRecord):
 
     frame: Frame | None = None
     terms: list[LossTerm] = Field(default_factory=list)
-
-
-class SubmoduleMode(TypedDict):
-    """A submodule called with grad disabled inside a training forward."""
-
-    kind: str  # "grad_disabled"
-    module: str
-    frame: Frame | None
-    calls: int
-
-
-class _InitStat(TypedDict):
-    name: str
-    shape: list[int]
-    std: float
-    abs_mean: float
-
-
-class InitStat(_InitStat, total=False):
-    """Scale and symmetry of a weight at the first forward."""
-
-    identical_rows: bool
-
-
-class InputNormalizer(TypedDict):
-    """A normalization layer the training batch goes through as is (the model scales its
-    own inputs)."""
-
-    module: str
-    frame: Frame | None
-
-
-class SubsetOverlap(TypedDict):
-    """A training loader and another loader reading Subsets of the same dataset."""
-
-    train: str  # loader sites
-    eval: str
-    train_n: int
-    eval_n: int
-    overlap: int  # samples both read
-
-
-class ProbeResult(TypedDict):
-    """What a caller's probe snippet printed and set (tools/trace/user_probe.py)."""
-
-    stdout: str
-    result: str | None
-    error: str | None
-
-
-class FirstEval(TypedDict):
-    step: int
-    frame: Frame | None
-
-
-class TrainModeCounts(TypedDict):
-    """module.training of every forward a backward followed, over the whole run."""
-
-    train: int
-    eval: int
-    first_eval: FirstEval | None
-
-
-class DetailWindow(TypedDict):
-    """A later training phase that got its own detailed steps."""
-
-    from_step: int
-    reason: str
-
-
-class UpdateIntervals(TypedDict):
-    """Backward-to-backward intervals in which the parameters changed."""
-
-    observed: int
-    changed: int
-    nonfinite: int  # unchanged intervals in which some parameter was non-finite
-
-
-class _TraceWarning(TypedDict):
-    category: str
-    message: str
-
-
-class TraceWarning(_TraceWarning, total=False):
-    """A Python warning of the program, an intervention's note, or a tracer error."""
-
-    file: str
-    line: int
 
 
 class LossMask(TypedDict):

@@ -25,18 +25,14 @@ from torch_investigate.tools.tracefile.records import (
     Clip,
     CodeTargets,
     CreatedInForward,
-    DetailWindow,
     DropoutInEval,
     ErrorInfo,
     EvalBatch,
-    FirstEval,
     Forward,
     ForwardProbe,
     Frame,
     GradStats,
     GraphStats,
-    InitStat,
-    InputNormalizer,
     LoaderInfo,
     LossCall,
     LossMask,
@@ -51,21 +47,27 @@ from torch_investigate.tools.tracefile.records import (
     Parameter,
     ParamGroup,
     PassRows,
-    ProbeResult,
     Provenance,
     SchedulerInfo,
     Step,
-    SubmoduleMode,
-    SubsetOverlap,
     TargetIsInput,
     TargetOrder,
     TargetStats,
     TensorSummary,
     TraceRecord,
+    UpdateStats,
+)
+from torch_investigate.tools.tracefile.sections import (
+    DetailWindow,
+    FirstEval,
+    InitStat,
+    InputNormalizer,
+    ProbeResult,
+    SubmoduleMode,
+    SubsetOverlap,
     TraceWarning,
     TrainModeCounts,
     UpdateIntervals,
-    UpdateStats,
 )
 
 TRACE_FORMAT_VERSION = 1
@@ -138,6 +140,7 @@ class Trace(TraceRecord):
     target_is_input: TargetIsInput = Field(default_factory=TargetIsInput)
     loss_terms: list[LossTermSum] = Field(default_factory=list)
     code_targets: list[CodeTargets] = Field(default_factory=list)
+    loss_sources: list[str] = Field(default_factory=list)  # `file:line` that made each loss
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)
