@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 
 from torch_investigate.agent.checks.effects import compare
+from torch_investigate.agent.core.answer import NO_DEFECT, summarize
 from torch_investigate.agent.core.curves import curve_stats, final_level
 from torch_investigate.agent.core.runs import Run
 from torch_investigate.agent.render import render
@@ -24,7 +25,6 @@ from torch_investigate.agent.render._interventions import (
     change_words,
     run_title,
 )
-from torch_investigate.agent.render.summary import NO_DEFECT, summarize
 from torch_investigate.agent.render.terminal import print_markdown
 from torch_investigate.tools.records import (
     Finding,

@@ -33,9 +33,9 @@ def test_an_effect_without_the_change_writes_only_the_comparison():
 
 def test_the_conclusion_and_the_answer_read_the_typed_effect():
     from torch_investigate.agent.checks.merge import contradicted
+    from torch_investigate.agent.core.answer import confirming
     from torch_investigate.agent.core.conclude import effect
     from torch_investigate.agent.core.interaction import fix_of
-    from torch_investigate.agent.render.summary import confirming
     from torch_investigate.tools.records import Finding, Stage
 
     def finding(*evidence: Observation) -> Finding:

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from torch_investigate.agent.core.answer import summarize
 from torch_investigate.agent.core.facts import StageFacts
 from torch_investigate.agent.core.protocol import Protocol
 from torch_investigate.agent.core.runs import DEFAULT_STEPS, Run, RunListener, Runner
 from torch_investigate.agent.core.tool_args import Candidate
-from torch_investigate.agent.render.summary import summarize
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import run_static_checks
 from torch_investigate.tools.cpu_option import cpu_variants

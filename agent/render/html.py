@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 from html import escape
 
+from torch_investigate.agent.core.answer import confirming_label, lead, summary_of
 from torch_investigate.agent.core.curves import STATISTICS_NOTE
 from torch_investigate.agent.render import _svg
 from torch_investigate.agent.render._format import (
@@ -32,7 +33,6 @@ from torch_investigate.agent.render._sections import (
     view,
     where_text,
 )
-from torch_investigate.agent.render.summary import confirming_label, lead, summary_of
 from torch_investigate.tools.records import (
     CheckItem,
     Finding,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 
+from torch_investigate.agent.core.answer import confirming_label, lead, summary_of
 from torch_investigate.agent.core.curves import STATISTICS_NOTE
 from torch_investigate.agent.render._format import (
     fmt_num,
@@ -29,7 +30,6 @@ from torch_investigate.agent.render._sections import (
     view,
     where_text,
 )
-from torch_investigate.agent.render.summary import confirming_label, lead, summary_of
 from torch_investigate.tools.records import (
     CheckItem,
     Finding,
