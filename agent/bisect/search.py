@@ -28,7 +28,7 @@ from torch_investigate.agent.checks.base import run_checks
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.planner import Planner
 from torch_investigate.agent.core.policy import investigate
-from torch_investigate.agent.core.runs import DEFAULT_STEPS, Run
+from torch_investigate.agent.core.runs import DEFAULT_STEPS, DEFAULT_TIMEOUT_S, Run
 from torch_investigate.agent.core.session import TOOL_VERSION, InvestigationError, Options, Session
 from torch_investigate.tools.commits import (
     History,
@@ -54,7 +54,7 @@ class BisectError(Exception):
 class BisectOptions(BaseModel):
     cmd: str | None = None
     steps: int = DEFAULT_STEPS
-    timeout_s: float = 120.0
+    timeout_s: float = DEFAULT_TIMEOUT_S
     python: str | None = None
     isolation: str = "auto"
     investigate: bool = True  # run the full investigation on the first bad commit

@@ -23,14 +23,16 @@ from pydantic import BaseModel, Field
 from torch_investigate.agent.core.curves import final_level, first_recorded, window
 from torch_investigate.tools.interventions import tracer_interventions
 from torch_investigate.tools.records import RunSummary
-from torch_investigate.tools.sandbox import RunResult, Sandbox
+from torch_investigate.tools.sandbox import Limits, RunResult, Sandbox
 from torch_investigate.tools.sandbox.progress import RunProgress
 from torch_investigate.tools.trace.config import Config
 from torch_investigate.tools.tracefile.trace import Trace
 
 # Budgets: the baseline traces `steps` optimizer steps and then fast-forwards to the
-# evaluation phase; an intervention stops hard after `probe_steps`.
+# evaluation phase; an intervention stops hard after `probe_steps`. Each run stops at
+# its wall-clock limit (seconds), the sandbox's default.
 DEFAULT_STEPS = 200
+DEFAULT_TIMEOUT_S = Limits().wall_s
 PROBE_STEPS = 120
 
 
@@ -117,7 +119,7 @@ class Runner:
         argv: list[str],
         *,
         steps: int = DEFAULT_STEPS,
-        timeout_s: float = 120.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
         save_dir: Path | None = None,
         env: dict[str, str] | None = None,
         on_run: RunListener | None = None,

@@ -15,7 +15,13 @@ from pydantic import BaseModel
 from torch_investigate.agent.core.answer import summarize
 from torch_investigate.agent.core.facts import StageFacts
 from torch_investigate.agent.core.protocol import Protocol
-from torch_investigate.agent.core.runs import DEFAULT_STEPS, Run, RunListener, Runner
+from torch_investigate.agent.core.runs import (
+    DEFAULT_STEPS,
+    DEFAULT_TIMEOUT_S,
+    Run,
+    RunListener,
+    Runner,
+)
 from torch_investigate.agent.core.tool_args import Candidate
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import run_static_checks
@@ -46,12 +52,12 @@ class InvestigationError(Exception):
 class Options(BaseModel):
     cmd: str | None = None
     steps: int = DEFAULT_STEPS
-    timeout_s: float = 120.0
+    timeout_s: float = DEFAULT_TIMEOUT_S
     static_only: bool = False
     python: str | None = None
     isolation: str = "auto"
     save_trace: Path | None = None
-    memory_mb: int = 6144
+    memory_mb: int = Limits().memory_mb
 
 
 class Session:

@@ -26,7 +26,7 @@ FailureKind = Literal[
 
 
 class Limits(BaseModel):
-    wall_s: float = 120
+    wall_s: float = 120.0  # the one default of a run's wall-clock limit (DEFAULT_TIMEOUT_S)
     cpu_s: int = 600
     memory_mb: int = 6144  # address space on top of the warm interpreter (torch imported)
     file_size_mb: int = 512  # largest file the program may write
