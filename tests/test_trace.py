@@ -36,6 +36,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     # over axes the program added itself
     "mlp_float_term": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb) + float(1e-3 * model.out.weight.pow(2).sum())")]),
     "mlp_pairwise": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "s = model(xb)[:, 0]\n            loss = F.cross_entropy(model(xb), yb) + 1e-3 * (s.unsqueeze(1) - s.unsqueeze(0)).clamp(min=0).mean()")]),
+    # pretraining scored on its own training rows, then a head fitted on cached features
+    "transfer": ("transfer/transfer.py", []),
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
@@ -87,6 +89,28 @@ def test_a_cut_number_used_again_is_seen_and_rejoined_on_request(tracer):
 def test_a_broadcast_over_axes_the_program_added_is_deliberate(tracer):
     sites = [o for o in tracer("mlp_pairwise").ops if o.kind == "broadcast"]
     assert sites and all(o.deliberate for o in sites), sites
+
+
+def test_an_evaluation_pass_over_the_training_rows_is_seen_as_one(tracer):
+    from torch_investigate.agent.checks.data_holdout import _train_set_passes
+
+    t = tracer("transfer", max_steps=600, detail_steps=40)
+    first = t.batches.eval_batches[0]  # enc(xo): the pretraining rows, scored
+    assert first.module_train_rows >= 20
+    assert first.holds_train_rows == first.module_train_rows
+    assert (first.site, first.step) in _train_set_passes(t.batches.eval_batches)
+    # the fine-tuning's test rows are held out
+    last = t.batches.eval_batches[-1]
+    assert last.holds_train_rows == 0
+    assert (last.site, last.step) not in _train_set_passes(t.batches.eval_batches)
+
+
+def test_which_models_compute_differently_by_mode(tracer):
+    forwards = tracer("transfer", max_steps=600, detail_steps=40).forwards
+    # the encoder holds a BatchNorm (12 input features); the heads only Linear and ReLU
+    width = {f.index: f.inputs[0].shape[-1] for f in forwards if f.inputs}
+    assert {f.mode_layers for f in forwards if width.get(f.index) == 12} == {True}
+    assert {f.mode_layers for f in forwards if width.get(f.index) == 8} == {False}
 
 
 def test_loader_workers_load_in_process_and_every_batch_is_traced(tracer):

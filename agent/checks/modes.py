@@ -56,7 +56,15 @@ def training_mode(session: Session, ev: Evidence) -> None:
             "the model has no dropout or BatchNorm: train/eval mode changes nothing",
         )
         return
-    in_eval = [f for f in fws if not f.training]
+    in_eval = [f for f in fws if not f.training and f.mode_layers is not False]
+    if not in_eval and any(not f.training for f in fws):
+        ev.item(
+            "training_mode",
+            "passed",
+            "the training forwards in eval mode are of models with no dropout or BatchNorm: "
+            "their mode changes nothing",
+        )
+        return
     counts = t.train_mode_counts or {}
     n_eval, n_all = len(in_eval), len(fws)
     first_step = in_eval[0].step if in_eval else None
@@ -126,7 +134,9 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
         ev.item("evaluation_mode", *missing)
         return
     evals = t.eval_forwards()
-    in_train = [f for f in evals if f.training]
+    # a model with no part that computes differently by mode gives the same output in
+    # either mode: its train-mode evaluation changes nothing
+    in_train = [f for f in evals if f.training and f.mode_layers is not False]
     if (dropout or bn) and in_train:
         text = f"{len(in_train)} of {len(evals)} evaluation forwards ran with model.training == True ({in_train[0].frame}): dropout is active and BatchNorm updates its statistics on evaluation data"
         ev.find(

@@ -27,7 +27,12 @@ from ..tensors import (
     tensors_in,
 )
 from .guard import Undo, guarded
-from .module_facts import init_stats, other_mode_submodules, scan_tensor_attributes
+from .module_facts import (
+    init_stats,
+    mode_dependent,
+    other_mode_submodules,
+    scan_tensor_attributes,
+)
 
 
 def _is_loss(m: nn.Module) -> bool:
@@ -141,6 +146,8 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
                 "fed_by": getattr(tensors[0], "_ti_fw", None) if tensors else None,
                 "fed_grad": bool(tensors and tensors[0].requires_grad),
                 "other_mode": other_mode_submodules(module),
+                "mode_layers": mode_dependent(rec, module),
+                "_module": id(module),
             }
             fps = row_fingerprints(tensors[0]) if tensors else []
             # kept until the phase is known (Recorder.resolve_phase)
