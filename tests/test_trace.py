@@ -38,6 +38,7 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "mlp_pairwise": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "s = model(xb)[:, 0]\n            loss = F.cross_entropy(model(xb), yb) + 1e-3 * (s.unsqueeze(1) - s.unsqueeze(0)).clamp(min=0).mean()")]),
     # pretraining scored on its own training rows, then a head fitted on cached features
     "transfer": ("transfer/transfer.py", []),
+    "func_vmap": ("func_vmap/train.py", []),
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
@@ -111,6 +112,14 @@ def test_which_models_compute_differently_by_mode(tracer):
     width = {f.index: f.inputs[0].shape[-1] for f in forwards if f.inputs}
     assert {f.mode_layers for f in forwards if width.get(f.index) == 12} == {True}
     assert {f.mode_layers for f in forwards if width.get(f.index) == 8} == {False}
+
+
+def test_torch_func_transforms_run_untouched_under_the_tracer(tracer):
+    # per-example gradients by vmap(grad(functional_call)): a data-dependent read by the
+    # tracer inside the transform would raise in the program
+    t = tracer("func_vmap")
+    assert t.error is None and t.status == "completed", t.error
+    assert t.counts.get("functional_grad", 0) > 0
 
 
 def test_loader_workers_load_in_process_and_every_batch_is_traced(tracer):

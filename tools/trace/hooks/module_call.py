@@ -14,6 +14,7 @@ from torch import nn
 
 from .. import target_order
 from ..interventions import batch, training
+from ..mode import under_transform
 from ..probes import forward_probes
 from ..recorder import MAX_EVENTS, Recorder
 from ..tensors import (
@@ -47,7 +48,7 @@ def install(rec: Recorder, undo: Undo) -> None:
     orig_call = nn.Module.__call__
 
     def call(self, *args, **kwargs):
-        if rec.busy or rec.status != "running":
+        if rec.busy or rec.status != "running" or under_transform():
             return orig_call(self, *args, **kwargs)
         if rec.stack:
             role = "sub"
