@@ -77,6 +77,8 @@ class Recorder:
         # models and parameters
         self.models: dict[int, torch.nn.Module] = {}  # top-level modules called from the loop
         self.mode_dependent: dict[int, bool] = {}  # module id -> computes differently by mode
+        # module id -> the program's line that last switched it to eval mode
+        self.mode_off: dict[int, tuple[str, int, str]] = {}
         self.model_frames: dict[int, tuple] = {}
         self.executed: dict[int, torch.nn.Module] = {}
         self.params: dict[int, ParamRec] = {}

@@ -127,7 +127,9 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
     rec.activation_calls.clear()
     frame = repo_frame()
     rec.event("forward", frame)
-    rec.last_grad_forward = (bool(module.training), rec.n_steps, frame) if grad else None
+    rec.last_grad_forward = (
+        (bool(module.training), rec.n_steps, frame, rec.mode_off.get(id(module))) if grad else None
+    )
     record = None
     # no-grad forwards (evaluation, frozen feature extractors) are recorded beyond the
     # detailed steps: the evaluation phase usually comes last
