@@ -193,7 +193,10 @@ def test_example_report_says_the_answer_first(example_json):
     assert f"**Root cause:** `softmax_before_ce` at {at} in `SpiralNet.forward`" in head
     assert "**Why it breaks learning:**" in head
     # stripping the softmax changes the loss itself: the proof is what reached the loss
-    assert f"**Confirmed by ({s.confirming_id}):** cross_entropy at train.py:24 receives softmax output" in head
+    assert (
+        f"**Confirmed by ({s.confirming_id}):** cross_entropy at train.py:24 receives softmax output"
+        in head
+    )
     assert "100% of rows sum to 1" in head
 
 

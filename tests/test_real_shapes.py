@@ -74,6 +74,9 @@ CASES = {
         [("    val_ds = Claims(records(2000, 2), train_ds.encoders)", "    val_ds = Claims(records(2000, 2))")],
         ("preprocessing_mismatch", "train.py", "main"), False,
     ),
+    # pretraining scored on its own training rows (not leakage) and a head with no
+    # dropout or BatchNorm evaluated in train mode (changes nothing)
+    "transfer/healthy": ("../trace/transfer", "transfer.py", [], None, False),
     # a GAN: the generator's loss must be followed too, not only the first loss
     "gan/healthy": ("../../../evals/test/cases/healthy-gan-ring", "toygan/train.py", [], None, False),
     "gan/generator_toward_fake_label": (

@@ -14,6 +14,7 @@ from torch_investigate.agent.checks.locations import where
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import curve_stats, falls_without_bound
 from torch_investigate.tools.records import Stage
+from torch_investigate.tools.sandbox.staging import TRACE_PACKAGE
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -114,6 +115,21 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
     t = run.trace
     failure = run.result.failure
     environmental = failure is not None and failure.kind != "user_exception"
+    broke = t is not None and t.error is not None and tracer_broke(t.error)
+    if broke:
+        assert t is not None and t.error is not None
+        # the exception came out of the instrumentation, not the program: no finding
+        ev.item(
+            "run",
+            "failed",
+            f"the instrumentation failed inside the program's run ({t.error.type}: "
+            f"{t.error.message[:160]}); this is a torch-investigate bug, not evidence about "
+            "the program",
+        )
+        for item in ("loss_curve", "initial_loss"):
+            ev.item(item, "skipped", "the traced run was broken by the instrumentation")
+        session.failure = failure
+        return
     if t is None or not t.ran_training:
         if t is not None and t.error is not None and not environmental:
             _crash_finding(session, ev, t)
@@ -213,6 +229,19 @@ STOPS = ("WallClockLimit", "CpuTimeLimit", "SystemExit")
 def _raised(t: Trace):
     """The exception the program raised, not counting a stop by a limit or sys.exit."""
     return t.error if t.error is not None and t.error.type not in STOPS else None
+
+
+def tracer_broke(err) -> bool:
+    """The exception was raised by the tracer's own code: the innermost frame outside the
+    Python and torch libraries is the instrumentation's, not the program's."""
+    for f in reversed(err.frames):
+        file = f.file or ""
+        if TRACE_PACKAGE in file:
+            return True
+        if file.startswith("<") or "site-packages" in file or "/lib/python" in file:
+            continue
+        return False
+    return False
 
 
 def _crash_finding(session: Session, ev: Evidence, t: Trace) -> None:
