@@ -103,3 +103,20 @@ def test_nothing_outside_the_protocol_sets_its_state():
                     continue  # what a stage established (StageFacts), not the protocol's state
                 found.append(f"{rel}:{node.lineno} sets .{t.attr}")
     assert found == []
+
+
+def test_no_check_writes_the_session():
+    """A check reads the session and writes its Evidence (the facts among it), nothing else."""
+    found = []
+    for path in sorted((ROOT / "agent/checks").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                found += [
+                    f"{path.relative_to(ROOT).as_posix()}:{node.lineno} sets session.{t.attr}"
+                    for t in targets
+                    if isinstance(t, ast.Attribute)
+                    and isinstance(t.value, ast.Name)
+                    and t.value.id == "session"
+                ]
+    assert found == []

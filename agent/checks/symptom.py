@@ -128,7 +128,7 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
         )
         for item in ("loss_curve", "initial_loss"):
             ev.item(item, "skipped", "the traced run was broken by the instrumentation")
-        session.failure = failure
+        ev.facts.failure = failure
         return
     if t is None or not t.ran_training:
         if t is not None and t.error is not None and not environmental:
