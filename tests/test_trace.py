@@ -192,7 +192,7 @@ def test_grad_mode_and_module_training_at_every_forward(tracer):
 def test_the_line_that_switched_training_to_eval_mode_is_kept(tracer):
     first = (tracer("mlp_evalmode").train_mode_counts or {}).get("first_eval") or {}
     switched = first.get("switched_at")
-    assert switched is not None and (switched["file"], switched["line"]) == (
+    assert switched is not None and (switched.file, switched.line) == (
         "mlp_evalmode/train.py",
         43,
     )  # model.eval() in the loop
