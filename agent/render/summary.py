@@ -47,20 +47,30 @@ def _brief(f: Finding) -> SummaryFinding:
 
 
 def confirming(f: Finding) -> Observation | None:
-    """The observation that confirms a finding: the intervention that changed the loss
-    most (compared on the same loss), else the runtime (or probe) observation, else any
-    dynamic one."""
+    """The observation that confirms a finding as it now stands (`Finding.supporting`: a
+    finding a review confirmed is confirmed by what the review cited, never by the
+    observation that had refuted it): the intervention that changed the loss most
+    (compared on the same loss), else the runtime (or probe) observation, else any
+    dynamic one. Among what a review cited, a later observation replaces an earlier one."""
+    support = f.supporting()
     changed = [
         o
-        for o in f.evidence
+        for o in support
         if o.source == "intervention"
         and o.values.get("improved", True) is not False
         and o.values.get("same_objective", True)
     ]
     if changed:
         return max(changed, key=lambda o: _number(o.values.get("relative_improvement")))
-    seen = [o for o in f.evidence if o.source in ("runtime", "probe")]
-    return seen[0] if seen else next((o for o in f.evidence if o.is_dynamic), None)
+    seen = [o for o in support if o.source in ("runtime", "probe") and _shows_a_defect(o)]
+    if seen:
+        return seen[-1] if f.revised_by else seen[0]
+    return next((o for o in support if o.is_dynamic), None)
+
+
+def _shows_a_defect(o: Observation) -> bool:
+    """A checklist outcome that passed shows health, not the defect."""
+    return o.values.get("outcome") not in ("passed", "skipped", "not_applicable")
 
 
 def _number(value: object) -> float:
