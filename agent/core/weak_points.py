@@ -201,7 +201,7 @@ def _curve_points(session: Session) -> list[WeakPoint]:
     ):
         per = settled_call / scale
         out.append(WeakPoint(kind="below_marginal", text=(
-            f"The {calls[0].fn} settles at {_g(per)} per element, {per / level:.1%} of the "
+            f"The {calls[0].fn} settles at {_g(per)} per element, {_g(100 * per / level)}% of the "
             f"targets' entropy {_g(level)} (what their distribution alone gives): the model predicts its "
             f"targets almost perfectly within {len(vals)} steps (labelled {label}). Either the "
             "task is that easy, or the targets can be read from the inputs (targets equal to "
