@@ -65,6 +65,22 @@ CASES = {
     # gradients by torch.func and a hand-written update: found as the command, and never a
     # confirmed "no update" for want of a backward() call
     "func_sgd/healthy": ("func_sgd", "fit.py", [], None, False),
+    # asks for a GPU: run through the script's own device option, and never a crash finding
+    "gpu_default/healthy": ("gpu_default", "train.py", [], None, True),
+    # categorical codes: an encoder fit anew on the evaluation data reads other categories
+    "tabular_codes/healthy": ("tabular_codes", "train.py", [], None, False),
+    "tabular_codes/encoder_refit": (
+        "tabular_codes", "train.py",
+        [("    val_ds = Claims(records(2000, 2), train_ds.encoders)", "    val_ds = Claims(records(2000, 2))")],
+        ("preprocessing_mismatch", "train.py", "main"), False,
+    ),
+    # a GAN: the generator's loss must be followed too, not only the first loss
+    "gan/healthy": ("../../../evals/test/cases/healthy-gan-ring", "toygan/train.py", [], None, False),
+    "gan/generator_toward_fake_label": (
+        "../../../evals/test/cases/healthy-gan-ring", "toygan/train.py",
+        [("binary_cross_entropy_with_logits(D(fake), torch.ones(b))", "binary_cross_entropy_with_logits(D(fake), torch.zeros(b))")],
+        ("bad_labels", "toygan/train.py", "main"), False,
+    ),
 }  # fmt: skip
 NEEDS = {"lightning_clf": "lightning"}  # a fixture that needs a package the tests may lack
 
@@ -86,6 +102,9 @@ def test_real_shapes(tmp_path, name, file, edits, root):
     if root is None:
         assert confirmed(report) == [], said
         assert report.root_cause is None, said
+        if name == "gpu_default":
+            assert report.command.argv == ["train.py", "--device", "cpu"], report.command
+            assert report.conclusion == "no_defect_found", report.conclusion_reason
         return
     cause = report.finding(report.root_cause)
     assert cause is not None, said

@@ -18,6 +18,7 @@ from torch_investigate.agent.core.tool_args import Candidate
 from torch_investigate.agent.render.summary import summarize
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import run_static_checks
+from torch_investigate.tools.cpu_option import cpu_variants
 from torch_investigate.tools.entry import EntryError, find_command
 from torch_investigate.tools.gitfacts import git_facts
 from torch_investigate.tools.records import CommandInfo, Finding, GitFacts, LayerStat, Report
@@ -26,6 +27,10 @@ from torch_investigate.tools.sandbox import isolation as isolation_mod
 from torch_investigate.tools.workspace import Workspace, WorkspaceError
 
 TOOL_VERSION = "0.1.0"
+
+
+def _needs_gpu(run: Run) -> bool:
+    return run.result.failure is not None and run.result.failure.kind == "gpu_required"
 
 
 class InvestigationError(Exception):
@@ -136,13 +141,17 @@ class Session:
         env = dict(getattr(self.command, "env", {}) or {})
         if self.command.setup:
             self.notes.extend(self.sandbox.prepare(self.command.setup, env))
-        self.runner = Runner(
+        self.runner = self._runner(self.command.argv)
+
+    def _runner(self, argv: list[str]) -> Runner:
+        assert self.sandbox is not None and self.command is not None
+        return Runner(
             self.sandbox,
-            self.command.argv,
+            argv,
             steps=self.options.steps,
             timeout_s=self.options.timeout_s,
             save_dir=self.options.save_trace,
-            env=env,
+            env=dict(getattr(self.command, "env", {}) or {}),
             on_run=self.on_run,
         )
 
@@ -173,9 +182,45 @@ class Session:
             return None
         t = time.perf_counter()
         run = self.runner.baseline()
+        if _needs_gpu(run) and self.command is not None and self.command.source != "--cmd":
+            run = self._on_the_cpu(run)
         self.timings.setdefault("baseline_run", time.perf_counter() - t)
         if run.trace is not None and run.trace.ran_training:
             self.protocol.training_ran = True
+        return run
+
+    def _on_the_cpu(self, run: Run) -> Run:
+        """The command asked for a GPU this machine lacks: run the repo's own CPU variant
+        of it instead (another documented command, or the script's device option), once,
+        and say so; keep the failed run when no variant runs on the CPU."""
+        assert self.command is not None and run.result.failure is not None
+        before = "python " + " ".join(self.command.argv)
+        env = dict(getattr(self.command, "env", {}) or {})
+        tried = []
+        for argv, why in cpu_variants(self.workspace.root, self.command.argv, env):
+            runner = self._runner(argv)
+            alt = runner.baseline()
+            tried.append("python " + " ".join(argv))
+            if not _needs_gpu(alt):
+                self.runner = runner
+                self.command = self.command.model_copy(
+                    update={
+                        "argv": argv,
+                        "reason": f"{self.command.reason}; `{before}` needs a GPU "
+                        f"({run.result.failure.message[:160]}), so its CPU variant ran: {why}",
+                    }
+                )
+                self.notes.append(f"`{before}` needs a GPU; ran `{tried[-1]}` ({why})")
+                return alt
+        if tried:
+            self.notes.append(
+                f"`{before}` needs a GPU; its CPU variants needed one too: {'; '.join(tried)}"
+            )
+        else:
+            self.notes.append(
+                f"`{before}` needs a GPU and the repo offers no CPU option for it; pass --cmd "
+                "with one"
+            )
         return run
 
     def baseline_trace_functions(self) -> list[str]:

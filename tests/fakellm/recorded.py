@@ -15,7 +15,7 @@ import json
 import re
 from pathlib import Path
 
-from .server import Reply, Request, call
+from fakellm.server import Reply, Request, call
 
 ISSUED = re.compile(r"recorded as observation (E\d+)")
 OPEN_STAGE = re.compile(r"^Stage (\d+)\b|now at stage (\d+)", re.MULTILINE)

@@ -70,15 +70,7 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
         forced = y.dim() >= 1 and any(
             x.shape == y.shape and _equal(x[..., 1:], y[..., :-1]) for x in others
         )
-        next_token = (
-            y.dim() >= 1
-            and any(
-                x.shape == y.shape and y.shape[-1] > 1 and _equal(x[..., 1:], y[..., :-1])
-                for x in fed
-            )
-            if not same
-            else False
-        )
+        next_token = not same and any(_shifted(x, y) for x in fed)
     s = rec.target_is_input
     s["compared"] += 1
     if same and y.is_floating_point():
@@ -89,6 +81,19 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
             s["frame"] = frame_dict(frame)
     elif next_token:
         s["shifted"] += 1
+
+
+def _shifted(x: torch.Tensor, y: torch.Tensor) -> bool:
+    """`y`, laid out as `x`, is `x` moved one position along some axis: the next token of
+    a batch-first or a time-first (and flattened) sequence."""
+    if x.numel() != y.numel() or x.dim() == 0:
+        return False
+    yy = y.reshape(x.shape)
+    return any(
+        x.shape[ax] > 1
+        and _equal(x.narrow(ax, 1, x.shape[ax] - 1), yy.narrow(ax, 0, x.shape[ax] - 1))
+        for ax in range(x.dim())
+    )
 
 
 def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
