@@ -231,18 +231,36 @@ class Protocol:
         )
 
     def _verdict_now(self, stage: Stage) -> tuple[Verdict, str]:
+        """A defect is a confirmed finding of the stage. Without one, a failed item keeps
+        the stage inconclusive, and the reason says whether a confirmed finding of another
+        stage rests on the same observation (a data item failed by a layout the taxonomy
+        files under the forward pass); an item nobody could settle is named as unsettled."""
         result = self.stages[stage]
         confirmed = self._confirmed_in(stage)
-        unsettled = [
-            i.id for i in result.checklist
-            if i.outcome == "failed"
-            or (i.dynamic and (i.outcome in ("skipped", "pending") or i.untested))
-        ]  # fmt: skip
         if confirmed:
             return "defect", "confirmed: " + ", ".join(confirmed)
+        parts = [self._failed(item) for item in result.checklist if item.outcome == "failed"]
+        unsettled = [
+            i.id for i in result.checklist
+            if i.outcome != "failed"
+            and i.dynamic and (i.outcome in ("skipped", "pending") or i.untested)
+        ]  # fmt: skip
         if unsettled:
-            return "inconclusive", f"unsettled: {', '.join(unsettled)}"
+            parts.append(f"unsettled: {', '.join(unsettled)}")
+        if parts:
+            return "inconclusive", "; ".join(parts)
         return "coherent", "every item settled, nothing confirmed"
+
+    def _failed(self, item: CheckItem) -> str:
+        cited = set(item.evidence_ids)
+        shown = [
+            f for f in self.ledger.confirmed()
+            if cited & {o.id for o in f.supporting() if o.is_dynamic}
+        ]  # fmt: skip
+        if not shown:
+            return f"{item.id} failed, with no confirmed finding of this stage"
+        said = ", ".join(f"{f.id} {f.category} (stage {int(f.stage)})" for f in shown)
+        return f"{item.id} failed: confirmed as {said} on the same observation"
 
     def recompute(self) -> None:
         """Keep every closed stage's verdict and reason true to what it now holds (a finding
@@ -271,15 +289,17 @@ class Protocol:
             self._say_what_moved(moved)
 
     def _say_what_moved(self, moved: set[Stage]) -> None:
-        """A closed stage whose reason (or an item's detail) cites another stage that has
-        since changed verdict says so after its reason ("the forward mixes samples (stage
-        3)" once stage 3 is no longer a defect), so no reason stands on a stale verdict."""
+        """A closed stage whose reason (or the detail of an item it left failed or
+        unsettled) cites another stage that has since changed verdict says so after its
+        reason ("the forward mixes samples (stage 3)" once stage 3 is no longer a defect),
+        so no reason stands on a stale verdict. Passed items only mention other stages."""
         for stage in CORRECTNESS_STAGES:  # stage 8's reason is recomputed from its blockers
             result = self.stages[stage]
             if result.verdict is None or stage == self.current:
                 continue
             base = self._cited.get(stage, (result.reason, {}))[0]
-            text = " ".join([base, *(i.detail for i in result.checklist)])
+            open_items = [i for i in result.checklist if i.outcome in ("failed", "skipped")]
+            text = " ".join([base, *(i.detail for i in open_items)])
             cited = {int(n) for n in _STAGE_CITED.findall(text)} - {int(stage)}
             notes = dict(self._cited.get(stage, (base, {}))[1])
             for s in moved:

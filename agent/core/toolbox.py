@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from torch_investigate.agent.checks.merge import stage_evidence
 from torch_investigate.agent.core.findings_args import finding_from_args, observations
-from torch_investigate.agent.core.guardrails import Refused
+from torch_investigate.agent.core.guardrails import Refused, correctness_open
 from torch_investigate.agent.core.tool_args import (
     AdvanceArgs,
     Candidate,
@@ -82,11 +82,7 @@ def _run_stage_checks(session: Session, a: StageArgs) -> ToolResult:
     protocol, log = session.protocol, session.protocol.evidence
     stage = Stage(a.stage)
     if protocol.current != stage:
-        current = protocol.current
-        raise Refused(
-            "stage_order",
-            f"stage {a.stage} is not the current stage ({int(current) if current else 'none: all closed'}); stages run in order.",
-        )
+        raise Refused("stage_order", _not_open(session, stage))
     ev = stage_evidence(session, stage)
     items: dict[str, ItemResult] = {}
     for item_id, (outcome, detail) in ev.items.items():
@@ -104,6 +100,26 @@ def _run_stage_checks(session: Session, a: StageArgs) -> ToolResult:
     candidates = [session.add_candidate(_issued(session, f)) for f in ev.findings]
     checks = StageChecks(stage=a.stage, items=items, candidates=candidates)
     return ToolResult(ok=True, text=bounded(_stage_text(stage, checks, ev.notes)), checks=checks)
+
+
+def _not_open(session: Session, stage: Stage) -> str:
+    """Why a stage's checks cannot run now, and what can be done instead."""
+    protocol = session.protocol
+    current, result = protocol.current, protocol.stages[stage]
+    if current is not None and stage > current:
+        return f"stage {int(stage)} is not open: stage {int(current)} is; stages run in order."
+    blockers = correctness_open(protocol.stages)
+    if stage == Stage.OPTIMIZATION and blockers:
+        return (
+            f"stage 8 runs once stages 1-7 are coherent: {'; '.join(blockers)}. When they "
+            "become coherent (a finding refuted, an item settled), stage 8 opens."
+        )
+    closed = f"closed as {result.verdict}" if result.verdict else "not open"
+    return (
+        f"stage {int(stage)} is {closed}; its checks ran on this run's trace and would find "
+        "the same. Settle an item with check_item (citing a probe), or revise a finding with "
+        "update_finding; the stage's verdict follows."
+    )
 
 
 def _issued(session: Session, f: Finding) -> Finding:
@@ -204,7 +220,10 @@ def _changed(session: Session, before: dict, stage: Stage | None = None) -> str:
     parts = []
     for s, r in session.protocol.stages.items():
         if before[s] != (r.verdict, r.reason):
-            parts.append(f"stage {int(s)} now {r.verdict or 'open'} ({_short(r.reason, 160)})")
+            # a note that a cited stage moved stays whole, however long the reason before it
+            reason, note = (r.reason.split(" [since it closed: ", 1) + [""])[:2]
+            said = _short(reason, 160) + (f" [since it closed: {note}" if note else "")
+            parts.append(f"stage {int(s)} now {r.verdict or 'open'}" + (f" ({said})" if said else ""))
         elif s == stage and r.verdict is not None:
             parts.append(f"stage {int(s)} {r.verdict}")
     return ("; " + "; ".join(parts)) if parts else ""
