@@ -217,8 +217,9 @@ def _curve_points(session: Session) -> list[WeakPoint]:
     ):
         out.append(WeakPoint(kind="near_zero_not_learning", text=(
             f"The training loss falls near zero ({_g(first)} -> {_g(settled)}) while the "
-            f"evaluation loss does not improve ({_g(passes[0][1])} -> {_g(passes[-1][1])}): "
-            "the training path and the evaluation see different tasks (labels, targets, "
+            f"evaluation loss does not improve ({_g(passes[0][1])} -> {_g(passes[-1][1])}; "
+            f"labelled {label}): the training path and the evaluation see different tasks "
+            "(labels, targets, "
             "preprocessing or a leak only training has)." + held
         )))  # fmt: skip
     if settled > RISING * first > 0 and session.symptom != "divergence":
