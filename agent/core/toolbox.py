@@ -223,7 +223,9 @@ def _changed(session: Session, before: dict, stage: Stage | None = None) -> str:
             # a note that a cited stage moved stays whole, however long the reason before it
             reason, note = (r.reason.split(" [since it closed: ", 1) + [""])[:2]
             said = _short(reason, 160) + (f" [since it closed: {note}" if note else "")
-            parts.append(f"stage {int(s)} now {r.verdict or 'open'}" + (f" ({said})" if said else ""))
+            parts.append(
+                f"stage {int(s)} now {r.verdict or 'open'}" + (f" ({said})" if said else "")
+            )
         elif s == stage and r.verdict is not None:
             parts.append(f"stage {int(s)} {r.verdict}")
     return ("; " + "; ".join(parts)) if parts else ""
