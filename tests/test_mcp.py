@@ -162,7 +162,7 @@ async def walk(client, repo: str, last: int) -> dict[int, str]:
             verdict = "inconclusive"
         reason = f"stage {stage} checks: {sorted(outcomes)}"
         closed = await client.call_tool(
-            "advance_stage", {"repo": repo, "verdict": verdict, "reason": reason}
+            "advance_stage", {"repo": repo, "stage": stage, "verdict": verdict, "reason": reason}
         )
         assert not closed.is_error, text(closed)
         verdicts[stage] = verdict

@@ -289,6 +289,17 @@ def _finding(f: Finding, is_root: bool) -> str:
         ("Where", _where(f)),
         ("Observed evidence", f"<ul>{evidence}</ul>"),
     ]
+    for r in f.revisions:
+        on = f" on {', '.join(r.evidence_ids)}" if r.evidence_ids else ""
+        change = (
+            f"{r.status_from} -> {r.status_to}"
+            if r.status_from != r.status_to
+            else (f"evidence added ({r.status_to})")
+        )
+        note = f": {r.note}" if r.note else ""
+        rows.append(("Revised by", f"{_code(r.by or 'unknown')}, {esc(change + on + note)}"))
+    if f.notes:
+        rows.append(("Notes (the recorder's reasoning, not evidence)", esc(f.notes)))
     if f.status == "refuted":
         rows.append(("Why it was suspected", esc(f.why)))
     else:
@@ -432,7 +443,8 @@ def _tail(report: Report) -> str:
         cost = f", cost ${u.cost_usd:.4g}" if u.cost_usd is not None else ""
         out += (
             f'<section id="llm"><h2>LLM usage</h2><p>model {_code(u.model)}: {u.steps} steps, '
-            f"{u.prompt_tokens} prompt + {u.completion_tokens} completion tokens{esc(cost)}, "
+            f"{u.prompt_tokens} prompt (tool schemas included, about {u.schema_tokens} a "
+            f"request) + {u.completion_tokens} completion tokens{esc(cost)}, "
             f"{u.refusals} refused by guardrails</p></section>"
         )
     return out

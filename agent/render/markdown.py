@@ -226,6 +226,19 @@ def _finding(f: Finding, is_root: bool) -> list[str]:
     lines.append(f"- **Where:** {where}")
     lines.append("- **Observed evidence:**")
     lines += [_observation(o) for o in f.evidence] or ["  - none recorded"]
+    for r in f.revisions:  # who changed it after it was recorded, on which observations
+        on = f" on {', '.join(r.evidence_ids)}" if r.evidence_ids else ""
+        said = f": {md(one_line(r.note))}" if r.note else ""
+        change = (
+            f"{r.status_from} -> {r.status_to}"
+            if r.status_from != r.status_to
+            else (f"evidence added ({r.status_to})")
+        )
+        lines.append(f"- **Revised by:** {code(r.by or 'unknown')}, {change}{on}{said}")
+    if f.notes:
+        lines.append(
+            f"- **Notes (the recorder's reasoning, not evidence):** {md(one_line(f.notes))}"
+        )
     if f.status == "refuted":
         lines.append(f"- **Why it was suspected:** {md(one_line(f.why))}")
         return lines
@@ -374,8 +387,9 @@ def _tail(report: Report) -> list[str]:
         lines += [
             "## LLM usage",
             "",
-            f"- model {code(u.model)}: {u.steps} steps, {u.prompt_tokens} prompt + "
-            f"{u.completion_tokens} completion tokens{cost}, {u.refusals} refused by guardrails",
+            f"- model {code(u.model)}: {u.steps} steps, {u.prompt_tokens} prompt (tool schemas "
+            f"included, about {u.schema_tokens} a request) + {u.completion_tokens} completion "
+            f"tokens{cost}, {u.refusals} refused by guardrails",
         ]
     return lines
 

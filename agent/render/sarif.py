@@ -127,6 +127,8 @@ def _properties(f: Finding, root_cause: str | None) -> SarifObject:
         props["detector"] = f.detector
     if f.recorded_by:
         props["recordedBy"] = f.recorded_by
+    if f.revised_by:
+        props["revisedBy"] = f.revised_by
     return props
 
 

@@ -61,8 +61,9 @@ class CaseLLM(BaseModel):
     """What one LLM investigation used, from its report's `llm` field."""
 
     requests: int
-    prompt_tokens: int
+    prompt_tokens: int  # the tool schemas included
     completion_tokens: int
+    schema_tokens: int = 0  # about this many of each request's prompt tokens are tool schemas
     cost_usd: float | None = None  # None: the model's price is unknown
     refusals: int = 0
     stop_reason: str = ""  # finished, step limit reached (...), the endpoint failed: ...
@@ -79,6 +80,7 @@ class LLMTotals(BaseModel):
     completion_tokens: int
     median_prompt_tokens: float
     p90_prompt_tokens: float
+    schema_tokens: int = 0  # the tool schemas' share of each request (included above)
     cost_usd: float | None = None  # total, when the price is known
     stop_reasons: dict[str, int] = Field(default_factory=dict)  # the reason's head -> runs
 

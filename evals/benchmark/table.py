@@ -41,7 +41,8 @@ def usage_line(u: LLMTotals) -> str:
     stops = ", ".join(f"{k} {n}" for k, n in sorted(u.stop_reasons.items(), key=lambda x: -x[1]))
     return (
         f"{u.investigations} investigations: prompt tokens median {u.median_prompt_tokens:,.0f}, "
-        f"p90 {u.p90_prompt_tokens:,.0f}; {u.requests} requests, {u.prompt_tokens:,} prompt + "
+        f"p90 {u.p90_prompt_tokens:,.0f} (tool schemas included, about {u.schema_tokens:,} a "
+        f"request); {u.requests} requests, {u.prompt_tokens:,} prompt + "
         f"{u.completion_tokens:,} completion tokens; total cost {cost}; stops: {stops or '-'}"
     )
 

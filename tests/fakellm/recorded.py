@@ -4,7 +4,10 @@ request, the digests `req-NNNN.txt` it answered beside them), replayed as a scri
 The recorded answers are the model's own; only the evidence ids it cites are remapped:
 an id a tool issued during the recording (`recorded as observation E46`) is replaced by
 the id the same call issued in this run, by position, so the replay does not depend on
-how many observations the planner's walk happened to log before it."""
+how many observations the planner's walk happened to log before it.
+
+Recordings made before `advance_stage` named its stage get the stage that was open when
+the model made the call (the latest stage prompt or "now at stage N" it had read)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from pathlib import Path
 from fakellm.server import Reply, Request, call
 
 ISSUED = re.compile(r"recorded as observation (E\d+)")
+OPEN_STAGE = re.compile(r"^Stage (\d+)\b|now at stage (\d+)", re.MULTILINE)
 
 
 class RecordedSession:
@@ -41,7 +45,21 @@ class RecordedSession:
             text = json.dumps(answer)
             text = re.sub(r"\bE\d+\b", lambda m: ids.get(m.group(0), m.group(0)), text)
             now = json.loads(text)
-            calls = [call(c["name"], **c["arguments"]) for c in now.get("tool_calls") or []]
+            calls = []
+            for c in now.get("tool_calls") or []:
+                args = c["arguments"]
+                if c["name"] == "advance_stage" and "stage" not in args:
+                    args = {"stage": _open_stage(request), **args}
+                calls.append(call(c["name"], **args))
             return Reply(content=now.get("content"), tool_calls=calls)
 
         return reply
+
+
+def _open_stage(request: Request) -> int:
+    stage = 1
+    for m in request.messages:
+        if m["role"] in ("user", "tool"):
+            for a, b in OPEN_STAGE.findall(m.get("content") or ""):
+                stage = int(a or b)
+    return stage

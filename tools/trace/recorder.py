@@ -169,8 +169,12 @@ class Recorder:
 
         # for the user probe and the held-out loss
         self.first_batch: tuple | None = None  # (args, kwargs) of the first training forward
+        self.first_model = None  # the module that received `first_batch`
         self.first_target = None
         self.loss_fn: tuple | None = None  # (func, kwargs, extra args) of the first training loss
+        # (file, line, function) where the tensor first passed to backward was computed, when
+        # that is a function other than the one calling backward (the program's loss function)
+        self.loss_maker: tuple | None = None
         self.probe_result: dict | None = None
 
     # ---- helpers ---------------------------------------------------------------------
