@@ -182,7 +182,7 @@ def test_example_json_validates_against_the_schema(example_json):
     schema = json.loads(investigate("schema").stdout)
     report = json.loads(p.stdout)
     jsonschema.validate(report, schema)
-    assert report["schema_version"] == "1.4"
+    assert report["schema_version"] == "1.5"
     assert report["summary"]["verdict"] == "root_cause"
     jsonschema.validate(report["summary"], {**schema, **schema["$defs"]["Summary"]})
 

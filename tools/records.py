@@ -10,11 +10,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from torch_investigate.tools.fix_records import Patch
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
 # when fields are added.
-SCHEMA_VERSION = "1.4"
+SCHEMA_VERSION = "1.5"
 
 
 class Stage(IntEnum):
@@ -352,6 +353,8 @@ class Report(BaseModel):
     llm: LLMUsage | None = None
     notes: list[str] = Field(default_factory=list)
     summary: Summary | None = None  # the answer; filled when the report is built
+    # `investigate fix`: a source patch per confirmed finding (tools/fix_records.py)
+    patches: list[Patch] = Field(default_factory=list)
 
     @field_validator("symptom")
     @classmethod

@@ -1,0 +1,262 @@
+"""Stage 5: the graph from the parameters to the loss, grad mode, and which tensors are
+parameters at all."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
+from torch_investigate.agent.fix.mechanical.common import removal, remove_transform
+from torch_investigate.evals.seeding.edits import Edit
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.records import Finding
+
+GRAD_OFF_CALLS = frozenset({"no_grad", "inference_mode", "set_grad_enabled"})
+DETACHING_METHODS = frozenset({"detach", "detach_"})
+# methods that return a copy of a parameter (a non-leaf tensor) instead of the parameter
+COPYING_METHODS = frozenset({"clone", "to", "cuda", "cpu", "double", "float", "half", "type"})
+
+
+def _places_and_functions(ctx: FixContext, f: Finding) -> list[tuple[str, Node]]:
+    """The statements at the finding's places, then the functions around them."""
+    stmts, fns = [], []
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        if stmt is None:
+            continue
+        stmts.append((file, stmt))
+        fn = sx.enclosing_function(stmt)
+        if fn is not None:
+            fns.append((file, fn))
+    return stmts + fns
+
+
+@fixer(
+    "detached_graph",
+    "the graph kept: `.detach()` and `.data` removed where the run saw the graph cut "
+    "(detach and .data in the forward kept in the graph)",
+)
+def detached_graph(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    src = ctx.source
+    for file, scope in _places_and_functions(ctx, f):
+        for node in [scope, *sx.descendants(scope)]:
+            if node.type == "call" and sx.method_name(node) in DETACHING_METHODS:
+                inner = sx.receiver(node)
+                if inner is not None:
+                    yield Candidate(
+                        f"`{sx.flat(node)[:80]}` -> `{sx.flat(inner)[:60]}` ({at(file, node)}): the gradient flows back through it",
+                        (src.replace(file, node, sx.text(inner), anchor=True),),
+                    )
+            elif node.type == "attribute" and _is_data_read(node):
+                inner = node.child_by_field_name("object")
+                assert inner is not None
+                yield Candidate(
+                    f"`{sx.flat(node)[:80]}` -> `{sx.flat(inner)[:60]}` ({at(file, node)}): the gradient flows back through it",
+                    (src.replace(file, node, sx.text(inner), anchor=True),),
+                )
+
+
+def _is_data_read(node: Node) -> bool:
+    """`x.data` read as a value (not `p.data = ...`, not `p.data.add_(...)`: updates)."""
+    attr = node.child_by_field_name("attribute")
+    if attr is None or sx.text(attr) != "data":
+        return False
+    parent = node.parent
+    if parent is not None and parent.type in ("assignment", "augmented_assignment"):
+        if parent.child_by_field_name("left") == node:
+            return False
+    if parent is not None and parent.type == "attribute":  # `p.data.add_`: an update
+        return False
+    return "grad" not in sx.text(node.parent or node)
+
+
+def _grad_off(call: Node) -> bool:
+    fn = sx.call_function(call)
+    name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+    if name not in GRAD_OFF_CALLS:
+        return False
+    if name == "set_grad_enabled":
+        arg = sx.argument(call, 0, "mode")
+        return arg is not None and sx.text(arg) == "False"
+    return True
+
+
+def _unwrap_with(ctx: FixContext, file: str, stmt: Node) -> Edit:
+    """A `with torch.no_grad():` statement replaced by its body, dedented to its place."""
+    src = ctx.source
+    body = stmt.child_by_field_name("body")
+    assert body is not None
+    outer = src.indent(file, stmt)
+    first = body.named_children[0]
+    inner = src.indent(file, first)
+    lines = src.unit(file).lines[sx.line(first) - 1 : sx.end_line(body)]
+    out = [
+        outer + ln[len(inner) :]
+        if ln.startswith(inner)
+        else ln.lstrip() and outer + ln.lstrip() or ln
+        for ln in lines
+    ]
+    data = src.unit(file).source
+    start = data.rfind(b"\n", 0, stmt.start_byte) + 1
+    end = data.find(b"\n", body.end_byte)
+    end = len(data) if end < 0 else end
+    return Edit(file, start, end, "\n".join(out), 0)
+
+
+@fixer(
+    "no_grad_training",
+    "the training forward out of `torch.no_grad()` / `inference_mode()` / "
+    "`set_grad_enabled(False)`: the `with` unwrapped, the decorator removed",
+)
+def no_grad_training(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    src = ctx.source
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        if stmt is None:
+            continue
+        for node in [stmt, *sx.ancestors(stmt)]:
+            if node.type == "with_statement" and any(_grad_off(c) for c in _with_calls(node)):
+                yield Candidate(
+                    f"`{sx.flat(node).split(':')[0]}` removed around its body ({at(file, node)}): the forward records the graph",
+                    (_unwrap_with(ctx, file, node),),
+                )
+                break
+            if node.type == "decorated_definition":
+                for dec in node.named_children:
+                    if dec.type == "decorator" and any(_grad_off(c) for c in sx.calls_in(dec)):
+                        yield Candidate(
+                            f"decorator `{sx.flat(dec)}` removed ({at(file, dec)}): the function records the graph",
+                            (src.delete(file, dec, anchor=True),),
+                        )
+                    elif dec.type == "decorator" and sx.flat(dec).rsplit(".", 1)[-1] in (
+                        "no_grad",
+                        "inference_mode",
+                    ):
+                        yield Candidate(
+                            f"decorator `{sx.flat(dec)}` removed ({at(file, dec)}): the function records the graph",
+                            (src.delete(file, dec, anchor=True),),
+                        )
+            if (
+                node.type in sx.SCOPE_TYPES
+                and node.parent is not None
+                and node.parent.type != "decorated_definition"
+            ):
+                break
+
+
+def _with_calls(stmt: Node) -> list[Node]:
+    clause = next((c for c in stmt.children if c.type == "with_clause"), None)
+    if clause is None:
+        return []
+    return [c for item in clause.named_children for c in sx.calls_in(item)]
+
+
+@fixer("frozen_parameters", "the statement that turned requires_grad off removed")
+def frozen_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        if stmt is not None and "requires_grad" in sx.text(stmt) and "False" in sx.text(stmt):
+            yield removal(ctx, file, stmt, "the parameters train again")
+    yield from remove_transform(ctx, f, "the parameters train again")
+
+
+@fixer(
+    "non_leaf_parameters",
+    "the parameter kept as the leaf the optimizer holds: a copy made on top of it "
+    "(`.clone()`, `.to(...)`, `.double()`) removed",
+)
+def non_leaf_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    src = ctx.source
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        if stmt is None:
+            continue
+        for call in sx.calls_in(stmt):
+            recv = sx.receiver(call)
+            if recv is None or sx.method_name(call) not in COPYING_METHODS:
+                continue
+            text = sx.text(recv)
+            if "Parameter(" in text or "requires_grad" in text:
+                yield Candidate(
+                    f"`{sx.flat(call)[:80]}` -> `{sx.flat(recv)[:60]}` ({at(file, call)}): the parameter stays a leaf",
+                    (src.replace(file, call, text, anchor=True),),
+                )
+
+
+@fixer(
+    "unregistered_parameters",
+    "layers and tensors registered with the module: a plain list -> `nn.ModuleList`, a "
+    "plain dict -> `nn.ModuleDict`, a tensor with requires_grad -> `nn.Parameter`",
+)
+def unregistered_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    src = ctx.source
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        assign = stmt.named_children[0] if stmt is not None and stmt.named_children else None
+        if assign is None or assign.type != "assignment":
+            continue
+        right = assign.child_by_field_name("right")
+        if right is None:
+            continue
+        nn, imports = src.torch_expr(file, "torch.nn")
+        if right.type in ("list", "list_comprehension"):
+            inner = sx.text(right) if right.named_child_count or right.type != "list" else ""
+            text = f"{nn}.ModuleList({inner})"
+        elif right.type in ("dictionary", "dictionary_comprehension"):
+            inner = sx.text(right) if right.named_child_count else ""
+            text = f"{nn}.ModuleDict({inner})"
+        else:
+            text = _as_parameter(right, nn)
+            if text is None:
+                continue
+        yield Candidate(
+            f"`{sx.flat(right)[:80]}` -> `{text[:80]}` ({at(file, right)}): model.parameters() holds it",
+            (*imports, src.replace(file, right, text, anchor=True)),
+        )
+
+
+def _as_parameter(right: Node, nn: str) -> str | None:
+    """`nn.Parameter(t)` for a tensor expression that asks for gradients itself:
+    `t.requires_grad_()`, `torch.randn(..., requires_grad=True)`."""
+    if right.type == "call" and sx.method_name(right) == "requires_grad_":
+        recv = sx.receiver(right)
+        return f"{nn}.Parameter({sx.text(recv)})" if recv is not None else None
+    if right.type == "call":
+        _, keywords = sx.call_args(right)
+        flag = keywords.get("requires_grad")
+        if flag is not None and sx.text(flag) == "True":
+            text = sx.text(right)
+            cut = flag.parent
+            assert cut is not None
+            start, end = cut.start_byte - right.start_byte, cut.end_byte - right.start_byte
+            raw = text.encode("utf-8")
+            head = raw[:start].rstrip().rstrip(b",").rstrip()
+            inner = (head + raw[end:]).decode("utf-8")
+            return f"{nn}.Parameter({inner})"
+    return None
+
+
+@fixer(
+    "params_created_in_forward",
+    "a layer made again in every forward removed, when __init__ already makes it",
+)
+def params_created_in_forward(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    index = ctx.source.index
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        assign = stmt.named_children[0] if stmt is not None and stmt.named_children else None
+        if stmt is None or assign is None or assign.type != "assignment":
+            continue
+        left = assign.child_by_field_name("left")
+        if left is None or not sx.text(left).startswith("self."):
+            continue
+        symbol = index.enclosing_symbol(file, line)
+        cls = symbol.rsplit(".", 1)[0]
+        made_in_init = any(
+            a.file == file and a.symbol == f"{cls}.__init__" and a.target == sx.text(left)
+            for a in index.assignments
+        )
+        if made_in_init:
+            yield removal(ctx, file, stmt, f"`{sx.text(left)}` is the layer __init__ made, trained across steps")  # fmt: skip

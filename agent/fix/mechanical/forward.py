@@ -1,0 +1,171 @@
+"""Stage 3: shapes, axes and what the forward computes from its input."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
+from torch_investigate.agent.fix.mechanical.common import (
+    drop_argument,
+    rebound,
+    removal,
+    remove_transform,
+    unwrap_call,
+)
+from torch_investigate.agent.fix.mechanical.loss import loss_calls_at
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.records import Finding
+
+# ops whose `dim` picks the axis they reduce or normalize over
+DIM_OPS = frozenset(
+    {"softmax", "log_softmax", "normalize", "mean", "sum", "argmax", "max", "min", "std", "var",
+     "logsumexp", "norm", "cumsum", "prod", "amax", "amin"}
+)  # fmt: skip
+UNIT_AXIS = frozenset({"unsqueeze", "view", "reshape"})
+ACTIVATIONS = frozenset(
+    {"relu", "sigmoid", "tanh", "softplus", "gelu", "elu", "leaky_relu", "relu6", "silu", "softmax", "log_softmax"}
+)  # fmt: skip
+ACTIVATION_MODULES = frozenset(
+    {"ReLU", "Sigmoid", "Tanh", "Softplus", "GELU", "ELU", "LeakyReLU", "ReLU6", "SiLU", "Softmax", "LogSoftmax"}
+)  # fmt: skip
+
+
+@fixer(
+    "broadcast_mismatch",
+    "prediction and target of one shape: a unit axis added to the target removed, or the "
+    "prediction reshaped to the target's shape",
+)
+def broadcast_mismatch(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    src = ctx.source
+    pairs: list[tuple[str, Node, Node]] = []
+    for lc in loss_calls_at(ctx, f):
+        if lc.prediction is not None and lc.target is not None:
+            pairs.append((lc.file, lc.prediction, lc.target))
+    if not pairs:  # a hand-written loss: `squared_error(model(x), y)`
+        for file, line in ctx.places(f):
+            for call in ctx.calls_on(file, line):
+                positional, _ = sx.call_args(call)
+                if len(positional) == 2 and any(
+                    n.type == "call" for n in sx.descendants(positional[0])
+                ) | (positional[0].type == "call"):
+                    pairs.append((file, positional[0], positional[1]))
+    for file, pred, target in pairs:
+        if (
+            target.type == "call"
+            and sx.method_name(target) in UNIT_AXIS
+            and sx.receiver(target) is not None
+        ):
+            inner = sx.receiver(target)
+            assert inner is not None
+            yield Candidate(
+                f"loss target `{sx.flat(target)}` -> `{sx.flat(inner)}` ({at(file, target)}): no unit axis to broadcast",
+                (src.replace(file, target, sx.text(inner), anchor=True),),
+            )
+        text = f"{src.operand(pred)}.reshape({src.operand(target)}.shape)"
+        yield Candidate(
+            f"loss input `{sx.flat(pred)[:60]}` -> `{text[:80]}` ({at(file, pred)}): prediction and target match element by element",
+            (src.replace(file, pred, text, anchor=True),),
+        )
+
+
+def _dim_node(call: Node) -> Node | None:
+    positional, keywords = sx.call_args(call)
+    if "dim" in keywords:
+        return keywords["dim"]
+    recv = sx.receiver(call)
+    is_method = recv is not None and not sx.text(recv).startswith(("torch", "F", "nn"))
+    index = 0 if is_method else 1
+    return positional[index] if len(positional) > index else None
+
+
+@fixer(
+    "wrong_dimension",
+    "the op reduces (or normalizes) over the feature axis instead of the batch axis: "
+    "`dim=0` -> `dim=-1` (or `dim=1`)",
+)
+def wrong_dimension(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    src = ctx.source
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        if stmt is None:
+            continue
+        for call in sx.calls_in(stmt):
+            fn = sx.call_function(call)
+            name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+            dim = _dim_node(call)
+            if name not in DIM_OPS or dim is None or sx.number(dim) != 0:
+                continue
+            for value in ("-1", "1"):
+                yield Candidate(
+                    f"`{sx.flat(call)[:80]}` over dim {value} instead of 0 ({at(file, call)}): each sample on its own",
+                    (src.replace(file, dim, value, anchor=True),),
+                )
+
+
+@fixer(
+    "reshape_scramble",
+    "the batch axis kept in place: a reshape that moved it removed, or a transpose put "
+    "before the reshape of a time-major tensor",
+)
+def reshape_scramble(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    src = ctx.source
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        if stmt is None:
+            continue
+        reshapes = [c for c in sx.calls_in(stmt) if sx.method_name(c) in ("reshape", "view")]
+        if (
+            rebound(stmt) is not None
+            and reshapes
+            and "transpose" in sx.text(stmt)
+            or (rebound(stmt) is not None and "permute" in sx.text(stmt))
+        ):
+            yield removal(ctx, file, stmt, "the samples stay in their rows")
+        for call in reshapes:
+            recv = sx.receiver(call)
+            if recv is None or "transpose" in sx.text(recv) or "permute" in sx.text(recv):
+                continue
+            text = f"{src.operand(recv)}.transpose(0, 1)"
+            yield Candidate(
+                f"`{sx.flat(recv)}` -> `{text}` before `.{sx.method_name(call)}` ({at(file, call)}): samples first, then flattened",
+                (src.replace(file, recv, text, anchor=True),),
+            )
+
+
+@fixer(
+    "output_ignores_input",
+    "the statement that discards the forward's input (multiplies it by zero, replaces it "
+    "with a constant) removed",
+)
+def output_ignores_input(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    yield from remove_transform(ctx, f, "the output depends on the input again")
+
+
+@fixer(
+    "activation_misuse",
+    "the output activation that cannot produce the targets' range removed (the last "
+    "layer's output is returned as it is)",
+)
+def activation_misuse(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    src = ctx.source
+    for file, line in ctx.places(f):
+        for call in ctx.calls_on(file, line):
+            fn = sx.call_function(call)
+            name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+            if name in ACTIVATIONS:
+                operand = unwrap_call(call)
+                if operand is not None:
+                    yield Candidate(
+                        f"`{sx.flat(call)[:80]}` -> `{sx.flat(operand)[:60]}` ({at(file, call)}): the output keeps its full range",
+                        (src.replace(file, call, sx.text(operand), anchor=True),),
+                    )
+            elif (
+                name in ACTIVATION_MODULES
+                and call.parent is not None
+                and call.parent.type == "argument_list"
+            ):
+                last = [c for c in call.parent.named_children if c.type != "comment"][-1]
+                if last.id == call.id:
+                    yield drop_argument(ctx, file, call, "the output keeps its full range")
