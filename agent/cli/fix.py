@@ -80,12 +80,8 @@ def fix(
 ) -> None:
     from torch_investigate.agent.core.policy import investigate
     from torch_investigate.agent.core.session import InvestigationError, Options, Session
-    from torch_investigate.agent.fix import (
-        ApplyRefused,
-        apply_patches,
-        check_writable,
-        patch_findings,
-    )
+    from torch_investigate.agent.fix.apply import ApplyRefused, apply_patches, check_writable
+    from torch_investigate.agent.fix.patcher import patch_findings
     from torch_investigate.agent.render import render
 
     if steps < 1:

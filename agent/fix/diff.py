@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 _NO_NEWLINE = "\\ No newline at end of file\n"
@@ -95,3 +96,62 @@ def apply_diff(root: Path, diff: str) -> None:
         if done.returncode != 0:
             lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
             raise PatchError(lines[0] if lines else f"git apply exited with {done.returncode}")
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """One contiguous change of a file: `deleted` lines from `start` (1-based, in the file
+    as written) replaced by `inserted` (whole lines, newlines included)."""
+
+    file: str
+    start: int
+    deleted: int
+    inserted: str
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
+
+
+def replacements(diff: str) -> list[Replacement]:
+    """The diff's changes as line ranges of the original files (for SARIF `fixes`)."""
+    out: list[Replacement] = []
+    file = ""
+    old_line = 0
+    block_start: int | None = None
+    deleted = 0
+    inserted: list[str] = []
+
+    def flush() -> None:
+        nonlocal block_start, deleted, inserted
+        if block_start is not None and (deleted or inserted):
+            out.append(Replacement(file, block_start, deleted, "".join(inserted)))
+        block_start, deleted, inserted = None, 0, []
+
+    for line in diff.splitlines(keepends=True):
+        if line.startswith("+++ "):
+            flush()
+            name = line[4:].strip()
+            file = name[2:] if name.startswith("b/") else name
+        elif line.startswith("--- ") or line.startswith("diff --git"):
+            flush()
+        elif (m := _HUNK.match(line)) is not None:
+            flush()
+            old_line = int(m.group(1))
+            if m.group(2) == "0":  # an insertion into an empty range: it goes after that line
+                old_line += 1
+        elif line.startswith("\\"):
+            continue
+        elif line.startswith("-"):
+            if block_start is None:
+                block_start = old_line
+            deleted += 1
+            old_line += 1
+        elif line.startswith("+"):
+            if block_start is None:
+                block_start = old_line
+            inserted.append(line[1:])
+        else:
+            flush()
+            old_line += 1
+    flush()
+    return out

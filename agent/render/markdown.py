@@ -21,6 +21,7 @@ from torch_investigate.tools.records import (
 
 from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence
 from ._interventions import run_title
+from ._patches import markdown_lines
 from ._sections import (
     ISOLATION_TEXT,
     ReportView,
@@ -382,6 +383,7 @@ def to_markdown(report: Report) -> str:
         _stages(report.stages),
         _findings(v),
         _conclusions(v),
+        markdown_lines(report.patches, md, code),
         _runs(report),
         _gradient_flow(report),
         _git(report),
