@@ -45,9 +45,9 @@ def _run_numbers(run: PatchRun | None) -> str:
 
 def _by(p: Patch) -> str:
     return (
-        "the planner (mechanical edit)"
+        "a mechanical edit by the planner"
         if p.origin == "mechanical"
-        else f"the model {p.proposed_by}"
+        else f"proposed by the model {p.proposed_by}"
     )
 
 
