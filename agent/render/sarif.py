@@ -169,7 +169,9 @@ def sarif_log(report: Report, *, github_compatible: bool = True) -> SarifObject:
             "partialFingerprints": {FINGERPRINT_KEY: f"{fp}:{seen[fp]}"},
             "properties": _properties(f, report.root_cause),
         }
-        fixes = [x for p in report.patches if p.finding == f.id for x in sarif_fixes(p, artifact_uri)]
+        fixes = [
+            x for p in report.patches if p.finding == f.id for x in sarif_fixes(p, artifact_uri)
+        ]
         if fixes:  # `investigate fix`: the verified patch, for code-scanning views
             result["fixes"] = fixes
         if f.file is not None:
