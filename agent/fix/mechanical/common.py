@@ -6,7 +6,7 @@ They decide from the syntax at the place a finding names, never from a variable'
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tree_sitter import Node
 
@@ -128,27 +128,25 @@ def drop_kwarg(
     return None
 
 
-def unwrap_call(call: Node) -> Node | None:
+def unwrap_call(call: Node, modules: set[str] | frozenset[str] = frozenset()) -> Node | None:
     """The operand an elementwise wrapper acts on: `x` in `F.softmax(x, dim=1)`,
-    `torch.sigmoid(x)`, `x.softmax(1)`, `self.act(x)`."""
+    `torch.sigmoid(x)`, `x.softmax(1)`, `self.fc(x).sigmoid()`. `modules`: the names the
+    file binds to modules by import (`F`, `torch`, `nn`): a call through one of them is
+    the functional form, whose operand is its first argument."""
     recv = sx.receiver(call)
     positional, _ = sx.call_args(call)
-    fn = sx.call_function(call)
-    if recv is not None and fn is not None and _is_tensor_method(call):
+    if recv is not None and sx.dotted(recv) is not None:
+        head = sx.text(recv).split(".")[0]
+        if head in modules or head == "torch":
+            return positional[0] if positional else None
+    if recv is not None:
         return recv
     return positional[0] if positional else None
 
 
-def _is_tensor_method(call: Node) -> bool:
-    """`x.softmax(dim=1)` rather than `F.softmax(x)` / `self.act(x)`: the receiver is the
-    operand when the call passes no positional tensor (only a dim, or nothing)."""
-    positional, _ = sx.call_args(call)
-    recv = sx.receiver(call)
-    if recv is None:
-        return False
-    if not positional:
-        return not sx.text(recv).startswith(("self", "torch", "F", "nn"))
-    return all(n.type in ("integer", "unary_operator") for n in positional)
+def module_names(src: Source, file: str) -> set[str]:
+    """The local names a file binds by import (`F`, `nn`, `torch`, `np`)."""
+    return set(src.unit(file).imports)
 
 
 def indent_of(src: Source, file: str, node: Node) -> str:
@@ -196,3 +194,48 @@ def drop_argument(ctx: FixContext, file: str, node: Node, what: str) -> Candidat
         f"removed `{sx.flat(node)}` from `{sx.flat(owner)[:80]}` ({at(file, node)}): {what}",
         (Edit(file, start, end, "", 0),),
     )
+
+
+def _names_read(stmt: Node) -> set[str]:
+    """The plain names a statement reads (not the functions it calls)."""
+    names = set()
+    for n in sx.descendants(stmt, into_scopes=False):
+        if n.type != "identifier" or n.parent is None:
+            continue
+        p = n.parent
+        if p.type == "call" and p.child_by_field_name("function") == n:
+            continue
+        if p.type == "attribute" and p.child_by_field_name("attribute") == n:
+            continue
+        if p.type == "keyword_argument" and p.child_by_field_name("name") == n:
+            continue
+        names.add(sx.text(n))
+    return names
+
+
+def upstream_transforms(
+    ctx: FixContext, finding: Finding, what: str, keep: Callable[[Node], bool] | None = None
+) -> Iterator[Candidate]:
+    """Statements before each of the finding's places, in the same function (or module),
+    that rebind or change in place a value the place reads, nearest first: the runtime
+    saw the corrupted value where it was used; the edit removes where it was corrupted."""
+    for file, line in ctx.places(finding):
+        stmt = ctx.statement(file, line)
+        if stmt is None:
+            continue
+        names = _names_read(stmt)
+        scope = sx.enclosing_function(stmt) or ctx.source.unit(file).tree.root_node
+        earlier = [
+            n
+            for n in sx.descendants(scope)
+            if n.parent is not None
+            and n.parent.type in ("block", "module")
+            and n.end_byte <= stmt.start_byte
+            and n.type == "expression_statement"
+        ]
+        for prior in reversed(earlier):
+            target = rebound(prior) or mutates(prior)
+            if target is None or target.split(".")[0].split("[")[0] not in names:
+                continue
+            if keep is None or keep(prior):
+                yield removal(ctx, file, prior, what)

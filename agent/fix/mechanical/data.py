@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
-from torch_investigate.agent.fix.mechanical.common import remove_transform
+from torch_investigate.agent.fix.mechanical.common import remove_transform, upstream_transforms
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Finding
 
@@ -22,6 +22,7 @@ SCALE_LIMIT = 50.0
 )
 def label_misaligned(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     yield from remove_transform(ctx, f, "inputs and targets keep their pairing", mutations=False)
+    yield from upstream_transforms(ctx, f, "inputs and targets keep their pairing", _reorders)
 
 
 @fixer(
@@ -30,11 +31,35 @@ def label_misaligned(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
 )
 def bad_labels(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     yield from remove_transform(ctx, f, "the targets are the ones the data holds")
+    yield from upstream_transforms(ctx, f, "the targets are the ones the data holds")
 
 
 @fixer("nonfinite_inputs", "the statement that writes non-finite values into the batch removed")
 def nonfinite_inputs(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     yield from remove_transform(ctx, f, "the batch holds finite values")
+    yield from upstream_transforms(ctx, f, "the batch holds finite values", _writes_nonfinite)
+
+
+NONFINITE = ("nan", "inf")
+
+
+def _writes_nonfinite(stmt: Node) -> bool:
+    """A statement that writes a non-finite constant: `float("nan")`, `np.inf`, `math.nan`."""
+    for n in sx.descendants(stmt):
+        if (
+            n.type == "string"
+            and (sx.string_value(n) or "").strip().lstrip("+-").lower() in NONFINITE
+        ):
+            return True
+        if n.type == "attribute" and sx.text(n).rsplit(".", 1)[-1].lower() in NONFINITE:
+            return True
+    return False
+
+
+def _reorders(stmt: Node) -> bool:
+    """A statement that reorders rows: indexing by a permutation, a roll, a flip, a sort."""
+    text = sx.text(stmt)
+    return any(w in text for w in ("roll", "flip", "perm", "shuffle", "sort", "[::-1]", "randperm"))
 
 
 @fixer(

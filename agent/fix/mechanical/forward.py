@@ -9,10 +9,12 @@ from tree_sitter import Node
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
 from torch_investigate.agent.fix.mechanical.common import (
     drop_argument,
+    module_names,
     rebound,
     removal,
     remove_transform,
     unwrap_call,
+    upstream_transforms,
 )
 from torch_investigate.agent.fix.mechanical.loss import loss_calls_at
 from torch_investigate.tools.code import syntax as sx
@@ -141,6 +143,7 @@ def reshape_scramble(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
 )
 def output_ignores_input(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     yield from remove_transform(ctx, f, "the output depends on the input again")
+    yield from upstream_transforms(ctx, f, "the output depends on the input again")
 
 
 @fixer(
@@ -155,7 +158,7 @@ def activation_misuse(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
             fn = sx.call_function(call)
             name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
             if name in ACTIVATIONS:
-                operand = unwrap_call(call)
+                operand = unwrap_call(call, module_names(src, file))
                 if operand is not None:
                     yield Candidate(
                         f"`{sx.flat(call)[:80]}` -> `{sx.flat(operand)[:60]}` ({at(file, call)}): the output keeps its full range",

@@ -10,6 +10,7 @@ from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, a
 from torch_investigate.agent.fix.mechanical.common import (
     drop_argument,
     drop_kwarg,
+    module_names,
     rebound,
     removal,
     unwrap_call,
@@ -65,7 +66,7 @@ def strip_probability(ctx: FixContext, finding: Finding, what: str) -> Iterator[
         for call in ctx.calls_on(file, line):
             name = callee_name(call)
             if name in funcs:
-                operand = unwrap_call(call)
+                operand = unwrap_call(call, module_names(src, file))
                 if operand is not None:
                     yield Candidate(
                         f"`{sx.flat(call)[:80]}` -> `{sx.flat(operand)[:60]}` ({at(file, call)}): {what}",

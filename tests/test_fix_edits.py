@@ -1,0 +1,452 @@
+"""The mechanical fixes as edits, without running anything: for a finding placed where the
+checks place it, each fixer proposes the edit its category calls for, the edited code
+parses, and the diff applies with `git apply` to a copy of the repo (a few repos per
+category, written in different styles). Verification by rerunning is tested in
+tests/test_fix.py."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from torch_investigate.agent.fix.diff import (
+    PatchError,
+    apply_diff,
+    check_paths,
+    diff_files,
+    replacements,
+    unified_diff,
+)
+from torch_investigate.agent.fix.mechanical import NOT_MECHANICAL, REGISTRY, FixContext
+from torch_investigate.agent.fix.patcher import candidate_diff, targets
+from torch_investigate.evals.seeding.source import Source
+from torch_investigate.tools.records import Finding, Observation, Report, Stage, StageResult
+from torch_investigate.tools.taxonomy import taxonomy
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text).lstrip("\n"))
+    return root
+
+
+def finding(category: str, file: str, line: int, *extra: tuple[str, int]) -> Finding:
+    evidence = [Observation(source="runtime", text="seen at run time")]
+    evidence += [
+        Observation(source="static", text="here", where={"file": f, "line": n}) for f, n in extra
+    ]
+    return Finding(
+        id="F1", category=category, stage=Stage(taxonomy().category(category).stage),
+        status="confirmed", confidence="high", file=file, line=line, evidence=evidence,
+        why="it breaks learning", confirm="rerun",
+    )  # fmt: skip
+
+
+def report_with(f: Finding) -> Report:
+    return Report(repo="r", stages=[], findings=[f], conclusion="defects_found", root_cause=f.id)
+
+
+def proposals(root: Path, f: Finding) -> list[tuple[str, str]]:
+    """(change, diff) of every candidate the category's fixer makes, checked to apply."""
+    source = Source.load(root)
+    ctx = FixContext(source, report_with(f), None)
+    out = []
+    for c in REGISTRY[f.category].candidates(ctx, f):
+        made = candidate_diff(source, c)
+        assert made is not None, f"{c.change}: the edit conflicts or does not parse"
+        out.append((c.change, made[0]))
+    return out
+
+
+def applied(root: Path, diff: str, tmp_path: Path) -> dict[str, str]:
+    """The repo's files after `git apply` of diff on a copy (the real git, as a user would)."""
+    copy = tmp_path / "applied"
+    shutil.copytree(root, copy)
+    done = subprocess.run(["git", "apply", "-"], input=diff, text=True, cwd=copy, capture_output=True)
+    assert done.returncode == 0, done.stderr
+    return {p.name: p.read_text() for p in copy.rglob("*.py")}
+
+
+LOOP = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+x = torch.randn(64, 4)
+y = torch.randint(0, 3, (64,))
+for epoch in range(5):
+    for i in range(0, 64, 16):
+        xb, yb = x[i:i + 16], y[i:i + 16]
+{body}
+"""
+
+
+def loop_repo(root: Path, body: str) -> Path:
+    return write(root, {"train.py": LOOP.format(body=textwrap.indent(textwrap.dedent(body).strip("\n"), " " * 8))})
+
+
+def line_of(root: Path, file: str, text: str) -> int:
+    lines = (root / file).read_text().splitlines()
+    return next(i for i, ln in enumerate(lines, 1) if text in ln)
+
+
+# ---- diff text ----------------------------------------------------------------------------
+
+
+def test_a_diff_round_trips_through_git_apply_and_names_its_lines(tmp_path):
+    before = {"a.py": b"x = 1\ny = 2\nz = 3\n", "b/c.py": b"print(1)"}
+    after = {"a.py": b"x = 1\ny = 20\nz = 3\n", "b/c.py": b"print(2)"}
+    diff = unified_diff(before, after)
+    assert diff_files(diff) == ["a.py", "b/c.py"]
+    write(tmp_path, {"a.py": "x = 1\ny = 2\nz = 3\n"})
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "c.py").write_bytes(b"print(1)")  # no newline at the end
+    apply_diff(tmp_path, diff)
+    assert (tmp_path / "a.py").read_bytes() == after["a.py"]
+    assert (tmp_path / "b" / "c.py").read_bytes() == after["b/c.py"]
+    reps = {r.file: r for r in replacements(diff)}
+    assert (reps["a.py"].start, reps["a.py"].deleted, reps["a.py"].inserted) == (2, 1, "y = 20\n")
+    with pytest.raises(PatchError):  # applied twice: it no longer fits
+        apply_diff(tmp_path, diff)
+
+
+def test_a_diff_that_leaves_the_repo_is_refused():
+    with pytest.raises(PatchError, match="outside the repo"):
+        check_paths("--- a/../x.py\n+++ b/../x.py\n@@ -1 +1 @@\n-a\n+b\n")
+
+
+def test_every_category_has_a_fixer_or_a_reason():
+    ids = {c.id for c in taxonomy().categories}
+    assert ids == set(REGISTRY) | set(NOT_MECHANICAL)
+    assert not set(REGISTRY) & set(NOT_MECHANICAL)
+
+
+def test_only_confirmed_findings_are_patched_root_cause_first_and_stage_8_waits():
+    def f(i: str, cat: str, status: str = "confirmed") -> Finding:
+        base = finding(cat, "train.py", 1)
+        return base.model_copy(update={"id": i, "status": status})
+
+    stages = [StageResult(stage=Stage(s), checklist=[], verdict="coherent") for s in range(1, 9)]
+    report = Report(
+        repo="r", stages=stages, conclusion="defects_found", root_cause="F3",
+        findings=[f("F1", "missing_zero_grad"), f("F2", "bad_labels", "plausible"),
+                  f("F3", "loss_args_swapped"), f("F4", "lr_too_low")],
+    )  # fmt: skip
+    assert [x.id for x in targets(report)] == ["F3", "F1", "F4"]
+    stages[3].verdict = "defect"
+    assert [x.id for x in targets(report)] == ["F3", "F1"]
+
+
+# ---- stage 4 -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "forward, expect",
+    [
+        ("return F.softmax(self.fc(x), dim=1)", "return self.fc(x)"),
+        ("return self.fc(x).softmax(dim=-1)", "return self.fc(x)"),
+        ("return torch.log_softmax(self.fc(x), 1)", "return self.fc(x)"),
+    ],
+)
+def test_the_softmax_before_cross_entropy_is_removed(tmp_path, forward, expect):
+    root = write(tmp_path / "r", {"model.py": f"""
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 3)
+
+            def forward(self, x):
+                {forward}
+        """})  # fmt: skip
+    (change, diff), *_ = proposals(root, finding("softmax_before_ce", "model.py", line_of(root, "model.py", "return")))
+    assert expect in applied(root, diff, tmp_path)["model.py"]
+
+
+def test_a_softmax_layer_at_the_end_of_a_sequential_is_dropped(tmp_path):
+    root = write(tmp_path / "r", {"train.py": """
+        import torch.nn as nn
+        model = nn.Sequential(nn.Linear(4, 3), nn.Softmax(dim=1))
+        """})  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("softmax_before_ce", "train.py", 2))
+    assert "nn.Sequential(nn.Linear(4, 3))" in applied(root, diff, tmp_path)["train.py"]
+
+
+def test_loss_arguments_are_swapped_back(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        loss = F.binary_cross_entropy_with_logits(yb.float(), model(xb)[:, 0])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    """)  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("loss_args_swapped", "train.py", line_of(root, "train.py", "loss =")))
+    assert "F.binary_cross_entropy_with_logits(model(xb)[:, 0], yb.float())" in applied(root, diff, tmp_path)["train.py"]  # fmt: skip
+
+
+def test_ignore_index_on_a_real_class_is_dropped(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        loss = F.cross_entropy(model(xb), yb, ignore_index=0)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    """)  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("loss_mask_error", "train.py", line_of(root, "train.py", "loss =")))
+    assert "F.cross_entropy(model(xb), yb)" in applied(root, diff, tmp_path)["train.py"]
+
+
+def test_a_loss_rebuilt_from_item_is_put_back_in_the_graph(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        parts = [F.cross_entropy(model(xb), yb), model[0].weight.pow(2).mean()]
+        loss = torch.tensor(sum(p.item() for p in parts), requires_grad=True)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    """)  # fmt: skip
+    changes = proposals(root, finding("loss_detached_scale", "train.py", line_of(root, "train.py", "torch.tensor(")))
+    assert any("loss = sum(p for p in parts)" in applied(root, d, tmp_path / str(i))["train.py"] for i, (_, d) in enumerate(changes))  # fmt: skip
+
+
+def test_the_target_gets_the_dtype_its_loss_expects(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        loss = F.cross_entropy(model(xb), yb.float())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    """)  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("loss_target_mismatch", "train.py", line_of(root, "train.py", "loss =")))
+    assert "F.cross_entropy(model(xb), yb.long())" in applied(root, diff, tmp_path)["train.py"]
+
+
+# ---- stage 6 -------------------------------------------------------------------------------
+
+
+def test_a_missing_zero_grad_is_added_after_the_step(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        loss = F.cross_entropy(model(xb), yb)
+        loss.backward()
+        optimizer.step()
+    """)  # fmt: skip
+    (change, diff), *_ = proposals(root, finding("missing_zero_grad", "train.py", line_of(root, "train.py", "backward")))
+    text = applied(root, diff, tmp_path)["train.py"]
+    assert "        optimizer.step()\n        optimizer.zero_grad()\n" in text
+
+
+def test_a_zero_grad_between_backward_and_step_moves_after_the_step(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        loss = F.cross_entropy(model(xb), yb)
+        loss.backward()
+        optimizer.zero_grad()
+        optimizer.step()
+    """)  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("step_order", "train.py", line_of(root, "train.py", "zero_grad")))
+    text = applied(root, diff, tmp_path)["train.py"]
+    assert text.index("backward()") < text.index("optimizer.step()") < text.index("zero_grad()")
+
+
+def test_a_step_left_after_the_loop_moves_in_after_the_backward(tmp_path):
+    root = write(tmp_path / "r", {"train.py": """
+        import torch
+        w = torch.zeros(3, requires_grad=True)
+        opt = torch.optim.SGD([w], lr=0.1)
+        for i in range(10):
+            opt.zero_grad()
+            loss = (w - 1).pow(2).sum()
+            loss.backward()
+        opt.step()
+        """})  # fmt: skip
+    f = finding("step_not_called", "train.py", 8, ("train.py", 7))
+    (_, diff), *_ = proposals(root, f)
+    assert "    loss.backward()\n    opt.step()\n" in applied(root, diff, tmp_path)["train.py"]
+
+
+def test_a_per_batch_scheduler_step_moves_to_the_epoch(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        loss = F.cross_entropy(model(xb), yb)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        scheduler.step()
+    """)  # fmt: skip
+    text = (root / "train.py").read_text().replace(
+        "x = torch", "scheduler = torch.optim.lr_scheduler.ExponentialLR(optimizer, 0.9)\nx = torch", 1
+    )
+    (root / "train.py").write_text(text)
+    (_, diff), *_ = proposals(root, finding("scheduler_misuse", "train.py", line_of(root, "train.py", "scheduler.step")))
+    text = applied(root, diff, tmp_path)["train.py"]
+    assert "        optimizer.step()\n    scheduler.step()\n" in text
+
+
+def test_weight_decay_is_turned_off_and_a_tiny_clip_removed(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        loss = F.cross_entropy(model(xb), yb)
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1e-4)
+        optimizer.step()
+    """)  # fmt: skip
+    text = (root / "train.py").read_text().replace("lr=0.1)", "lr=0.1, weight_decay=10.0)")
+    (root / "train.py").write_text(text)
+    (_, diff), *_ = proposals(root, finding("excessive_weight_decay", "train.py", line_of(root, "train.py", "SGD(")))
+    assert "weight_decay=0.0" in applied(root, diff, tmp_path / "a")["train.py"]
+    (_, diff), *_ = proposals(root, finding("tiny_grad_clip", "train.py", line_of(root, "train.py", "clip_grad")))
+    assert "clip_grad_norm_" not in applied(root, diff, tmp_path / "b")["train.py"]
+
+
+@pytest.mark.parametrize(
+    "params, expect",
+    [("model[0].parameters()", "model.parameters()"), ("[model[2].weight]", "model.parameters()")],
+)
+def test_the_optimizer_gets_every_parameter_of_the_model(tmp_path, params, expect):
+    root = loop_repo(tmp_path / "r", """
+        loss = F.cross_entropy(model(xb), yb)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    """)  # fmt: skip
+    text = (root / "train.py").read_text().replace("SGD(model.parameters()", f"SGD({params}")
+    (root / "train.py").write_text(text)
+    (_, diff), *_ = proposals(root, finding("optimizer_missing_params", "train.py", line_of(root, "train.py", "SGD(")))
+    assert f"torch.optim.SGD({expect}, lr=0.1)" in applied(root, diff, tmp_path)["train.py"]
+
+
+# ---- stages 2, 3, 5, 7 ---------------------------------------------------------------------
+
+
+def test_a_statement_that_rewrites_the_targets_is_removed(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        yb = yb.roll(1, 0)
+        loss = F.cross_entropy(model(xb), yb)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    """)  # fmt: skip
+    at_use = line_of(root, "train.py", "loss =")
+    (_, diff), *_ = proposals(root, finding("label_misaligned", "train.py", at_use))
+    assert "roll" not in applied(root, diff, tmp_path)["train.py"]
+
+
+def test_a_nan_written_into_the_inputs_is_found_upstream_of_the_forward(tmp_path):
+    root = write(tmp_path / "r", {"train.py": """
+        import torch
+        def main():
+            x = torch.ones(5, 1)
+            x = x * 2
+            x[0] = float("nan")
+            model = torch.nn.Linear(1, 1)
+            for step in range(3):
+                pred = model(x)
+        main()
+        """})  # fmt: skip
+    changes = proposals(root, finding("nonfinite_inputs", "train.py", line_of(root, "train.py", "pred =")))
+    assert len(changes) == 1 and "nan" in changes[0][0]
+
+
+def test_detach_and_data_in_the_forward_are_removed(tmp_path):
+    root = write(tmp_path / "r", {"model.py": """
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a, self.b = nn.Linear(4, 4), nn.Linear(4, 2)
+            def forward(self, x):
+                h = self.a(x).detach()
+                return self.b(h.data)
+        """})  # fmt: skip
+    found = proposals(root, finding("detached_graph", "model.py", 7))
+    assert any("self.a(x)\n" in applied(root, d, tmp_path / str(i))["model.py"] for i, (_, d) in enumerate(found))
+
+
+@pytest.mark.parametrize("wrapper", ["with torch.no_grad():", "with torch.set_grad_enabled(False):"])
+def test_a_no_grad_block_around_the_forward_is_unwrapped(tmp_path, wrapper):
+    root = write(tmp_path / "r", {"model.py": f"""
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a, self.b = nn.Linear(4, 4), nn.Linear(4, 2)
+            def forward(self, x):
+                {wrapper}
+                    x = self.a(x)
+                    x = x.relu()
+                return self.b(x)
+        """})  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("no_grad_training", "model.py", 9))
+    text = applied(root, diff, tmp_path)["model.py"]
+    assert "        x = self.a(x)\n        x = x.relu()\n        return self.b(x)" in text
+    assert "no_grad" not in text and "set_grad_enabled" not in text
+
+
+def test_a_no_grad_decorator_is_removed(tmp_path):
+    root = write(tmp_path / "r", {"model.py": """
+        import torch
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = nn.Linear(4, 2)
+            @torch.no_grad()
+            def embed(self, x):
+                return self.a(x)
+        """})  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("no_grad_training", "model.py", 9))
+    assert "no_grad" not in applied(root, diff, tmp_path)["model.py"]
+
+
+def test_layers_in_a_plain_list_become_a_module_list(tmp_path):
+    root = write(tmp_path / "r", {"model.py": """
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = [nn.Linear(4, 4) for _ in range(3)]
+        """})  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("unregistered_parameters", "model.py", 5))
+    assert "self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])" in applied(root, diff, tmp_path)["model.py"]  # fmt: skip
+
+
+def test_frozen_parameters_train_again(tmp_path):
+    root = write(tmp_path / "r", {"model.py": """
+        import torch.nn as nn
+        model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 2))
+        for p in model[0].parameters():
+            p.requires_grad = False
+        """})  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("frozen_parameters", "model.py", 4))
+    assert "requires_grad" not in applied(root, diff, tmp_path)["model.py"]
+
+
+def test_the_metric_argmax_gets_a_dim_and_the_wrong_dim_is_moved(tmp_path):
+    root = write(tmp_path / "r", {"m.py": """
+        import torch.nn.functional as F
+        def accuracy(logits, y):
+            return (logits.argmax() == y).float().mean()
+        def embed(x):
+            return F.normalize(x, dim=0)
+        """})  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("metric_bug", "m.py", 3))
+    assert "logits.argmax(dim=-1)" in applied(root, diff, tmp_path / "a")["m.py"]
+    (_, diff), *_ = proposals(root, finding("wrong_dimension", "m.py", 5))
+    assert "F.normalize(x, dim=-1)" in applied(root, diff, tmp_path / "b")["m.py"]
+
+
+def test_a_train_call_in_evaluation_becomes_eval(tmp_path):
+    root = write(tmp_path / "r", {"ev.py": """
+        def evaluate(model, x):
+            model.train()
+            return model(x)
+        """})  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("train_mode_in_eval", "ev.py", 2))
+    assert "model.eval()" in applied(root, diff, tmp_path)["ev.py"]
