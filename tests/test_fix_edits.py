@@ -68,7 +68,9 @@ def applied(root: Path, diff: str, tmp_path: Path) -> dict[str, str]:
     """The repo's files after `git apply` of diff on a copy (the real git, as a user would)."""
     copy = tmp_path / "applied"
     shutil.copytree(root, copy)
-    done = subprocess.run(["git", "apply", "-"], input=diff, text=True, cwd=copy, capture_output=True)
+    done = subprocess.run(
+        ["git", "apply", "-"], input=diff, text=True, cwd=copy, capture_output=True
+    )
     assert done.returncode == 0, done.stderr
     return {p.name: p.read_text() for p in copy.rglob("*.py")}
 
@@ -90,7 +92,10 @@ for epoch in range(5):
 
 
 def loop_repo(root: Path, body: str) -> Path:
-    return write(root, {"train.py": LOOP.format(body=textwrap.indent(textwrap.dedent(body).strip("\n"), " " * 8))})
+    return write(
+        root,
+        {"train.py": LOOP.format(body=textwrap.indent(textwrap.dedent(body).strip("\n"), " " * 8))},
+    )
 
 
 def line_of(root: Path, file: str, text: str) -> int:
@@ -171,7 +176,9 @@ def test_the_softmax_before_cross_entropy_is_removed(tmp_path, forward, expect):
             def forward(self, x):
                 {forward}
         """})  # fmt: skip
-    (change, diff), *_ = proposals(root, finding("softmax_before_ce", "model.py", line_of(root, "model.py", "return")))
+    (change, diff), *_ = proposals(
+        root, finding("softmax_before_ce", "model.py", line_of(root, "model.py", "return"))
+    )
     assert expect in applied(root, diff, tmp_path)["model.py"]
 
 
@@ -191,7 +198,9 @@ def test_loss_arguments_are_swapped_back(tmp_path):
         loss.backward()
         optimizer.step()
     """)  # fmt: skip
-    (_, diff), *_ = proposals(root, finding("loss_args_swapped", "train.py", line_of(root, "train.py", "loss =")))
+    (_, diff), *_ = proposals(
+        root, finding("loss_args_swapped", "train.py", line_of(root, "train.py", "loss ="))
+    )
     assert "F.binary_cross_entropy_with_logits(model(xb)[:, 0], yb.float())" in applied(root, diff, tmp_path)["train.py"]  # fmt: skip
 
 
@@ -202,7 +211,9 @@ def test_ignore_index_on_a_real_class_is_dropped(tmp_path):
         loss.backward()
         optimizer.step()
     """)  # fmt: skip
-    (_, diff), *_ = proposals(root, finding("loss_mask_error", "train.py", line_of(root, "train.py", "loss =")))
+    (_, diff), *_ = proposals(
+        root, finding("loss_mask_error", "train.py", line_of(root, "train.py", "loss ="))
+    )
     assert "F.cross_entropy(model(xb), yb)" in applied(root, diff, tmp_path)["train.py"]
 
 
@@ -214,7 +225,9 @@ def test_a_loss_rebuilt_from_item_is_put_back_in_the_graph(tmp_path):
         loss.backward()
         optimizer.step()
     """)  # fmt: skip
-    changes = proposals(root, finding("loss_detached_scale", "train.py", line_of(root, "train.py", "torch.tensor(")))
+    changes = proposals(
+        root, finding("loss_detached_scale", "train.py", line_of(root, "train.py", "torch.tensor("))
+    )
     assert any("loss = sum(p for p in parts)" in applied(root, d, tmp_path / str(i))["train.py"] for i, (_, d) in enumerate(changes))  # fmt: skip
 
 
@@ -225,7 +238,9 @@ def test_the_target_gets_the_dtype_its_loss_expects(tmp_path):
         loss.backward()
         optimizer.step()
     """)  # fmt: skip
-    (_, diff), *_ = proposals(root, finding("loss_target_mismatch", "train.py", line_of(root, "train.py", "loss =")))
+    (_, diff), *_ = proposals(
+        root, finding("loss_target_mismatch", "train.py", line_of(root, "train.py", "loss ="))
+    )
     assert "F.cross_entropy(model(xb), yb.long())" in applied(root, diff, tmp_path)["train.py"]
 
 
@@ -238,7 +253,9 @@ def test_a_missing_zero_grad_is_added_after_the_step(tmp_path):
         loss.backward()
         optimizer.step()
     """)  # fmt: skip
-    (change, diff), *_ = proposals(root, finding("missing_zero_grad", "train.py", line_of(root, "train.py", "backward")))
+    (change, diff), *_ = proposals(
+        root, finding("missing_zero_grad", "train.py", line_of(root, "train.py", "backward"))
+    )
     text = applied(root, diff, tmp_path)["train.py"]
     assert "        optimizer.step()\n        optimizer.zero_grad()\n" in text
 
@@ -250,7 +267,9 @@ def test_a_zero_grad_between_backward_and_step_moves_after_the_step(tmp_path):
         optimizer.zero_grad()
         optimizer.step()
     """)  # fmt: skip
-    (_, diff), *_ = proposals(root, finding("step_order", "train.py", line_of(root, "train.py", "zero_grad")))
+    (_, diff), *_ = proposals(
+        root, finding("step_order", "train.py", line_of(root, "train.py", "zero_grad"))
+    )
     text = applied(root, diff, tmp_path)["train.py"]
     assert text.index("backward()") < text.index("optimizer.step()") < text.index("zero_grad()")
 
@@ -279,11 +298,19 @@ def test_a_per_batch_scheduler_step_moves_to_the_epoch(tmp_path):
         optimizer.step()
         scheduler.step()
     """)  # fmt: skip
-    text = (root / "train.py").read_text().replace(
-        "x = torch", "scheduler = torch.optim.lr_scheduler.ExponentialLR(optimizer, 0.9)\nx = torch", 1
+    text = (
+        (root / "train.py")
+        .read_text()
+        .replace(
+            "x = torch",
+            "scheduler = torch.optim.lr_scheduler.ExponentialLR(optimizer, 0.9)\nx = torch",
+            1,
+        )
     )
     (root / "train.py").write_text(text)
-    (_, diff), *_ = proposals(root, finding("scheduler_misuse", "train.py", line_of(root, "train.py", "scheduler.step")))
+    (_, diff), *_ = proposals(
+        root, finding("scheduler_misuse", "train.py", line_of(root, "train.py", "scheduler.step"))
+    )
     text = applied(root, diff, tmp_path)["train.py"]
     assert "        optimizer.step()\n    scheduler.step()\n" in text
 
@@ -298,9 +325,13 @@ def test_weight_decay_is_turned_off_and_a_tiny_clip_removed(tmp_path):
     """)  # fmt: skip
     text = (root / "train.py").read_text().replace("lr=0.1)", "lr=0.1, weight_decay=10.0)")
     (root / "train.py").write_text(text)
-    (_, diff), *_ = proposals(root, finding("excessive_weight_decay", "train.py", line_of(root, "train.py", "SGD(")))
+    (_, diff), *_ = proposals(
+        root, finding("excessive_weight_decay", "train.py", line_of(root, "train.py", "SGD("))
+    )
     assert "weight_decay=0.0" in applied(root, diff, tmp_path / "a")["train.py"]
-    (_, diff), *_ = proposals(root, finding("tiny_grad_clip", "train.py", line_of(root, "train.py", "clip_grad")))
+    (_, diff), *_ = proposals(
+        root, finding("tiny_grad_clip", "train.py", line_of(root, "train.py", "clip_grad"))
+    )
     assert "clip_grad_norm_" not in applied(root, diff, tmp_path / "b")["train.py"]
 
 
@@ -317,7 +348,9 @@ def test_the_optimizer_gets_every_parameter_of_the_model(tmp_path, params, expec
     """)  # fmt: skip
     text = (root / "train.py").read_text().replace("SGD(model.parameters()", f"SGD({params}")
     (root / "train.py").write_text(text)
-    (_, diff), *_ = proposals(root, finding("optimizer_missing_params", "train.py", line_of(root, "train.py", "SGD(")))
+    (_, diff), *_ = proposals(
+        root, finding("optimizer_missing_params", "train.py", line_of(root, "train.py", "SGD("))
+    )
     assert f"torch.optim.SGD({expect}, lr=0.1)" in applied(root, diff, tmp_path)["train.py"]
 
 
@@ -349,7 +382,9 @@ def test_a_nan_written_into_the_inputs_is_found_upstream_of_the_forward(tmp_path
                 pred = model(x)
         main()
         """})  # fmt: skip
-    changes = proposals(root, finding("nonfinite_inputs", "train.py", line_of(root, "train.py", "pred =")))
+    changes = proposals(
+        root, finding("nonfinite_inputs", "train.py", line_of(root, "train.py", "pred ="))
+    )
     assert len(changes) == 1 and "nan" in changes[0][0]
 
 
@@ -365,10 +400,15 @@ def test_detach_and_data_in_the_forward_are_removed(tmp_path):
                 return self.b(h.data)
         """})  # fmt: skip
     found = proposals(root, finding("detached_graph", "model.py", 7))
-    assert any("self.a(x)\n" in applied(root, d, tmp_path / str(i))["model.py"] for i, (_, d) in enumerate(found))
+    assert any(
+        "self.a(x)\n" in applied(root, d, tmp_path / str(i))["model.py"]
+        for i, (_, d) in enumerate(found)
+    )
 
 
-@pytest.mark.parametrize("wrapper", ["with torch.no_grad():", "with torch.set_grad_enabled(False):"])
+@pytest.mark.parametrize(
+    "wrapper", ["with torch.no_grad():", "with torch.set_grad_enabled(False):"]
+)
 def test_a_no_grad_block_around_the_forward_is_unwrapped(tmp_path, wrapper):
     root = write(tmp_path / "r", {"model.py": f"""
         import torch
