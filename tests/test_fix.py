@@ -168,3 +168,64 @@ def test_a_healthy_repo_gets_no_patch(tmp_path):
     report = json.loads(p.stdout)
     assert not confirmed(report) and report["patches"] == []
     assert "## Patches" not in render(Report.model_validate(report), "md")
+
+
+@pytest.mark.slow
+def test_a_models_diff_goes_through_propose_patch_and_is_verified(tmp_path):
+    """With the planner's edits switched off, the model reads code, meets the guardrail
+    (a finding that is not confirmed), sends a diff that does not apply, then one that is
+    verified by rerunning, as the planner's are."""
+    from fakellm import Reply, ScriptedLLM, call
+    from fakellm.helpers import settings
+
+    from torch_investigate.agent.core.planner import Planner
+    from torch_investigate.agent.core.policy import investigate as walk
+    from torch_investigate.agent.core.session import Options, Session
+    from torch_investigate.agent.fix.patcher import patch_findings
+    from torch_investigate.agent.fix.propose import ModelProposer
+    from torch_investigate.agent.llm import LLMPolicy
+
+    repo = write_repo(tmp_path / "softmax", {"train.py": SOFTMAX})
+    good = (
+        "--- a/train.py\n+++ b/train.py\n@@ -12,3 +12,3 @@\n"
+        "         xb, yb = x[i : i + 32], y[i : i + 32]\n"
+        "-        probs = F.softmax(model(xb), dim=1)\n"
+        "+        probs = model(xb)\n"
+        "         loss = F.cross_entropy(probs, yb)\n"
+    )
+    stale = good.replace("probs = F.softmax", "probs = torch.softmax")
+    with Session(repo, Options()) as session:
+        walk(session, Planner())
+        report = session.report()
+        root = report.root_cause
+        plausible = next(f.id for f in report.findings if f.status != "confirmed")
+        script = [
+            Reply(tool_calls=[call("read_code", target="train.py:10-16")]),
+            Reply(tool_calls=[call("propose_patch", finding=plausible, diff=good, explanation="x")]),
+            Reply(tool_calls=[call("propose_patch", finding=root, diff=stale, explanation="x")]),
+            Reply(tool_calls=[call("propose_patch", finding=root, diff=good, explanation="logits to the loss")]),
+        ]  # fmt: skip
+        with ScriptedLLM(script) as server:
+            proposer = ModelProposer(LLMPolicy(settings(server)))
+            patches = patch_findings(session, report, proposer=proposer, max_candidates=0)
+    (patch,) = patches
+    assert patch.origin == "model" and patch.proposed_by == "scripted" and patch.verified
+    assert patch.change == "logits to the loss" and patch.tried == 1
+    results = [m["content"] for r in server.requests[1:] for m in r.tool_results()]
+    assert "REFUSED by the guardrail `patch_needs_confirmed`" in results[1]
+    assert "the diff was not run" in results[2]
+    assert proposer.policy.usage.steps == 4 and proposer.policy.usage.refusals == 1
+
+
+@pytest.mark.slow
+def test_bench_patch_scores_the_ci_subset(tmp_path):
+    out = tmp_path / "ci.json"
+    p = investigate(
+        "bench", ROOT / "evals/suite/ci", "--patch", "--jobs", "2", "--json", out, timeout=3000
+    )
+    assert p.returncode == 0, p.stderr
+    result = json.loads(out.read_text())
+    s = result["patches"]
+    assert s["confirmed_root_causes"] == 3 and s["verified"] == 3 and s["clean_patched"] == 0
+    assert s["matches"] == s["measured"] == 3
+    assert "patches: 3 confirmed root causes" in p.stdout

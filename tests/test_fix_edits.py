@@ -490,3 +490,24 @@ def test_a_train_call_in_evaluation_becomes_eval(tmp_path):
         """})  # fmt: skip
     (_, diff), *_ = proposals(root, finding("train_mode_in_eval", "ev.py", 2))
     assert "model.eval()" in applied(root, diff, tmp_path)["ev.py"]
+
+
+def test_a_model_may_not_patch_stage_8_while_stages_1_to_7_are_open(tmp_path):
+    from types import SimpleNamespace
+
+    from torch_investigate.agent.core.guardrails import Refused
+    from torch_investigate.agent.fix.propose import ModelProposer, ProposePatchArgs, _Round
+
+    f = finding("lr_too_high", "train.py", 3)
+    stages = [StageResult(stage=Stage(s), checklist=[], verdict="coherent") for s in range(1, 9)]
+    stages[5].verdict = "inconclusive"
+    report = Report(
+        repo="r", stages=stages, findings=[f], conclusion="defects_found", root_cause="F1"
+    )
+    fixing = SimpleNamespace(original=SimpleNamespace(report=report))
+    proposer = ModelProposer.__new__(ModelProposer)
+    args = ProposePatchArgs(finding="F1", diff="--- a/train.py\n", explanation="lower lr")
+    with pytest.raises(Refused) as refused:
+        proposer._propose_patch(fixing, _Round(f), args)  # type: ignore[arg-type]
+    assert refused.value.rule == "optimization_before_correctness"
+    assert "stage 6" in refused.value.message
