@@ -9,6 +9,7 @@ from tree_sitter import Node
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
 from torch_investigate.agent.fix.mechanical.common import remove_transform, upstream_transforms
 from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.names import is_data_loader
 from torch_investigate.tools.records import Finding
 
 # a constant scale this far from 1 on a model input is a unit mistake, not a choice
@@ -69,15 +70,24 @@ def _reorders(stmt: Node) -> bool:
 )
 def unshuffled_data(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     src = ctx.source
+    loaders: list[tuple[str, Node]] = []
     loader = ctx.trace.train_loader() if ctx.trace is not None else None
     if loader is not None and loader.frame is not None and loader.frame.file in src.files:
         call = src.call_on_line(loader.frame.file, loader.frame.line)
         if call is not None and not loader.sampler:
-            file = loader.frame.file
-            yield Candidate(
-                f"`shuffle=True` on the training DataLoader ({at(file, call)})",
-                (src.set_kwarg(file, call, "shuffle", "True", anchor=True),),
-            )
+            loaders.append((loader.frame.file, call))
+    for file, line in ctx.places(f):  # the DataLoader the finding names
+        for site, node in src.calls(file):
+            if site.line == line and is_data_loader(site.resolved):
+                loaders.append((file, node))
+    for file, call in loaders:
+        _, keywords = sx.call_args(call)
+        if "sampler" in keywords or "batch_sampler" in keywords:
+            continue
+        yield Candidate(
+            f"`shuffle=True` on the training DataLoader ({at(file, call)})",
+            (src.set_kwarg(file, call, "shuffle", "True", anchor=True),),
+        )
     for file, line in ctx.places(f):
         stmt = ctx.statement(file, line)
         if stmt is None:
