@@ -108,6 +108,12 @@ def patch_findings(
     fixing = Fixing.of(session, report, say)
     patches: list[Patch] = []
     for finding in targets(report):
+        covered = next((p for p in patches if p.verified and finding.category not in p.still_confirmed and p.category == finding.category), None)  # fmt: skip
+        if covered is not None:  # the same defect seen from a second site: one patch per defect
+            fixing.say(
+                f"fix: {finding.id} {finding.category}: no longer confirmed with {covered.id}"
+            )
+            continue
         best: Patch | None = None
         tried = 0
         fix = REGISTRY.get(finding.category)

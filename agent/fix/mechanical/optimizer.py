@@ -239,6 +239,8 @@ def scheduler_misuse(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
             inside = e.file == loop.file and loop.line_start <= e.line <= loop.line_end
             if inside and node is not None and loop.enclosing_loops:
                 yield move_after(ctx, e.file, stmt, node, "the schedule advances once per epoch")
+            elif inside:  # no epoch loop to step it in: the per-batch decay goes
+                yield removal(ctx, e.file, stmt, "no per-batch decay (the loop has no epochs to step it once per epoch)")  # fmt: skip
             for s in steps:
                 step = statement(ctx, s)
                 if step is not None and s.file == e.file and e.line < s.line:
