@@ -180,11 +180,23 @@ def metric_bug(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
 
 @fixer(
     "batchnorm_small_batch",
-    "BatchNorm never sees a batch of one: `drop_last=True` on the training loader when "
-    "only its last batch is that small",
+    "BatchNorm trains on batches of at least 16 (the finding's own bar: 8-16): the batch "
+    "size the check traced to its literal raised to 16, or `drop_last=True` when only "
+    "the last batch is that small",
 )
 def batchnorm_small_batch(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     src = ctx.source
+    if f.file and f.line and f.file in src.files:  # the check places it at the batch size's literal
+        stmt = ctx.statement(f.file, f.line)
+        small = [
+            n for n in sx.descendants(stmt) if n.type == "integer" and sx.line(n) == f.line
+        ] if stmt is not None else []  # fmt: skip
+        small = [n for n in small if (sx.number(n) or 0) < SMALL_BATCH and _is_batch_size(n)]
+        if len(small) == 1:
+            yield Candidate(
+                f"batch size {sx.text(small[0])} -> {SOUND_BATCH} ({at(f.file, small[0])}): BatchNorm sees batches it can normalize",
+                (src.replace(f.file, small[0], str(SOUND_BATCH), anchor=True),),
+            )  # fmt: skip
     if ctx.trace is None:
         return
     loader = ctx.trace.train_loader()
@@ -199,3 +211,18 @@ def batchnorm_small_batch(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
             f"`drop_last=True` on the training loader ({at(loader.frame.file, call)}): no batch of one",
             (src.set_kwarg(loader.frame.file, call, "drop_last", "True", anchor=True),),
         )
+
+
+SMALL_BATCH, SOUND_BATCH = 8, 16
+
+
+def _is_batch_size(node: Node) -> bool:
+    """The literal is a `batch_size=` argument or the whole value of an assignment (a
+    config constant): not an index or a shape inside a larger expression."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "keyword_argument":
+        name = parent.child_by_field_name("name")
+        return name is not None and sx.text(name) == "batch_size"
+    return parent.type in ("assignment", "typed_default_parameter", "default_parameter")
