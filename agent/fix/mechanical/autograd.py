@@ -240,17 +240,20 @@ def _as_parameter(right: Node, nn: str) -> str | None:
 
 @fixer(
     "params_created_in_forward",
-    "a layer made again in every forward removed, when __init__ already makes it",
+    "a layer made in every forward made once: removed when __init__ already makes it, "
+    "else built in __init__ as its lazy form (`nn.LazyLinear(out)`), which infers the "
+    "input size the forward passed",
 )
 def params_created_in_forward(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
-    index = ctx.source.index
+    src = ctx.source
+    index = src.index
     for file, line in ctx.places(f):
         stmt = ctx.statement(file, line)
         assign = stmt.named_children[0] if stmt is not None and stmt.named_children else None
         if stmt is None or assign is None or assign.type != "assignment":
             continue
-        left = assign.child_by_field_name("left")
-        if left is None or not sx.text(left).startswith("self."):
+        left, right = assign.child_by_field_name("left"), assign.child_by_field_name("right")
+        if left is None or right is None or not sx.text(left).startswith("self."):
             continue
         symbol = index.enclosing_symbol(file, line)
         cls = symbol.rsplit(".", 1)[0]
@@ -260,3 +263,47 @@ def params_created_in_forward(ctx: FixContext, f: Finding) -> Iterator[Candidate
         )
         if made_in_init:
             yield removal(ctx, file, stmt, f"`{sx.text(left)}` is the layer __init__ made, trained across steps")  # fmt: skip
+            continue
+        lazy = _lazy_form(src, file, right)
+        init = _init_end(ctx, file, stmt)
+        if lazy is not None and init is not None:
+            yield Candidate(
+                f"`{sx.flat(stmt)[:80]}` moved into __init__ as `{sx.text(left)} = {lazy}` ({at(file, stmt)})",
+                (src.delete(file, stmt), src.insert_after(file, init, f"{sx.text(left)} = {lazy}", anchor=True)),
+            )  # fmt: skip
+
+
+LAZY = {"Linear": "LazyLinear", "Conv1d": "LazyConv1d", "Conv2d": "LazyConv2d", "Conv3d": "LazyConv3d",
+        "BatchNorm1d": "LazyBatchNorm1d", "BatchNorm2d": "LazyBatchNorm2d"}  # fmt: skip
+
+
+def _lazy_form(src, file: str, call: Node) -> str | None:
+    """`nn.LazyLinear(out, ...)` for `nn.Linear(x.shape[-1], out, ...)`: a layer whose input
+    size the forward reads from its input (a name that is not an attribute of self)."""
+    if call.type != "call":
+        return None
+    fn = sx.call_function(call)
+    name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+    positional, _ = sx.call_args(call)
+    if name not in LAZY or not positional or sx.text(positional[0]).startswith("self."):
+        return None
+    args = call.child_by_field_name("arguments")
+    assert args is not None and fn is not None
+    rest = (
+        sx.text(args)[positional[0].end_byte - args.start_byte :].lstrip().removeprefix(",").strip()
+    )
+    prefix = sx.text(fn).rsplit(".", 1)[0] + "." if "." in sx.text(fn) else ""
+    return f"{prefix}{LAZY[name]}({rest}"
+
+
+def _init_end(ctx: FixContext, file: str, stmt: Node) -> Node | None:
+    """The last statement of the __init__ of the class around stmt."""
+    cls = next((a for a in sx.ancestors(stmt) if a.type == "class_definition"), None)
+    body = cls.child_by_field_name("body") if cls is not None else None
+    for node in body.named_children if body is not None else []:
+        fn = node.named_children[-1] if node.type == "decorated_definition" else node
+        if fn.type == "function_definition" and sx.function_name(fn) == "__init__":
+            block = sx.function_body(fn)
+            kids = [k for k in (block.named_children if block else []) if k.type != "comment"]
+            return kids[-1] if kids else None
+    return None

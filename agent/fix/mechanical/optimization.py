@@ -81,15 +81,15 @@ INIT_METHODS = frozenset({"fill_", "zero_", "normal_", "uniform_", "constant_", 
 
 def _is_init(stmt: Node) -> bool:
     """A statement that overwrites parameter values in place: an `nn.init.*_` call, a
-    `.fill_`/`.zero_`/... on a weight, or a loop of them."""
-    if stmt.type == "for_statement":
-        body = stmt.child_by_field_name("body")
-        return body is not None and any(_is_init(s) for s in body.named_children)
-    if stmt.type == "with_statement":
-        body = stmt.child_by_field_name("body")
-        return body is not None and all(
-            _is_init(s) for s in body.named_children if s.type != "comment"
-        )
+    `.fill_`/`.zero_`/... on a weight, or a loop or branch made of nothing else."""
+    if stmt.type in ("for_statement", "if_statement", "with_statement"):
+        leaves = [
+            n
+            for n in sx.descendants(stmt)
+            if n.parent is not None and n.parent.type == "block" and n.type not in ("comment", "pass_statement")
+            and n.type not in ("for_statement", "if_statement", "with_statement", "else_clause", "elif_clause")
+        ]  # fmt: skip
+        return bool(leaves) and all(_is_init(n) for n in leaves)
     if mutates(stmt) is None or stmt.type != "expression_statement":
         return False
     call = stmt.named_children[0]

@@ -147,6 +147,9 @@ def step_order(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
                 continue
             if b.file == z.file and b.line < z.line < s.line:
                 yield move_after(ctx, z.file, zero, step, "gradients are reset after the update, not before it")  # fmt: skip
+            elif z.line > s.line and not _same_block(zero, step) and b.line < s.line:
+                # the reset runs on every micro-batch while the step waits for several
+                yield move_after(ctx, z.file, zero, step, "gradients are reset only after the update they accumulate for", indent=ctx.source.indent(s.file, step))  # fmt: skip
         if s.file == b.file and s.line < b.line and _same_block(step, backward):
             yield move_after(ctx, s.file, step, backward, "the update uses this batch's gradients")
         elif s.file == b.file and s.line < b.line:
