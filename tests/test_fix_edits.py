@@ -435,3 +435,59 @@ def test_a_train_call_in_evaluation_becomes_eval(tmp_path):
         """})  # fmt: skip
     (_, diff), *_ = proposals(root, finding("train_mode_in_eval", "ev.py", 2))
     assert "model.eval()" in applied(root, diff, tmp_path)["ev.py"]
+
+
+def test_a_layer_made_in_every_forward_is_made_once(tmp_path):
+    root = write(tmp_path / "r", {"nets.py": """
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self, hidden=8):
+                super().__init__()
+                self.hidden = hidden
+                self.head = nn.Linear(hidden, 2)
+            def forward(self, x):
+                self.stem = nn.Linear(x.shape[-1], self.hidden)
+                return self.head(self.stem(x))
+        """})  # fmt: skip
+    (_, diff), *_ = proposals(root, finding("params_created_in_forward", "nets.py", 8))
+    text = applied(root, diff, tmp_path)["nets.py"]
+    assert (
+        "        self.head = nn.Linear(hidden, 2)\n        self.stem = nn.LazyLinear(self.hidden)\n"
+        in text
+    )
+    assert "x.shape[-1]" not in text
+
+
+def test_a_reset_outside_the_accumulation_branch_moves_in_after_the_step(tmp_path):
+    root = loop_repo(tmp_path / "r", """
+        loss = F.cross_entropy(model(xb), yb) / 4
+        loss.backward()
+        if (i + 1) % 4 == 0:
+            optimizer.step()
+        optimizer.zero_grad()
+    """)  # fmt: skip
+    (_, diff), *_ = proposals(
+        root, finding("step_order", "train.py", line_of(root, "train.py", "zero_grad"))
+    )
+    text = applied(root, diff, tmp_path)["train.py"]
+    assert "            optimizer.step()\n            optimizer.zero_grad()\n" in text
+
+
+def test_an_initialization_that_overwrites_the_defaults_is_removed(tmp_path):
+    root = write(tmp_path / "r", {"model.py": """
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gru = nn.GRU(4, 8)
+                self.fc1 = nn.Linear(8, 2)
+                nn.init.constant_(self.fc1.bias, -10.0)
+                for name, p in self.named_parameters():
+                    if "weight_hh" in name:
+                        nn.init.orthogonal_(p)
+                    else:
+                        nn.init.zeros_(p)
+        """})  # fmt: skip
+    changes = [c for c, _ in proposals(root, finding("bad_initialization", "model.py", 3))]
+    assert any("nn.init.constant_(self.fc1.bias, -10.0)" in c for c in changes)
+    assert any(c.startswith("removed `for name, p in self.named_parameters()") for c in changes)
