@@ -149,10 +149,6 @@ def module_names(src: Source, file: str) -> set[str]:
     return set(src.unit(file).imports)
 
 
-def indent_of(src: Source, file: str, node: Node) -> str:
-    return src.indent(file, node)
-
-
 def move_after(
     ctx: FixContext, file: str, stmt: Node, after: Node, what: str, *, indent: str | None = None
 ) -> Candidate:
@@ -165,15 +161,6 @@ def move_after(
             src.delete(file, stmt),
             src.insert_after(file, after, code, anchor=True, indent=indent),
         ),
-    )
-
-
-def move_before(ctx: FixContext, file: str, stmt: Node, before: Node, what: str) -> Candidate:
-    src = ctx.source
-    code = src.code(file, stmt)
-    return Candidate(
-        f"moved `{sx.flat(stmt)[:80]}` from {at(file, stmt)} to before {at(file, before)}: {what}",
-        (src.delete(file, stmt), src.insert_before(file, before, code, anchor=True)),
     )
 
 
