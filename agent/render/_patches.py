@@ -59,6 +59,8 @@ def markdown_lines(patches: list[Patch], md, code) -> list[str]:
     if not patches:
         return []
     lines = ["## Patches", "", md(INTRO), ""]
+    verified = sum(p.verified for p in patches)
+    lines += [f"{verified} of {len(patches)} patches verified.", ""]
     shown = [p for p in patches if p.status != "dropped"]
     for p in shown:
         at = f" at {code(_where(p))}" if _where(p) else ""
@@ -80,7 +82,6 @@ def markdown_lines(patches: list[Patch], md, code) -> list[str]:
             f"- {p.id} {code(p.category)} ({p.finding}): {md(one_line(p.change))}: {md(one_line(p.reason))}"
             for p in dropped
         ]
-        lines.append("")
     return lines
 
 
