@@ -40,6 +40,8 @@ for epoch in range(10):
         loss.backward()
         opt.step()
     print(f"epoch {epoch} loss {loss.item():.4f}")
+torch.save(model.state_dict(), "ckpt.pt")  # every run writes into its folder and beyond
+open("../escape.txt", "w").write("x")
 """
 
 
@@ -76,6 +78,7 @@ def test_a_confirmed_defect_gets_a_verified_patch_and_the_repo_is_untouched(soft
     repo, before, p = softmax_fix
     assert p.returncode == 0, p.stderr
     assert tree_hash(repo) == before  # without --apply the user's files never change
+    assert not (repo.parent / "escape.txt").exists()
     report = json.loads(p.stdout)
     assert report["schema_version"] == "1.5"
     (patch,) = report["patches"]
