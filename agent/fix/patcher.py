@@ -108,11 +108,14 @@ def patch_findings(
     fixing = Fixing.of(session, report, say)
     patches: list[Patch] = []
     for finding in targets(report):
-        covered = next((p for p in patches if p.verified and finding.category not in p.still_confirmed and p.category == finding.category), None)  # fmt: skip
-        if covered is not None:  # the same defect seen from a second site: one patch per defect
-            fixing.say(
-                f"fix: {finding.id} {finding.category}: no longer confirmed with {covered.id}"
-            )
+        # One patch per defect: a second site of a category a verified patch removed, or a
+        # side effect that patch also removed (clipping that bit because the loss was
+        # wrong), is no longer confirmed once that patch is in.
+        covered = next((p for p in patches if p.verified and finding.category not in p.still_confirmed), None)  # fmt: skip
+        if covered is not None:
+            note = f"{finding.id} {finding.category} is no longer confirmed with {covered.id} applied: no patch of its own"  # fmt: skip
+            fixing.say(f"fix: {note}")
+            report.notes.append(f"fix: {note}")
             continue
         best: Patch | None = None
         tried = 0
