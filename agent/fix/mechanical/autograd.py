@@ -194,6 +194,7 @@ def unregistered_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     src = ctx.source
     for file, line in ctx.places(f):
         stmt = ctx.statement(file, line)
+        stmt = _container_binding(stmt) or stmt if stmt is not None else None
         assign = stmt.named_children[0] if stmt is not None and stmt.named_children else None
         if assign is None or assign.type != "assignment":
             continue
@@ -201,11 +202,11 @@ def unregistered_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
         if right is None:
             continue
         nn, imports = src.torch_expr(file, "torch.nn")
-        if right.type in ("list", "list_comprehension"):
-            inner = sx.text(right) if right.named_child_count or right.type != "list" else ""
+        if right.type in ("list", "list_comprehension") or sx.text(right) == "list()":
+            inner = sx.text(right) if right.named_child_count and right.type != "call" else ""
             text = f"{nn}.ModuleList({inner})"
-        elif right.type in ("dictionary", "dictionary_comprehension"):
-            inner = sx.text(right) if right.named_child_count else ""
+        elif right.type in ("dictionary", "dictionary_comprehension") or sx.text(right) == "dict()":
+            inner = sx.text(right) if right.named_child_count and right.type != "call" else ""
             text = f"{nn}.ModuleDict({inner})"
         else:
             text = _as_parameter(right, nn)
@@ -215,6 +216,31 @@ def unregistered_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
             f"`{sx.flat(right)[:80]}` -> `{text[:80]}` ({at(file, right)}): model.parameters() holds it",
             (*imports, src.replace(file, right, text, anchor=True)),
         )
+
+
+def _container_binding(stmt: Node) -> Node | None:
+    """For `self.layers.append(...)` (or `self.layers[k] = ...`), the earlier statement of
+    the same function that bound `self.layers` to a plain list or dict."""
+    container = None
+    if stmt.type == "expression_statement" and stmt.named_children:
+        inner = stmt.named_children[0]
+        if inner.type == "call" and sx.method_name(inner) in ("append", "extend", "insert"):
+            container = sx.receiver(inner)
+        elif inner.type == "assignment":
+            left = inner.child_by_field_name("left")
+            if left is not None and left.type == "subscript":
+                container = left.child_by_field_name("value")
+    fn = sx.enclosing_function(stmt)
+    if container is None or fn is None:
+        return None
+    name = sx.text(container)
+    for node in sx.descendants(fn):
+        if node.type == "assignment" and node.end_byte <= stmt.start_byte:
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is not None and right is not None and sx.text(left) == name:
+                if right.type in ("list", "dictionary") or sx.text(right) in ("list()", "dict()"):
+                    return sx.statement_of(node)
+    return None
 
 
 def _as_parameter(right: Node, nn: str) -> str | None:

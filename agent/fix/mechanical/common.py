@@ -201,11 +201,17 @@ def _names_read(stmt: Node) -> set[str]:
 
 
 def upstream_transforms(
-    ctx: FixContext, finding: Finding, what: str, keep: Callable[[Node], bool] | None = None
+    ctx: FixContext,
+    finding: Finding,
+    what: str,
+    keep: Callable[[Node], bool] | None = None,
+    *,
+    any_value: bool = False,
 ) -> Iterator[Candidate]:
     """Statements before each of the finding's places, in the same function (or module),
-    that rebind or change in place a value the place reads, nearest first: the runtime
-    saw the corrupted value where it was used; the edit removes where it was corrupted."""
+    that rebind or change in place a value the place reads (`any_value`: any value, when
+    `keep` alone identifies the statement), nearest first: the runtime saw the corrupted
+    value where it was used; the edit removes where it was corrupted."""
     for file, line in ctx.places(finding):
         stmt = ctx.statement(file, line)
         if stmt is None:
@@ -222,7 +228,7 @@ def upstream_transforms(
         ]
         for prior in reversed(earlier):
             target = rebound(prior) or mutates(prior)
-            if target is None or target.split(".")[0].split("[")[0] not in names:
+            if target is None or not (any_value or target.split(".")[0].split("[")[0] in names):
                 continue
             if keep is None or keep(prior):
                 yield removal(ctx, file, prior, what)

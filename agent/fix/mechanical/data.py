@@ -38,7 +38,9 @@ def bad_labels(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
 @fixer("nonfinite_inputs", "the statement that writes non-finite values into the batch removed")
 def nonfinite_inputs(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     yield from remove_transform(ctx, f, "the batch holds finite values")
-    yield from upstream_transforms(ctx, f, "the batch holds finite values", _writes_nonfinite)
+    yield from upstream_transforms(
+        ctx, f, "the batch holds finite values", _writes_nonfinite, any_value=True
+    )
 
 
 NONFINITE = ("nan", "inf")
