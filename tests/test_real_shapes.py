@@ -67,6 +67,20 @@ CASES = {
     "func_sgd/healthy": ("func_sgd", "fit.py", [], None, False),
     # asks for a GPU: run through the script's own device option, and never a crash finding
     "gpu_default/healthy": ("gpu_default", "train.py", [], None, True),
+    # categorical codes: an encoder fit anew on the evaluation data reads other categories
+    "tabular_codes/healthy": ("tabular_codes", "train.py", [], None, False),
+    "tabular_codes/encoder_refit": (
+        "tabular_codes", "train.py",
+        [("    val_ds = Claims(records(2000, 2), train_ds.encoders)", "    val_ds = Claims(records(2000, 2))")],
+        ("preprocessing_mismatch", "train.py", "main"), False,
+    ),
+    # a GAN: the generator's loss must be followed too, not only the first loss
+    "gan/healthy": ("../../../evals/test/cases/healthy-gan-ring", "toygan/train.py", [], None, False),
+    "gan/generator_toward_fake_label": (
+        "../../../evals/test/cases/healthy-gan-ring", "toygan/train.py",
+        [("binary_cross_entropy_with_logits(D(fake), torch.ones(b))", "binary_cross_entropy_with_logits(D(fake), torch.zeros(b))")],
+        ("bad_labels", "toygan/train.py", "main"), False,
+    ),
 }  # fmt: skip
 NEEDS = {"lightning_clf": "lightning"}  # a fixture that needs a package the tests may lack
 

@@ -174,7 +174,7 @@ def test_reference_imports_only_stdlib_and_torch():
 
 @pytest.mark.parametrize("classes", [2, 3, 10, 1000])
 def test_chance_level_is_what_torch_computes_for_equal_logits(classes):
-    from torch_investigate.agent.checks.common import chance_level
+    from torch_investigate.agent.checks.levels import chance_level
 
     assert chance_level("cross_entropy", [8, classes]) == pytest.approx(ce_equal_logits(classes))
     assert chance_level("binary_cross_entropy_with_logits", [8, 1]) == pytest.approx(

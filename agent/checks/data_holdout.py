@@ -8,19 +8,13 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    baseline_trace,
-    eval_missing,
-    first_static_location,
-    fmt,
-    loader_location,
-    runtime,
-    where,
-)
+from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
 from torch_investigate.agent.checks.levels import marginal_level, per_element
+from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import final_level
 from torch_investigate.tools.records import Location, Stage
-from torch_investigate.tools.trace_models import Frame, Trace
+from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -45,6 +39,9 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
         if ph.get("train") and ph.get("eval") and len(ph["train"].mean) == len(ph["eval"].mean)
     ]
     tm, em = max(pairs, key=lambda p: _shift(*p)) if pairs else (None, None)
+    if _recoded(session, ev, t):
+        _leakage(session, ev, t)
+        return
     if tm is None or em is None:
         ev.item(
             "train_eval_inputs",
@@ -59,6 +56,68 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
                 tm, em, signed, rs, site = site
             _compare_moments(session, ev, t, tm, em, signed, rs, site)
     _leakage(session, ev, t)
+
+
+# A code must be seen this often in each split before its targets are compared; a code
+# whose targets differ by more than DIFFERS standard errors between the splits goes with
+# other targets there.
+MIN_PER_CODE, DIFFERS = 30, 4.0
+
+
+def _recoded(session: Session, ev: Evidence, t: Trace) -> bool:
+    """An integer (categorical) input column whose codes stand for other categories in
+    evaluation than in training (an encoder fit anew on the evaluation data): the same
+    code goes with clearly other targets there, some codes higher and some lower. A real
+    shift of the target moves the codes together; new ids are not shared codes."""
+    train = [c for c in t.code_targets if c.role == "train"]
+    evals = [c for c in t.code_targets if c.role != "train"]  # loaders no loss trained on
+    for tr in train:
+        for ev_ in (e for e in evals if e.target_index == tr.target_index):
+            if len(ev_.columns) != len(tr.columns):
+                continue
+            for j, (tc, ec) in enumerate(zip(tr.columns, ev_.columns, strict=True)):
+                zs = [z for code in set(tc) & set(ec) if (z := _z(tc[code], ec[code])) is not None]
+                up, down = sum(z > DIFFERS for z in zs), sum(z < -DIFFERS for z in zs)
+                if len(zs) < 3 or min(up, down) < 1 or up + down < 0.5 * len(zs):
+                    continue
+                text = (
+                    f"column {j} of the integer codes the training and evaluation loaders "
+                    f"deliver: {up + down} of the {len(zs)} codes seen at least {MIN_PER_CODE} "
+                    f"times in both go with clearly other targets in evaluation ({up} higher, "
+                    f"{down} lower, each by more than {fmt(DIFFERS)} standard errors): the "
+                    "codes stand for other categories there"
+                )
+                ev.find(
+                    "preprocessing_mismatch",
+                    title="categorical codes assigned differently for evaluation",
+                    status="confirmed",
+                    confidence="high",
+                    evidence=[runtime(text, None, session, codes=len(zs), differ=up + down)],
+                    where=_eval_loader_location(session, t)
+                    or first_static_location(session, "preprocessing_mismatch")
+                    or _eval_location(session, t),
+                    why="an encoder fit separately on the evaluation data maps each category to another code: the model reads different categories than it learned",
+                    confirm="fit the category-to-code maps on the training data once and apply those same maps to the evaluation data",
+                )
+                ev.item("train_eval_inputs", "failed", text)
+                return True
+    return False
+
+
+def _z(a: list[float], b: list[float]) -> float | None:
+    """How many standard errors apart the mean targets of one code are in two splits."""
+    (n, s, ss), (m, r, rr) = a, b
+    if n < MIN_PER_CODE or m < MIN_PER_CODE:
+        return None
+    mu, nu = s / n, r / m
+    var = max(ss / n - mu * mu, 0.0) / n + max(rr / m - nu * nu, 0.0) / m
+    return (mu - nu) / math.sqrt(var) if var > 0 else None
+
+
+def _eval_loader_location(session: Session, t: Trace) -> Location | None:
+    """Where the evaluation DataLoader is built (its dataset is made on the way)."""
+    loaders = [lo for lo in t.loaders if lo.role == "eval" and lo.frame is not None]
+    return where(session, loaders[0].frame) if loaders else None
 
 
 def _standardized(tm, em) -> tuple[list[float], list[float]]:

@@ -7,21 +7,19 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
+from torch_investigate.agent.checks.baseline import (
     MODULE_LESS,
-    cross_broadcast_losses,
-    first_static_location,
-    fmt,
-    intervene,
-    model_location,
     module_less,
     numerically_dead,
     runtime,
     usable,
-    where,
 )
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import first_static_location, model_location, where
+from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import OpSite, Trace
+from torch_investigate.tools.tracefile.trace import OpSite, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -44,11 +42,41 @@ def shapes(session: Session, ev: Evidence) -> None:
     f = fws[0]
     ins = ", ".join(f"{i.shape} {i.dtype}" for i in f.inputs) or "no tensor inputs"
     outs = ", ".join(str(o) for o in f.outputs) or "no tensor output"
+    if _permuting_reshape(session, ev, t):
+        return
     ev.item(
         "shapes",
         "passed",
         f"{f.model}: inputs {ins} -> outputs {outs} ({len(fws)} training forwards recorded)",
     )
+
+
+def _permuting_reshape(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A reshape in the training forward whose result holds the input's sizes in another
+    order (`(B, N, 3)` -> `(B, 3, N)`): the values are read in the wrong order, as when a
+    reshape stands where a transpose was meant. Confirmed when doing it as a permute makes
+    the model learn better; a reshape that means it (a reordering of data laid out that
+    way) makes no such difference and stays a suspicion."""
+    sites = [o for o in t.ops if o.kind == "permuting_reshape" and o.phases.get("train")]
+    if not sites:
+        return False
+    o = sites[0]
+    text = (
+        f"`{o.op}` at {o.frame} turns a {o.shapes[0]} tensor into {o.shapes[1]}: the same sizes "
+        "in another order, so values that belonged to one axis are read along another"
+    )
+    eff = intervene(session, {"reshape_as_permute": True}, "with that reshape done as a permute")
+    ev.find(
+        "reshape_scramble",
+        status="confirmed" if eff.improved else "plausible",
+        confidence="high" if eff.improved else "low",
+        evidence=[runtime(text, o.frame, session, shapes=o.shapes), eff.observation()],
+        where=where(session, o.frame) or first_static_location(session, "reshape_scramble"),
+        why="reshape keeps the memory order: laying (B, N, C) out as (B, C, N) mixes points and coordinates instead of swapping the axes",
+        confirm=f"replace the reshape at {o.frame} by .permute/.transpose (then .contiguous() if a view follows) and compare",
+    )
+    ev.item("shapes", "failed" if eff.improved else "passed", text + "; " + eff.text)
+    return True
 
 
 @check(Stage.FORWARD)

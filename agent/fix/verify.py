@@ -9,7 +9,7 @@ built-in planner. The patch is `verified` when
 - it no longer confirms the finding's category, and
 - learning recovers by the criterion the finding's intervention used: a change that kept
   the objective (zero_grad before backward, weight decay off, ...) must make the loss fall
-  as the intervention did (`checks.common.compare`, the same steps compared); a change
+  as the intervention did (`checks.effects.compare`, the same steps compared); a change
   that alters the loss itself (a softmax stripped, arguments swapped) must learn as well
   as the intervention's run did; a finding confirmed by a runtime observation alone is
   recovered when the patched run no longer shows it.
@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from torch_investigate.agent.checks.common import LOSS_CHANGING, compare, fmt
+from torch_investigate.agent.checks.effects import LOSS_CHANGING, compare
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.planner import Planner
 from torch_investigate.agent.core.policy import investigate
 from torch_investigate.agent.core.runs import Run, Runner

@@ -11,10 +11,9 @@ from __future__ import annotations
 from html import escape
 
 from torch_investigate.agent.fix.diff import replacements
+from torch_investigate.agent.render import _svg
+from torch_investigate.agent.render._format import fmt_num, one_line
 from torch_investigate.tools.fix_records import Patch, PatchRun
-
-from . import _svg
-from ._format import fmt_num, one_line
 
 INTRO = (
     "Each patch was applied to a fresh copy of the repo and the same bounded training "

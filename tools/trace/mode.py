@@ -18,6 +18,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from . import ops, target_order
+from .interventions import reentry
 from .interventions.loss import kept_graph
 from .loss_calls import loss_call, weighted_loss
 from .ops import BINARY, DIM_OPS, DROPOUTS, GRAPH_CUTS, LOSSES, PASSTHROUGH, PROB_OPS, tag_of
@@ -75,7 +76,12 @@ class TraceMode(TorchFunctionMode):
         super().__init__()
         self.rec = rec
         # interventions that act on ops before the loss need every training op
-        self.op_interventions = rec.iv.strip_prob or rec.iv.keep_graph
+        self.op_interventions = (
+            rec.iv.strip_prob
+            or rec.iv.keep_graph
+            or rec.iv.reshape_as_permute
+            or rec.iv.rejoin_cuts
+        )
         # site of the last broadcast that grew an operand, until a binary op's output
         # carries it
         self._grew: str | None = None
@@ -106,10 +112,34 @@ class TraceMode(TorchFunctionMode):
         if name == "tensor" and args and isinstance(args[0], torch.Tensor):
             return self._graph_cut("tensor_rewrap", func, args, kwargs)
         self._before_op(name, args, kwargs)
-        out = func(*args, **kwargs)
+        out = None
+        if rec.cut_values and torch.is_grad_enabled():
+            out = reentry.rejoined(rec, name, func, args, kwargs)
+        if out is None:
+            out = func(*args, **kwargs)
         if isinstance(out, torch.Tensor):
+            out = self._reshape_as_permute(name, args, out)
             self._after_op(name, func, args, kwargs, out)
         return out
+
+    def _reshape_as_permute(self, name: str, args, out: torch.Tensor) -> torch.Tensor:
+        """reshape_as_permute: inside the training forward, a reshape to a reordering of
+        the input's sizes returns the permuted tensor instead."""
+        rec = self.rec
+        if not (
+            rec.iv.reshape_as_permute
+            and name in ("view", "reshape")
+            and rec.depth > 0
+            and torch.is_grad_enabled()
+            and args
+            and isinstance(args[0], torch.Tensor)
+        ):
+            return out
+        perm = ops.permutation_of(args[0].shape, out.shape)
+        if perm is None or min(args[0].shape) < 2:
+            return out
+        with rec.quiet():
+            return args[0].permute(perm).contiguous()
 
     def _before_op(self, name: str, args, kwargs) -> None:
         rec = self.rec
@@ -197,6 +227,8 @@ class TraceMode(TorchFunctionMode):
             and isinstance(a0, torch.Tensor)
         ):
             ops.reshape(rec, name, a0, out)
+            if torch.is_grad_enabled():
+                ops.permuting_reshape(rec, name, a0, out)
         elif (
             name in ("transpose", "permute", "t") and rec.depth > 0 and isinstance(a0, torch.Tensor)
         ):
@@ -334,8 +366,13 @@ class TraceMode(TorchFunctionMode):
         if kept is not None:
             return kept
         out = func(*args, **kwargs)
+        if on_path and kind in ("item", "__float__") and isinstance(t, torch.Tensor):
+            reentry.remember(rec, t, out, repo_frame())
         if kind in ("detach", "data") and isinstance(out, torch.Tensor):
             tag = tag_of(t)
             if tag is not None:
                 out._ti_tag = tag
+            fw = getattr(t, "_ti_fw", None)
+            if fw is not None:  # the same values: still that forward's output
+                out._ti_fw = fw
         return out

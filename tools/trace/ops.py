@@ -71,7 +71,7 @@ DIM_OPS = {
     "logcumsumexp",
 }
 DIM_POSITION = {"normalize": (2, 1)}  # (position of dim, default dim) where it is not (1, None)
-GRAPH_CUTS = {"detach", "item", "numpy", "tolist", "detach_"}
+GRAPH_CUTS = {"detach", "item", "numpy", "tolist", "detach_", "__float__"}
 DROPOUTS = ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout")
 
 
@@ -96,6 +96,40 @@ def reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tensor) -> Non
         shapes=[list(x.shape), list(out.shape)],
         in_forward=True,
     )
+
+
+def permutation_of(x_shape, out_shape) -> list[int] | None:
+    """The axis order that turns `x_shape` into `out_shape` when the reshape only reorders
+    its sizes (`(B, N, 3)` -> `(B, 3, N)`): what a permute would give; None when the
+    shapes are not a reordering or the reordering moves nothing of a different size."""
+    x_shape, out_shape = list(x_shape), list(out_shape)
+    if (
+        len(x_shape) != len(out_shape)
+        or x_shape == out_shape
+        or sorted(x_shape) != sorted(out_shape)
+    ):
+        return None
+    free = list(range(len(x_shape)))
+    perm = []
+    for size in out_shape:
+        j = next(j for j in free if x_shape[j] == size)
+        free.remove(j)
+        perm.append(j)
+    return perm
+
+
+def permuting_reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tensor) -> None:
+    """A view/reshape inside the training forward whose result has the input's sizes in
+    another order: data laid out for one axis order read as another, as a reshape used
+    where a transpose was meant does."""
+    if permutation_of(x.shape, out.shape) is None or min(x.shape) < 2:
+        return
+    site = rec.op_site(
+        "permuting_reshape", repo_frame(), op=name, shapes=[list(x.shape), list(out.shape)],
+        in_forward=True,
+    )  # fmt: skip
+    if site:
+        site["phases"]["train"] = site["phases"].get("train", 0) + 1
 
 
 def batch_transpose(rec: Recorder, name: str, x: torch.Tensor, args) -> None:

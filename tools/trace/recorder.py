@@ -123,6 +123,12 @@ class Recorder:
         # scalar terms added into a training loss (ops.loss_term): site -> the line of
         # the sum, and each term's values by the line that computed it
         self.loss_terms: dict[str, dict] = {}
+        # numbers cut from scalars that carry gradient this step (interventions/reentry.py)
+        self.cut_values: dict[float, tuple] = {}
+        self.loss_sources: list[str] = []  # `file:line` of the op that made each loss backward'ed
+        # loader site -> batch position of a per-row target -> per code column: code ->
+        # [count, sum, sum of squares] of the targets (hooks/loader.py code_targets)
+        self.code_targets: dict[str, dict[int, list[dict]]] = {}
         self.activation_calls: dict[str, int] = {}  # per forward: calls of each activation line
 
         # batches per phase

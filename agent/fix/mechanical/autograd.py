@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
-from torch_investigate.agent.fix.mechanical.common import removal, remove_transform
+from torch_investigate.agent.fix.mechanical.edits import removal, remove_transform
 from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Finding

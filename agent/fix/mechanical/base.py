@@ -22,7 +22,7 @@ from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.evals.seeding.source import Source
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Finding, Report
-from torch_investigate.tools.trace_models import Trace
+from torch_investigate.tools.tracefile.trace import Trace
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
-from torch_investigate.agent.fix.mechanical.common import remove_transform, upstream_transforms
+from torch_investigate.agent.fix.mechanical.edits import remove_transform, upstream_transforms
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.names import is_data_loader
 from torch_investigate.tools.records import Finding

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
-from torch_investigate.agent.fix.mechanical.common import (
+from torch_investigate.agent.fix.mechanical.edits import (
     drop_argument,
     module_names,
     rebound,

@@ -10,7 +10,7 @@ from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, a
 from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Finding
-from torch_investigate.tools.trace_records import Forward
+from torch_investigate.tools.tracefile.records import Forward
 
 REDUCING = frozenset({"argmax", "argmin", "max", "min"})
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
-from torch_investigate.agent.fix.mechanical.common import mutates, removal, remove_transform
+from torch_investigate.agent.fix.mechanical.edits import mutates, removal, remove_transform
 from torch_investigate.agent.fix.mechanical.optimizer import optimizer_ctors
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Finding

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
-from torch_investigate.agent.fix.mechanical.common import move_after, removal
+from torch_investigate.agent.fix.mechanical.edits import move_after, removal
 from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.tools.code import LoopEvent, TrainingLoop

@@ -14,7 +14,7 @@ from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, a
 from torch_investigate.evals.seeding import sites
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Finding
-from torch_investigate.tools.trace_records import LossCall
+from torch_investigate.tools.tracefile.records import LossCall
 
 # loss kind -> (module class, functional name, target cast)
 LOSSES = {

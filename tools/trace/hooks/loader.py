@@ -18,7 +18,8 @@ from .. import target_order
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
 from ..tensors import frame_dict, frame_key, tensors_in
-from .common import Undo, construction_frame
+from .built_at import construction_frame
+from .guard import Undo
 
 
 class LoaderIter:
@@ -53,6 +54,8 @@ class LoaderIter:
         tensors = tensors_in(batch)
         for t in tensors:
             t._ti_batch = True
+        with rec.quiet():
+            code_targets(rec, self.site, tensors)
         if rec.detailed:
             target_order.loaded(rec, tensors)
         return batch
@@ -113,6 +116,41 @@ def _in_process(signature: inspect.Signature, loader, a: tuple, k: dict) -> tupl
         args["pin_memory"] = False
         args.pop("pin_memory_device", None)
     return bound.args[1:], bound.kwargs, asked
+
+
+MAX_CODE_COLUMNS, MAX_CODES = 32, 256
+
+
+def code_targets(rec: Recorder, site: str, tensors: list) -> None:
+    """A batch that holds integer codes (rows, columns) and a per-row target: for each
+    column, each code's count and the sum and sum of squares of the targets that came with
+    it, per loader. Training and evaluation loaders are compared later: a code that goes
+    with other targets in evaluation stands for another category there."""
+    codes = next(
+        (t for t in tensors if t.dim() == 2 and not t.is_floating_point()
+         and t.dtype != torch.bool and 1 <= t.shape[1] <= MAX_CODE_COLUMNS),
+        None,
+    )  # fmt: skip
+    if codes is None:
+        return
+    rows = codes.shape[0]
+    store = rec.code_targets.setdefault(site, {})
+    for i, y in enumerate(tensors):
+        if y is codes or y.dim() != 1 or y.shape[0] != rows or y.dtype == torch.bool:
+            continue
+        yv = y.detach().double()
+        columns = store.setdefault(i, [{} for _ in range(codes.shape[1])])
+        if len(columns) != codes.shape[1]:
+            continue
+        for j, column in enumerate(codes.detach().T.tolist()):
+            acc = columns[j]
+            for code, v in zip(column, yv.tolist()):
+                if code not in acc and len(acc) >= MAX_CODES:
+                    continue
+                a = acc.setdefault(code, [0, 0.0, 0.0])
+                a[0] += 1
+                a[1] += v
+                a[2] += v * v
 
 
 MAX_SUBSET = 500_000
