@@ -87,3 +87,53 @@ def test_a_model_may_not_patch_stage_8_while_stages_1_to_7_are_open(tmp_path):
         proposer._propose_patch(fixing, _Round(f), args)  # type: ignore[arg-type]
     assert refused.value.rule == "optimization_before_correctness"
     assert "stage 6" in refused.value.message
+
+
+def test_each_confirmed_finding_has_an_outcome_and_bench_counts_them():
+    """What became of every confirmed finding, read off the report alone: its patch's
+    status (with the kind of reason for one that fell short), removed by another patch,
+    held back by the stage-8 guardrail, not mechanical, or no edit fit."""
+    from torch_investigate.agent.fix.outcomes import outcomes
+    from torch_investigate.agent.fix.patcher import covered_note
+    from torch_investigate.evals.benchmark.patch_records import PatchScore
+    from torch_investigate.evals.benchmark.patches import summarize
+    from torch_investigate.evals.benchmark.table import findings_line
+    from torch_investigate.tools.fix_records import Patch
+
+    def f(i: str, cat: str, status: str = "confirmed") -> Finding:
+        return finding(cat, "train.py", 1).model_copy(update={"id": i, "status": status})
+
+    def p(i: str, fid: str, cat: str, status: str, reason: str) -> Patch:
+        return Patch(id=i, finding=fid, category=cat, origin="mechanical", change="c",
+                     diff="d", status=status, verified=status == "verified", reason=reason)  # fmt: skip
+
+    stages = [StageResult(stage=Stage(s), checklist=[], verdict="coherent") for s in range(1, 9)]
+    stages[5].verdict = "defect"
+    tiny_clip = f("F2", "tiny_grad_clip")
+    report = Report(
+        repo="r", stages=stages, conclusion="defects_found", root_cause="F3",
+        findings=[f("F1", "missing_zero_grad"), tiny_clip, f("F3", "softmax_before_ce"),
+                  f("F4", "lr_too_high"), f("F5", "split_leakage"), f("F6", "bad_labels"),
+                  f("F7", "metric_bug", "plausible")],
+        patches=[p("P1", "F3", "softmax_before_ce", "verified", "softmax_before_ce is no longer confirmed and ..."),
+                 p("P2", "F1", "missing_zero_grad", "dropped", "the patched run crashed: boom")],
+        notes=[covered_note(tiny_clip, "P1")],
+    )  # fmt: skip
+    got = [(o.finding, o.outcome, o.why, o.root_cause) for o in outcomes(report)]
+    assert got == [
+        ("F3", "verified", "", True),
+        ("F5", "not_mechanical", "", False),
+        ("F6", "no_edit", "", False),
+        ("F1", "dropped", "crashed", False),
+        ("F2", "covered", "", False),
+        ("F4", "held", "", False),
+    ]
+    s = summarize([("buggy", PatchScore(root_confirmed=True, patched=True, verified=True,
+                                        findings=outcomes(report)))])  # fmt: skip
+    assert (
+        s.confirmed_findings == 6 and s.outcomes["verified"] == 1 and s.short_of == {"crashed": 1}
+    )
+    assert findings_line(s).startswith("confirmed findings: 6 | verified 1, dropped 1, ")
+    assert "held back (stage 8) 1" in findings_line(s) and "fell short: crashed 1" in findings_line(
+        s
+    )

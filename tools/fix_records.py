@@ -18,6 +18,27 @@ from pydantic import BaseModel, Field
 PatchStatus = Literal["verified", "unverified", "dropped"]
 # mechanical: a tree-sitter edit the planner wrote; model: a unified diff an LLM proposed
 PatchOrigin = Literal["mechanical", "model"]
+# verified/unverified/dropped: its patch's status; covered: a verified patch of another
+# finding removed it; held: stage 8 while stages 1-7 are open; not_mechanical: no edit
+# exists for its category; no_edit: none fit the code
+Outcome = Literal[
+    "verified", "unverified", "dropped", "covered", "held", "not_mechanical", "no_edit"
+]
+OUTCOMES: tuple[Outcome, ...] = (
+    "verified", "unverified", "dropped", "covered", "held", "not_mechanical", "no_edit",
+)  # fmt: skip
+
+
+class FindingOutcome(BaseModel):
+    """What became of one confirmed finding in an `investigate fix` run
+    (agent/fix/outcomes.py; bench --patch counts them)."""
+
+    finding: str
+    category: str
+    stage: int
+    root_cause: bool
+    outcome: Outcome
+    why: str = ""  # unverified/dropped: the kind of reason (agent/fix/verify.py REASON_KINDS)
 
 
 class PatchRun(BaseModel):

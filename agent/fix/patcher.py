@@ -10,6 +10,7 @@ before dropped). A healthy repo has no confirmed finding and gets no patch.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -113,9 +114,9 @@ def patch_findings(
         # wrong), is no longer confirmed once that patch is in.
         covered = next((p for p in patches if p.verified and finding.category not in p.still_confirmed), None)  # fmt: skip
         if covered is not None:
-            note = f"{finding.id} {finding.category} is no longer confirmed with {covered.id} applied: no patch of its own"  # fmt: skip
-            fixing.say(f"fix: {note}")
-            report.notes.append(f"fix: {note}")
+            note = covered_note(finding, covered.id)
+            fixing.say(note)
+            report.notes.append(note)
             continue
         best: Patch | None = None
         tried = 0
@@ -143,6 +144,19 @@ def patch_findings(
             best.model_copy(update={"id": f"P{len(patches) + 1}", "tried": max(tried, 1)})
         )
     return patches
+
+
+def covered_note(finding: Finding, patch_id: str) -> str:
+    """The report's note for a finding a verified patch already removed."""
+    return f"fix: {finding.id} {finding.category} is no longer confirmed with {patch_id} applied: no patch of its own"  # fmt: skip
+
+
+_COVERED = re.compile(r"^fix: (\S+) \S+ is no longer confirmed with (\S+) applied")
+
+
+def covered_by(report: Report) -> dict[str, str]:
+    """finding id -> the verified patch that removed it, from the notes `covered_note` wrote."""
+    return {m[1]: m[2] for n in report.notes if (m := _COVERED.match(n))}
 
 
 def better(a: Patch | None, b: Patch | None) -> Patch | None:

@@ -48,6 +48,22 @@ MATCH_TOLERANCE = 0.05
 METRIC_LINE = re.compile(r"^METRIC (\w+)=(\S+)\s*$", re.MULTILINE)
 MAX_PLOTTED = 600  # loss values per run kept for the report's plots
 
+# The phrases `verify` and `judge` open a patch's reason with, by kind (bench --patch
+# counts the patches that fell short by these).
+REASON_KINDS: tuple[tuple[str, str], ...] = (
+    ("the patch does not apply", "does not apply"),
+    ("the patched copy could not be investigated", "not investigated"),
+    ("the patched copy did not train", "did not train"),
+    ("the patched run crashed", "crashed"),
+    ("the patched run confirms a defect the original did not", "new defect"),
+    ("the patched run still confirms", "still confirmed"),
+    ("but learning did not recover", "learning did not recover"),
+)
+
+
+def reason_kind(reason: str) -> str:
+    return next((kind for phrase, kind in REASON_KINDS if phrase in reason), "other")
+
 
 @dataclass
 class Original:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from torch_investigate.tools.fix_records import FindingOutcome
+
 
 class PatchScore(BaseModel):
     """What `investigate fix` produced for one case."""
@@ -18,6 +20,7 @@ class PatchScore(BaseModel):
     seeded_verified: bool = False  # a verified patch for a finding of the seeded category
     patches: int = 0  # patches in the report (every finding's)
     verified_patches: int = 0
+    findings: list[FindingOutcome] = Field(default_factory=list)  # each confirmed finding's
     metric: float | None = None  # the case's metric with the verified root-cause patch
     metric_error: str = ""
     matches: bool | None = None  # that metric recovered the clean template's (None: not measured)
@@ -37,3 +40,7 @@ class PatchSummary(BaseModel):
     clean_controls: int
     clean_patched: int  # clean controls with any patch (should be 0)
     by_origin: dict[str, int] = Field(default_factory=dict)  # verified root-cause patches
+    # every confirmed finding of the buggy cases, not only root causes
+    confirmed_findings: int = 0
+    outcomes: dict[str, int] = Field(default_factory=dict)  # by FindingOutcome.outcome
+    short_of: dict[str, int] = Field(default_factory=dict)  # unverified/dropped, by kind of reason

@@ -11,7 +11,9 @@ investigation's plus `patches`). Per case:
   as the suite's metrics were measured), recovers at least `RECOVERED` of the way from
   the seeded metric back to the clean template's (None when not measured: no verified
   patch, or no metric to compare);
-- on a clean control, any patch at all is a false patch.
+- on a clean control, any patch at all is a false patch;
+- every confirmed finding's outcome (agent/fix/outcomes.py): its patch's status, or why
+  it has none, and for a patch that fell short the kind of reason.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import math
 import shlex
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -32,6 +35,7 @@ from torch_investigate.evals.benchmark.patch_records import PatchScore, PatchSum
 from torch_investigate.evals.seeding.apply import copy_repo
 from torch_investigate.evals.seeding.records import Case, CleanControl, Template
 from torch_investigate.evals.seeding.verify import run_metric
+from torch_investigate.tools.fix_records import OUTCOMES
 from torch_investigate.tools.records import Report
 
 REPOS = Path(__file__).resolve().parents[1] / "repos"
@@ -47,6 +51,8 @@ class MetricCheck(BaseModel):
 
 
 def score_patch(entry: Case | CleanControl, report: Report | None) -> PatchScore:
+    from torch_investigate.agent.fix.outcomes import outcomes
+
     if report is None:
         return PatchScore(error="no report")
     patches = report.patches
@@ -55,6 +61,7 @@ def score_patch(entry: Case | CleanControl, report: Report | None) -> PatchScore
         verified_patches=sum(p.verified for p in patches),
         root_confirmed=bool(report.root_cause)
         and any(f.id == report.root_cause and f.status == "confirmed" for f in report.findings),
+        findings=outcomes(report),
     )
     root = next((p for p in patches if p.finding == report.root_cause), None)
     if root is not None:
@@ -173,6 +180,9 @@ def summarize(scores: Iterable[tuple[str, PatchScore]]) -> PatchSummary:
     rooted = [s for s in buggy if s.root_confirmed]
     measured = [s for s in buggy if s.matches is not None]
 
+    findings = [o for s in buggy for o in s.findings]
+    short = Counter(o.why for o in findings if o.outcome in ("unverified", "dropped"))
+
     def share(n: int, d: int) -> float:
         return round(n / d, 4) if d else 0.0
 
@@ -192,4 +202,7 @@ def summarize(scores: Iterable[tuple[str, PatchScore]]) -> PatchSummary:
             origin: sum(1 for s in rooted if s.verified and s.origin == origin)
             for origin in ("mechanical", "model")
         },
+        confirmed_findings=len(findings),
+        outcomes={k: n for k in OUTCOMES if (n := sum(o.outcome == k for o in findings))},
+        short_of=dict(short.most_common()),
     )

@@ -113,9 +113,25 @@ def patch_line(p: PatchSummary) -> str:
     )
 
 
+def findings_line(p: PatchSummary) -> str:
+    """Every confirmed finding, not only root causes: what came of it, and why patches
+    fell short."""
+    words = {
+        "verified": "verified", "unverified": "unverified", "dropped": "dropped",
+        "covered": "removed by another finding's patch", "held": "held back (stage 8)",
+        "not_mechanical": "no patch (not mechanical)", "no_edit": "no patch (no edit fit)",
+    }  # fmt: skip
+    parts = ", ".join(f"{words[k]} {n}" for k, n in p.outcomes.items())
+    line = f"confirmed findings: {p.confirmed_findings} | {parts or 'none'}"
+    if p.short_of:
+        line += " | fell short: " + ", ".join(f"{k} {n}" for k, n in p.short_of.items())
+    return line
+
+
 def render_patches(result: BenchResult, console: Console) -> None:
     assert result.patches is not None
     console.print(patch_line(result.patches), highlight=False, soft_wrap=True)
+    console.print(findings_line(result.patches), highlight=False, soft_wrap=True)
     unpatched = [
         c for c in result.cases
         if c.kind == "buggy" and c.patch is not None and c.patch.root_confirmed and not c.patch.verified
