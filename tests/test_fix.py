@@ -232,3 +232,5 @@ def test_bench_patch_scores_the_ci_subset(tmp_path):
     assert s["confirmed_root_causes"] == 3 and s["verified"] == 3 and s["clean_patched"] == 0
     assert s["matches"] == s["measured"] == 3
     assert "patches: 3 confirmed root causes" in p.stdout
+    assert s["confirmed_findings"] == sum(s["outcomes"].values()) >= 3
+    assert s["outcomes"]["verified"] >= 3 and "confirmed findings: " in p.stdout
