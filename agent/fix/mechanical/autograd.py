@@ -160,6 +160,33 @@ def frozen_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
         if stmt is not None and "requires_grad" in sx.text(stmt) and "False" in sx.text(stmt):
             yield removal(ctx, file, stmt, "the parameters train again")
     yield from remove_transform(ctx, f, "the parameters train again")
+    # the switch-off elsewhere (a warm-up phase that freezes a part and never thaws it):
+    # every statement of the repo that turns requires_grad off, the finding's file first
+    files = sorted(ctx.source.files, key=lambda name: name != f.file)
+    for file in files:
+        for stmt in sx.descendants(ctx.source.unit(file).tree.root_node, into_scopes=True):
+            if stmt.type == "expression_statement" and _turns_grad_off(stmt):
+                yield removal(ctx, file, stmt, "the parameters train again")
+
+
+def _turns_grad_off(stmt: Node) -> bool:
+    """`x.requires_grad_(False)` or `x.requires_grad = False`."""
+    inner = stmt.named_children[0] if stmt.named_child_count == 1 else None
+    if inner is None:
+        return False
+    if inner.type == "assignment":
+        left, right = inner.child_by_field_name("left"), inner.child_by_field_name("right")
+        return (
+            left is not None
+            and right is not None
+            and sx.text(left).endswith(".requires_grad")
+            and sx.text(right) == "False"
+        )
+    if inner.type == "call" and sx.method_name(inner) == "requires_grad_":
+        positional, keywords = sx.call_args(inner)
+        flag = positional[0] if positional else keywords.get("requires_grad")
+        return flag is not None and sx.text(flag) == "False"
+    return False
 
 
 @fixer(

@@ -70,6 +70,41 @@ def broadcast_mismatch(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
             f"loss input `{sx.flat(pred)[:60]}` -> `{text[:80]}` ({at(file, pred)}): prediction and target match element by element",
             (src.replace(file, pred, text, anchor=True),),
         )
+    yield from _unit_axis_operands(ctx, f)
+
+
+def _unit_axis_operands(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    """A hand-written loss term (`err = target.unsqueeze(-1) - pred`): the operand of an
+    arithmetic operation at the finding's place that gains a unit axis (`.unsqueeze(k)`,
+    `x[:, None]`) taken as it is, so the two operands meet element by element."""
+    src = ctx.source
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        if stmt is None:
+            continue
+        for op in [stmt, *sx.descendants(stmt)]:
+            if op.type != "binary_operator" or sx.line(op) != line:
+                continue
+            for side in ("left", "right"):
+                operand = op.child_by_field_name(side)
+                inner = _without_unit_axis(operand) if operand is not None else None
+                if operand is not None and inner is not None:
+                    yield Candidate(
+                        f"`{sx.flat(operand)[:60]}` -> `{sx.flat(inner)[:60]}` ({at(file, operand)}): no unit axis to broadcast against the other operand",
+                        (src.replace(file, operand, sx.text(inner), anchor=True),),
+                    )
+
+
+def _without_unit_axis(node: Node) -> Node | None:
+    """x for `x.unsqueeze(k)` and `x[:, None]` / `x[..., None]`, else None."""
+    if node.type == "call" and sx.method_name(node) == "unsqueeze":
+        return sx.receiver(node)
+    if node.type == "subscript":
+        value = node.child_by_field_name("value")
+        index = [c for c in node.named_children if c is not value and c.type != "comment"]
+        if value is not None and any(c.type == "none" for c in index):
+            return value
+    return None
 
 
 def _dim_node(call: Node) -> Node | None:
@@ -113,6 +148,7 @@ def wrong_dimension(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
 )
 def reshape_scramble(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     src = ctx.source
+    yield from _reshape_as_permute(ctx, f)
     for file, line in ctx.places(f):
         stmt = ctx.statement(file, line)
         if stmt is None:
@@ -133,6 +169,43 @@ def reshape_scramble(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
             yield Candidate(
                 f"`{sx.flat(recv)}` -> `{text}` before `.{sx.method_name(call)}` ({at(file, call)}): samples first, then flattened",
                 (src.replace(file, recv, text, anchor=True),),
+            )
+
+
+def permutation_of(x_shape: list[int], out_shape: list[int]) -> list[int] | None:
+    """The axis order that turns x_shape into out_shape when a reshape only reorders the
+    sizes, as the `reshape_as_permute` intervention reads it (tools/trace/ops.py)."""
+    if len(x_shape) != len(out_shape) or x_shape == out_shape or sorted(x_shape) != sorted(out_shape):  # fmt: skip
+        return None
+    free = list(range(len(x_shape)))
+    perm = []
+    for size in out_shape:
+        j = next(j for j in free if x_shape[j] == size)
+        free.remove(j)
+        perm.append(j)
+    return perm
+
+
+def _reshape_as_permute(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    """The reshape the run saw reorder its input's sizes ((B, N, 3) -> (B, 3, N)) written
+    as the permute the intervention ran: the axes move, the data stays with its sample."""
+    src = ctx.source
+    for obs in f.evidence:
+        shapes = obs.values.get("shapes")
+        where = obs.where
+        if not (isinstance(shapes, list) and len(shapes) == 2 and where and where.file and where.line):  # fmt: skip
+            continue
+        perm = permutation_of(list(shapes[0]), list(shapes[1]))
+        if perm is None or where.file not in src.files:
+            continue
+        for call in ctx.calls_on(where.file, where.line):
+            recv = sx.receiver(call)
+            if sx.method_name(call) not in ("reshape", "view") or recv is None:
+                continue
+            text = f"{src.operand(recv)}.permute({', '.join(map(str, perm))})"
+            yield Candidate(
+                f"`{sx.flat(call)[:60]}` -> `{text[:60]}` ({at(where.file, call)}): the axes reordered, each sample's values kept together",
+                (src.replace(where.file, call, text, anchor=True),),
             )
 
 
