@@ -297,3 +297,25 @@ def test_the_optimizer_gets_every_parameter_of_the_model(tmp_path, params, expec
         root, finding("optimizer_missing_params", "train.py", line_of(root, "train.py", "SGD("))
     )
     assert f"torch.optim.SGD({expect}, lr=0.1)" in applied(root, diff, tmp_path)["train.py"]
+
+
+def test_an_optimizer_line_copied_from_another_trains_the_part_none_held(tmp_path):
+    root = write(tmp_path / "r", {"agent.py": """
+        import torch
+        import torch.nn as nn
+        class Agent(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.policy = nn.Linear(4, 2)
+                self.critic = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))
+                self.scale = 2.0
+        agent = Agent()
+        policy_opt = torch.optim.Adam(agent.policy.parameters(), lr=1e-3)
+        critic_opt = torch.optim.Adam(agent.policy.parameters(), lr=1e-2)
+        """})  # fmt: skip
+    (change, diff), *rest = proposals(root, finding("optimizer_missing_params", "agent.py", 11))
+    assert "copied from another optimizer" in change
+    text = applied(root, diff, tmp_path)["agent.py"]
+    assert "critic_opt = torch.optim.Adam(agent.critic.parameters(), lr=1e-2)" in text
+    assert "policy_opt = torch.optim.Adam(agent.policy.parameters(), lr=1e-3)" in text
+    assert any("agent.parameters()" in c for c, _ in rest)  # the whole model, next
