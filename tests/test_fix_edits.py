@@ -319,3 +319,26 @@ def test_an_optimizer_line_copied_from_another_trains_the_part_none_held(tmp_pat
     assert "critic_opt = torch.optim.Adam(agent.critic.parameters(), lr=1e-2)" in text
     assert "policy_opt = torch.optim.Adam(agent.policy.parameters(), lr=1e-3)" in text
     assert any("agent.parameters()" in c for c, _ in rest)  # the whole model, next
+
+
+def test_a_step_behind_a_counter_only_its_own_branch_advances_reads_the_loop_index(tmp_path):
+    root = write(tmp_path / "r", {"train.py": """
+        import torch
+        model = torch.nn.Linear(4, 1)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        data = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(16)]
+        global_step = 0
+        for epoch in range(3):
+            for micro_step, (x, y) in enumerate(data):
+                loss = ((model(x) - y) ** 2).mean() / 4
+                loss.backward()
+                if (global_step + 1) % 4 == 0:
+                    optimizer.step()
+                    optimizer.zero_grad()
+                    global_step += 1
+        """})  # fmt: skip
+    changes = proposals(root, finding("step_not_called", "train.py", 9))
+    change, diff = next((c, d) for c, d in changes if "instead of" in c)
+    assert "reads `micro_step` instead of `global_step`" in change
+    assert "if (micro_step + 1) % 4 == 0:" in applied(root, diff, tmp_path)["train.py"]
+    assert "added `optimizer.step()`" in changes[-1][0]  # still tried, last

@@ -189,12 +189,65 @@ def step_not_called(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
             outside = e.file == loop.file and not (loop.line_start <= e.line <= loop.line_end)
             if step is not None and e.file == b.file and outside:
                 yield move_after(ctx, e.file, src.whole(step), backward, "an update after every backward", indent=pad)  # fmt: skip
+        for e in events(loop, "step"):
+            step = statement(ctx, e)
+            if step is not None:
+                yield from _counted_inside(ctx, e.file, step)
         opt = optimizer_name(ctx, loop)
         if opt is not None:
             yield Candidate(
                 f"added `{opt}.step()` after the backward at {b.file}:{b.line}",
                 (src.insert_after(b.file, backward, f"{opt}.step()", anchor=True),),
             )
+
+
+def _counted_inside(ctx: FixContext, file: str, step: Node) -> Iterator[Candidate]:
+    """The step sits in a branch whose condition reads a counter that only that branch
+    advances (`if (global_step + 1) % k == 0: ...; global_step += 1`): the branch never
+    opens. The condition reads the loop's own index (`for i, batch in enumerate(...)`)."""
+    branch = next((a for a in sx.ancestors(step) if a.type == "if_statement"), None)
+    loop = _innermost_loop(step)
+    if branch is None or loop is None or not sx.contains(loop, branch):
+        return
+    cond, body = branch.child_by_field_name("condition"), branch.child_by_field_name("consequence")  # fmt: skip
+    index = _enumerate_index(loop)
+    if cond is None or body is None or index is None:
+        return
+    loop_body = loop.child_by_field_name("body")
+    for name in sorted({sx.text(n) for n in sx.descendants(cond) if n.type == "identifier"}):
+        advanced = [n for n in sx.descendants(loop_body) if _advances(n, name)] if loop_body else []  # fmt: skip
+        if not advanced or not all(sx.contains(body, n) for n in advanced):
+            continue
+        uses = [n for n in [cond, *sx.descendants(cond)] if n.type == "identifier" and sx.text(n) == name]  # fmt: skip
+        edits = tuple(ctx.source.replace(file, n, index, anchor=i == 0) for i, n in enumerate(uses))
+        yield Candidate(
+            f"the condition around the step reads `{index}` instead of `{name}` ({at(file, cond)}): `{name}` only advances inside that branch, so it never opened",
+            edits,
+        )
+
+
+def _advances(node: Node, name: str) -> bool:
+    """`name += ...` or `name = name + ...`."""
+    left = node.child_by_field_name("left") if node.type in ("augmented_assignment", "assignment") else None  # fmt: skip
+    return left is not None and left.type == "identifier" and sx.text(left) == name
+
+
+def _enumerate_index(loop: Node) -> str | None:
+    """`i` for `for i, batch in enumerate(loader)`."""
+    if loop.type != "for_statement":
+        return None
+    left, right = loop.child_by_field_name("left"), loop.child_by_field_name("right")
+    if left is None or right is None or right.type != "call":
+        return None
+    fn = sx.call_function(right)
+    if (
+        fn is None
+        or sx.text(fn) != "enumerate"
+        or left.type not in ("pattern_list", "tuple_pattern")
+    ):
+        return None
+    first = left.named_children[0] if left.named_children else None
+    return sx.text(first) if first is not None and first.type == "identifier" else None
 
 
 def _calls(stmt: Node, method: str) -> bool:
