@@ -1,5 +1,5 @@
 """Mechanical fixes: one per taxonomy category whose fix the run pins down, registered by
-category id (one module per stage, as the seeding operators are).
+category id (one module per stage, stage 6 in two, as the seeding operators are).
 
     REGISTRY["missing_zero_grad"].candidates(ctx, finding)   # -> [Candidate, ...]
     NOT_MECHANICAL["split_leakage"]                          # why no edit is derived
@@ -13,6 +13,7 @@ from torch_investigate.agent.fix.mechanical import (  # noqa: F401  (each module
     modes,
     optimization,
     optimizer,
+    optimizer_params,
 )
 from torch_investigate.agent.fix.mechanical.base import (
     REGISTRY,

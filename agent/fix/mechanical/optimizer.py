@@ -17,8 +17,6 @@ from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.tools.code import LoopEvent, TrainingLoop
 from torch_investigate.tools.code import syntax as sx
-from torch_investigate.tools.code.analysis import analysis
-from torch_investigate.tools.code.models import parameterized_submodules
 from torch_investigate.tools.code.names import CLIPPING_FUNCTIONS, is_optimizer, last
 from torch_investigate.tools.records import Finding
 
@@ -371,99 +369,3 @@ def _param_group_dicts(call: Node) -> list[Node]:
     if params is None or params.type != "list":
         return []
     return [d for d in params.named_children if d.type == "dictionary"]
-
-
-@fixer(
-    "optimizer_missing_params",
-    "the optimizer built from every parameter of the trained model "
-    "(`model.parameters()` for a sub-module's or a hand-picked list)",
-)
-def optimizer_missing_params(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
-    src = ctx.source
-    for file, call in optimizer_ctors(ctx, f):
-        params = sx.argument(call, 0, "params")
-        if params is None:
-            continue
-        yield from _copied_params(ctx, file, params)
-        root = _model_root(params)
-        if root is not None and sx.text(params) != f"{root}.parameters()":
-            yield Candidate(
-                f"optimizer params `{sx.flat(params)[:80]}` -> `{root}.parameters()` ({at(file, call)})",
-                (src.replace(file, params, f"{root}.parameters()", anchor=True),),
-            )
-        # built before a layer was replaced: rebuild it after the last such assignment
-        stmt = sx.statement_of(call)
-        later = _layer_swaps_after(ctx, file, stmt, root)
-        if later is not None:
-            yield move_after(ctx, file, stmt, later, "the optimizer is built after the layer it must train exists")  # fmt: skip
-
-
-def _copied_params(ctx: FixContext, file: str, params: Node) -> Iterator[Candidate]:
-    """Two optimizers built over the same `owner.part.parameters()` (a copied line): this
-    one gets the one parameterized sibling of `part` in its owner's class that no
-    optimizer holds (`agent.policy` twice, `agent.critic` in none -> `agent.critic`)."""
-    if params.type != "call" or sx.method_name(params) != "parameters":
-        return
-    part = sx.receiver(params)
-    if part is None or part.type != "attribute":
-        return
-    owner, attr = part.child_by_field_name("object"), part.child_by_field_name("attribute")
-    if owner is None or attr is None:
-        return
-    given = [sx.text(p) for _, c in sites.optimizer_calls(ctx.source) if (p := sx.argument(c, 0, "params")) is not None]  # fmt: skip
-    if given.count(sx.text(params)) < 2:
-        return
-    a = analysis(ctx.source.index)
-    siblings: set[str] = set()
-    for cls in ctx.source.index.module_classes():
-        subs = parameterized_submodules(a, cls)
-        if sx.text(attr) in subs:
-            siblings |= set(subs) - {sx.text(attr)}
-    held = {s for s in siblings if any(f"{sx.text(owner)}.{s}" in g for g in given)}
-    free = sorted(siblings - held)
-    if len(free) == 1:
-        text = f"{sx.text(owner)}.{free[0]}"
-        yield Candidate(
-            f"optimizer params `{sx.flat(params)[:60]}` -> `{text}.parameters()` ({at(file, params)}): the line copied from another optimizer now trains the part no optimizer held",
-            (ctx.source.replace(file, part, text, anchor=True),),
-        )
-
-
-def _model_root(params: Node) -> str | None:
-    """`model` for `model[0].parameters()`, `model.fc.parameters()`, `[model.weight]`,
-    `model.head.parameters()`: the object the parameters hang from."""
-    node: Node | None = params
-    if node is not None and node.type == "list" and node.named_children:
-        node = node.named_children[0]
-    if (
-        node is not None
-        and node.type == "call"
-        and sx.method_name(node) in ("parameters", "named_parameters")
-    ):
-        node = sx.receiver(node)
-    while node is not None and node.type in ("attribute", "subscript"):
-        inner = node.child_by_field_name("object") or node.child_by_field_name("value")
-        if inner is None:
-            break
-        node = inner
-    if node is None or node.type != "identifier":
-        return None
-    return sx.text(node)
-
-
-def _layer_swaps_after(ctx: FixContext, file: str, stmt: Node, root: str | None) -> Node | None:
-    """The last statement after stmt, in its block, that assigns an attribute of root."""
-    if root is None:
-        return None
-    found = None
-    nxt = stmt.next_named_sibling
-    while nxt is not None:
-        text = sx.text(nxt)
-        if (
-            nxt.type == "expression_statement"
-            and text.startswith(f"{root}.")
-            and "=" in text.split("(")[0]
-        ):
-            found = nxt
-        nxt = nxt.next_named_sibling
-    return found
