@@ -19,6 +19,7 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
+from torch_investigate.tools.fix_records import Patch
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
@@ -480,6 +481,8 @@ class Report(BaseModel):
     llm: LLMUsage | None = None
     notes: list[str] = Field(default_factory=list)
     summary: Summary | None = None  # the answer; filled when the report is built
+    # `investigate fix`: a source patch per confirmed finding (tools/fix_records.py)
+    patches: list[Patch] = Field(default_factory=list)
 
     @field_validator("symptom")
     @classmethod

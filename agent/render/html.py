@@ -21,6 +21,7 @@ from torch_investigate.agent.render._format import (
     sentence,
 )
 from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._patches import html_section
 from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
     ReportView,
@@ -61,6 +62,8 @@ table { border-collapse: collapse; width: 100%; font-size: 0.93em; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f6f8; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+pre.diff { background: #f6f6f8; padding: 8px; overflow-x: auto; font-size: 0.88em; }
+pre.diff .add { color: #116329; } pre.diff .del { color: #a40e26; }
 .badge { display: inline-block; padding: 0 7px; border-radius: 9px; font-size: 0.85em;
          font-weight: 600; color: #fff; background: #777; }
 .badge.coherent, .badge.passed, .badge.no_defect_found { background: #2e7d32; }
@@ -461,6 +464,7 @@ def to_html(report: Report) -> str:
             _stages(report.stages),
             _findings(v),
             _conclusions(v),
+            html_section(report.patches),
             _runs(report),
             _git(report),
             _tail(report),

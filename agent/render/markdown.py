@@ -19,6 +19,7 @@ from torch_investigate.agent.render._format import (
     sentence,
 )
 from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._patches import markdown_lines
 from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
     ReportView,
@@ -401,6 +402,7 @@ def to_markdown(report: Report) -> str:
         _stages(report.stages),
         _findings(v),
         _conclusions(v),
+        markdown_lines(report.patches, md, code),
         _runs(report),
         _gradient_flow(report),
         _git(report),
