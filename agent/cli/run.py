@@ -29,6 +29,7 @@ from torch_investigate.agent.cli.app import (
     app,
     fail,
 )
+from torch_investigate.agent.cli.interrupt import Interrupted
 
 
 @app.command("run", help="Investigate a repo (the default command: `investigate PATH`).")
@@ -125,7 +126,7 @@ def run(
         if recorder is not None and llm is not None:  # e.g. 401: keep what the run did
             _save_trajectory(recorder, policy, None, trajectory, error=e.message)
         fail(e.message, e.exit_code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         if recorder is not None and llm is not None:
             _save_trajectory(recorder, policy, None, trajectory, error="interrupted")
         raise

@@ -80,9 +80,22 @@ def _remove_tree(path: Path) -> None:
         shutil.rmtree(path, onerror=make_writable)
 
 
-def _close_all(processes: list[SandboxProcess]) -> None:
+def _close_all(processes: list[SandboxProcess], grace_s: float = 5.0) -> None:
     for process in list(processes):  # a cold run removes its process when it ends
-        process.close()
+        process.close(grace_s)
+
+
+# Every sandbox not yet stopped, for stop_all(): a Ctrl-C reaches the host only, since each
+# sandbox process has a session of its own.
+_LIVE: weakref.WeakSet[Sandbox] = weakref.WeakSet()
+
+
+def stop_all(grace_s: float = 1.0) -> None:
+    """Stop the processes of every sandbox in this process now (Ctrl-C, SIGTERM): each run
+    in flight returns at once as killed instead of running on to its limit, and no run
+    starts after. The folders go when each sandbox's close() runs, as the caller unwinds."""
+    for sandbox in list(_LIVE):
+        sandbox.stop(grace_s)
 
 
 class Sandbox:
@@ -118,8 +131,25 @@ class Sandbox:
         self.warm = warm
         self.parallel = max(1, parallel)
         self.notes: list[str] = []  # what changed on the way (fallbacks), for the report
+        # `_life` guards _closed, _active and every spawn, so stop() can end the processes
+        # and know that none starts after it, and close() can then wait for runs in flight.
+        self._life = threading.Condition()
+        self._closed = False
+        self._removed = False
+        self._active = 0
+        self._processes: list[SandboxProcess] = []
+        self._finalizer = weakref.finalize(self, _close_all, self._processes)
+        self._poller = ProgressPoller()
+        self._server: SandboxProcess | None = None
         self._owns_root = root is None
         self.root = Path(tempfile.mkdtemp(prefix="ti-sandbox-")) if root is None else root
+        try:
+            self._set_up(python, tracer)
+        except BaseException:  # Ctrl-C while setting up: leave no folder or process behind
+            self.close()
+            raise
+
+    def _set_up(self, python: str, tracer: Path | None) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         self.root = self.root.resolve()
         self._runtime = self.root / "runtime"
@@ -132,18 +162,10 @@ class Sandbox:
             self._interpreter_problem = f"interpreter {python} does not exist or is not executable"
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        # `_life` guards _closed, _active and every spawn, so close() can stop the
-        # processes and know that none starts after it, then wait for runs in flight.
-        self._life = threading.Condition()
-        self._active = 0
         self._slots = threading.Semaphore(self.parallel)
-        self._processes: list[SandboxProcess] = []
-        self._finalizer = weakref.finalize(self, _close_all, self._processes)
-        self._server: SandboxProcess | None = None
         self._server_starts = 0
-        self._closed = False
-        self._poller = ProgressPoller()
-        if warm and self._interpreter_problem is None:
+        _LIVE.add(self)
+        if self.warm and self._interpreter_problem is None:
             self._server = self._spawn(once=False)  # imports torch while the caller works
 
     # -- processes ---------------------------------------------------------------
@@ -410,17 +432,27 @@ class Sandbox:
 
     # -- life cycle ----------------------------------------------------------------
 
-    def close(self, drain_s: float = 10.0) -> None:
-        """Stop every process, wait (up to `drain_s`) for the runs in flight, which lose
-        their process and return at once, then remove the folder. Safe from any thread,
-        also while runs are in flight; a run that starts after it raises SandboxError."""
+    def stop(self, grace_s: float = 5.0) -> None:
+        """Stop every process (each gets `grace_s` to end its runs before its group is
+        killed); the runs in flight lose their process and return at once, and a run that
+        starts after raises SandboxError. Safe from any thread and from a signal handler."""
         with self._life:
             if self._closed:
                 return
             self._closed = True
-        self._finalizer()
+        _LIVE.discard(self)
+        _close_all(self._processes, grace_s)
+        self._finalizer.detach()
         self._poller.close()
+
+    def close(self, drain_s: float = 10.0) -> None:
+        """stop(), wait (up to `drain_s`) for the runs in flight, then remove the folder.
+        Safe from any thread, also while runs are in flight, and more than once."""
+        self.stop()
         with self._life:
+            if self._removed:
+                return
+            self._removed = True
             self._life.wait_for(lambda: self._active == 0, timeout=drain_s)
         if self._owns_root:
             _remove_tree(self.root)
