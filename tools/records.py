@@ -327,6 +327,8 @@ class Summary(BaseModel):
 
 
 class Report(BaseModel):
+    # The answer, first: what `| head` shows (filled when the report is built).
+    summary: Summary | None = None
     schema_version: str = SCHEMA_VERSION
     tool_version: str = ""
     created_at: str = ""
@@ -351,7 +353,6 @@ class Report(BaseModel):
     timings: dict[str, float] = Field(default_factory=dict)  # seconds per phase, and "total"
     llm: LLMUsage | None = None
     notes: list[str] = Field(default_factory=list)
-    summary: Summary | None = None  # the answer; filled when the report is built
 
     @field_validator("symptom")
     @classmethod
