@@ -91,6 +91,7 @@ def run(
     from torch_investigate.agent.core.policy import investigate
     from torch_investigate.agent.core.session import InvestigationError, Options, Session
     from torch_investigate.agent.render import render
+    from torch_investigate.agent.render.summary import summary_of
 
     if steps < 1:
         fail("--steps must be at least 1")
@@ -163,6 +164,9 @@ def run(
             code = EXIT_INCONCLUSIVE
     if fail_on == FailOn.confirmed and report.conclusion == "defects_found":
         code = code or EXIT_CONFIRMED
+    if output is None and not quiet and sys.stdout.isatty():
+        # A drawn report is hundreds of lines: the answer it opens with has scrolled away.
+        typer.echo(f"investigate: {summary_of(report).headline}", err=True)
     raise typer.Exit(code)
 
 
