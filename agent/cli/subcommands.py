@@ -248,8 +248,10 @@ def _probe_lines():
     runs = itertools.count(1)
 
     def on_probe(probe) -> None:
+        from torch_investigate.agent.cli.progress import MAX_WIDTH, one_line
+
         head = f"bisect: run {next(runs)}: {probe.sha[:10]} {probe.status:<9}"
-        typer.echo(f"{head} {probe.subject[:50]!r}: {probe.reason}", err=True)
+        typer.echo(one_line(f"{head} {probe.subject[:50]!r}: {probe.reason}", MAX_WIDTH), err=True)
 
     return on_probe
 
