@@ -22,11 +22,14 @@ import typer
 
 from torch_investigate.agent.cli import run as cli_run  # noqa: F401 (it registers the command)
 from torch_investigate.agent.cli import subcommands as cli_subcommands
-from torch_investigate.agent.cli.app import EXIT_BAD_INPUT, SUBCOMMANDS, app
+from torch_investigate.agent.cli.app import EXIT_BAD_INPUT, SUBCOMMANDS, USAGE, app
 from torch_investigate.agent.cli.interrupt import Interrupted, install
 
 
 def main() -> None:
+    if not sys.argv[1:]:  # a bad input like any other: usage on stderr, exit 2
+        typer.echo(USAGE, err=True)
+        sys.exit(EXIT_BAD_INPUT)
     argv = cli_subcommands.bare_ray(sys.argv[1:])
     if argv and argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv = ["run", *argv]
@@ -48,8 +51,7 @@ def main() -> None:
             sub = argv[0] if argv and argv[0] in SUBCOMMANDS else ""
             hint = f"investigate {sub} --help" if sub and sub != "run" else "investigate --help"
             message = " ".join(e.format_message().split())  # type: ignore[attr-defined]
-            if message:  # empty: the parser printed the help for a bare `investigate`
-                typer.echo(f"investigate: error: {message} (see {hint})", err=True)
+            typer.echo(f"investigate: error: {message} (see {hint})", err=True)
             sys.exit(EXIT_BAD_INPUT)
         if os.environ.get("TI_DEBUG"):
             raise

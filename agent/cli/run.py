@@ -17,51 +17,68 @@ from torch_investigate.agent.cli.app import (
     BaseUrlOpt,
     FailOn,
     Format,
+    IsolationOpt,
     LLMTimeoutOpt,
     MaxCostOpt,
     MaxFailuresOpt,
     MaxStepsOpt,
     MaxTokensOpt,
-    Mode,
     ModelOpt,
+    ModeOpt,
     PriceOpt,
+    QuietOpt,
+    StepsOpt,
+    TimeoutOpt,
     _llm_options,
-    app,
+    check_run_limits,
+    command,
     fail,
+    given,
 )
 from torch_investigate.agent.cli.interrupt import Interrupted
 
 
-@app.command("run", help="Investigate a repo (the default command: `investigate PATH`).")
+@command("run", help="Investigate a repo (the default command: `investigate PATH`).")
 def run(
-    path: Annotated[Path, typer.Argument(help="the repo to investigate (it is never modified)")],
+    path: Annotated[
+        Path, typer.Argument(metavar="PATH", help="the repo to investigate (it is never modified)")
+    ],
     cmd: Annotated[
         str | None,
-        typer.Option("--cmd", help='the training command, e.g. "python train.py --epochs 3"'),
+        typer.Option(
+            "--cmd",
+            metavar="COMMAND",
+            help='the training command, e.g. "python train.py --epochs 3" (default: found in '
+            "the repo)",
+        ),
     ] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="report format")] = Format.md,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="the report's format")] = Format.md,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="write the report to FILE instead of stdout"),
+        typer.Option(
+            "--output", "-o", metavar="FILE", help="write the report to FILE instead of stdout"
+        ),
     ] = None,
-    steps: Annotated[
-        int, typer.Option(help="optimizer steps to trace before fast-forwarding")
-    ] = 200,
-    timeout: Annotated[
-        float, typer.Option(help="wall-clock limit per run of the training path, seconds")
-    ] = 120.0,
+    steps: StepsOpt = None,
+    timeout: TimeoutOpt = None,
     static_only: Annotated[
         bool, typer.Option("--static-only", help="read the code only; run nothing")
     ] = False,
     python: Annotated[
-        str | None, typer.Option("--python", help="interpreter of the repo's own environment")
+        str | None,
+        typer.Option("--python", metavar="PATH", help="interpreter of the repo's own environment"),
     ] = None,
-    isolation: Annotated[str, typer.Option(help="auto | bwrap | unshare | socket-guard")] = "auto",
+    isolation: IsolationOpt = None,
     save_trace: Annotated[
-        Path | None, typer.Option("--save-trace", help="keep every run's trace JSON in DIR")
+        Path | None,
+        typer.Option("--save-trace", metavar="DIR", help="keep every run's trace JSON in DIR"),
     ] = None,
     fail_on: Annotated[
-        FailOn, typer.Option("--fail-on", help="exit 1 when a confirmed defect exists (for CI)")
+        FailOn,
+        typer.Option(
+            "--fail-on",
+            help="confirmed: exit 1 when a confirmed defect exists (for CI)",
+        ),
     ] = FailOn.never,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
@@ -75,34 +92,25 @@ def run(
         Path | None,
         typer.Option(
             "--trajectory",
+            metavar="FILE",
             help="save the run's trajectory to FILE (LLM runs save one in the cache by default)",
         ),
     ] = None,
-    mode: Annotated[
-        Mode,
-        typer.Option(
-            "--mode",
-            help="with --model: review (the planner walks, the model works on its weak points) "
-            "or walk (the model walks every stage)",
-        ),
-    ] = Mode.review,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")] = False,
+    mode: ModeOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     from torch_investigate.agent.core.policy import investigate
     from torch_investigate.agent.core.session import InvestigationError, Options, Session
     from torch_investigate.agent.render import render
     from torch_investigate.agent.render.summary import summary_of
 
-    if steps < 1:
-        fail("--steps must be at least 1")
-    if timeout <= 0:
-        fail("--timeout must be positive")
-    options = Options(
+    check_run_limits(steps, timeout)
+    options = Options(**given(
         cmd=cmd, steps=steps, timeout_s=timeout, static_only=static_only, python=python,
         isolation=isolation, save_trace=save_trace,
-    )  # fmt: skip
+    ))  # fmt: skip
     llm = (
-        _llm_options(model, base_url, max_steps, max_tokens, max_cost, price_per_1k, max_failures, llm_timeout, mode.value)
+        _llm_options(model, base_url, max_steps, max_tokens, max_cost, price_per_1k, max_failures, llm_timeout, mode.value if mode else None)
         if model is not None
         else None
     )  # fmt: skip
