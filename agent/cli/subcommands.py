@@ -343,7 +343,9 @@ def mcp(
     except ModuleNotFoundError as e:
         if e.name != "mcp" and not (e.name or "").startswith("mcp."):
             raise
-        fail("the MCP server needs the mcp package: pip install 'torch-investigate[mcp]'")
+        from torch_investigate.agent.cli.extras import install_hint
+
+        fail(f"the MCP server needs the mcp package; install it with: {install_hint('mcp')}")
     check_run_limits(steps, timeout)
     options = Options(**given(steps=steps, timeout_s=timeout, isolation=isolation))
     try:
