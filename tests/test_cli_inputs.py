@@ -72,15 +72,40 @@ def test_a_missing_cmd_script_names_the_users_repo(tmp_path):
 
 
 def test_a_syntax_error_is_named_with_file_and_line(tmp_path):
+    """A module the training command imports does not parse: one line in Python's words,
+    exit 3, and no report of eight stages that could not run."""
     repo = tmp_path / "broken"
     shutil.copytree(EXAMPLE, repo)
-    (repo / "model.py").write_text((repo / "model.py").read_text() + "\ndef oops(:\n    pass\n")
+    source = (repo / "model.py").read_text()
+    (repo / "model.py").write_text(source + "\ndef oops(:\n    pass\n")
+    line = source.count("\n") + 2
     for extra in ((), ("--cmd", "python train.py")):
         done = run(repo, *extra, "-q")
         assert done.returncode == 3, done.stderr
-        assert "model.py:" in done.stderr and "SyntaxError" in done.stderr
-        head = done.stdout.split("## Stages")[0]
-        assert "confirmed" not in head.replace("Suspected, not confirmed", "")
+        assert done.stdout == ""
+        assert done.stderr.splitlines() == [f"investigate: model.py:{line}: SyntaxError: invalid syntax"]
+
+
+def test_a_file_that_hides_its_training_loop_in_a_syntax_error_is_one_line(tmp_path):
+    """No command can be found in a file that does not parse: Python says why, in one
+    line, before anything runs."""
+    repo = tmp_path / "unclosed"
+    repo.mkdir()
+    (repo / "train.py").write_text(textwrap.dedent("""\
+        import torch
+        model = torch.nn.Linear(2, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for _ in range(10):
+            loss = model(torch.ones(1, 2)).sum(
+            loss.backward()
+            opt.step()
+    """))
+    done = run(repo)
+    assert done.returncode == 3 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "investigate: train.py:5: SyntaxError: '(' was never closed; no training command "
+        "could be read from it"
+    ]
 
 
 def test_an_argparse_rejection_shows_its_message(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -123,6 +124,10 @@ def run(
     try:
         with Session(path, options, on_run=progress.on_run if progress else None) as session:
             with _following(progress, session):
+                syntax_error = _syntax_error(session, progress)
+                if syntax_error is not None:  # nothing can run: one line, no report
+                    typer.echo(f"investigate: {syntax_error}", err=True)
+                    raise typer.Exit(EXIT_INCONCLUSIVE)
                 investigate(
                     session, policy,
                     on_event=_chain(progress.after_call if progress else None, recorder),
@@ -176,6 +181,47 @@ def run(
         # A drawn report is hundreds of lines: the answer it opens with has scrolled away.
         typer.echo(f"investigate: {summary_of(report).headline}", err=True)
     raise typer.Exit(code)
+
+
+def _syntax_error(session, progress) -> str | None:
+    """`train.py:2: SyntaxError: '(' was never closed` when a file the training path needs
+    does not parse, so nothing of it can run: found before the walk, whose every stage
+    would only say that the path did not run. A file no command was found in is compiled
+    here; a command that was found is started (the baseline, stage 1's first run, which the
+    walk then reuses) and its failure read."""
+    if session.options.static_only:
+        return None
+    if session.command is None:
+        for issue in session.index.parse_issues:
+            found = _compile_error(session.workspace.root, issue.file)
+            if found is not None:
+                return f"{found}; no training command could be read from it"
+        return None
+    if progress is not None:  # the run below is stage 1's: say so first
+        progress.before_call("run_stage_checks", {"stage": 1})
+    run = session.baseline()
+    failure = run.result.failure if run is not None else None
+    if failure is None or failure.kind != "syntax_error":
+        return None
+    said = re.search(
+        rf"\({re.escape(failure.exception_type or '')}: (?P<text>.*)\): nothing", failure.message
+    )
+    what = f"{failure.exception_type}: {said['text']}" if said else failure.message
+    where = f"{failure.file}:{failure.line}: " if failure.file and failure.line else ""
+    return f"{where}{what}"
+
+
+def _compile_error(root: Path, file: str) -> str | None:
+    """Python's own word on a file tree-sitter could not parse (it may accept what a
+    newer grammar allows): `train.py:2: SyntaxError: '(' was never closed`, or None."""
+    try:
+        source = (root / file).read_bytes()
+        compile(source, file, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        return f"{file}:{e.lineno}: {type(e).__name__}: {e.msg}"
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 def _emit(report, text: str, fmt: Format, output: Path | None, quiet: bool) -> None:
