@@ -305,7 +305,7 @@ def test_markdown_on_a_terminal_is_drawn_not_printed_as_source():
     # the answer again at the end, once the drawn report has scrolled it away
     assert lines[-1].startswith("investigate: Inconclusive: static-only"), lines[-3:]
     piped = investigate(EXAMPLE, "--static-only", "-q")  # a pipe keeps the Markdown text
-    assert "(\\<module>)" in piped.stdout and piped.stdout.startswith("# torch-investigate")
+    assert "(`<module>`)" in piped.stdout and piped.stdout.startswith("# torch-investigate")
 
 
 def test_healthy_repo_has_no_confirmed_finding(tmp_path):
