@@ -26,6 +26,32 @@ LOSS_CHANGING = frozenset({"strip_prob", "swap_loss_args", "fix_broadcast"})
 LN2 = math.log(2.0)  # 0.693147: BCE at logit 0, or CE of two equal logits
 
 
+def compared_steps(session: Session) -> int:
+    """The steps a rerun with one change makes (and the test a finding proposes compares)."""
+    from torch_investigate.agent.core.runs import PROBE_STEPS
+
+    return min(session.options.steps, PROBE_STEPS)
+
+
+def percent_range(lo: float, hi: float) -> str:
+    """`100%`, or `40-100%` when the values differ."""
+    low, high = fmt(100 * lo), fmt(100 * hi)
+    return f"{low}%" if low == high else f"{low}-{high}%"
+
+
+def of_chance(level: float, chance: float) -> str:
+    """`81% of the chance level 1.099`: a level said against an uninformed model's."""
+    return f"{100 * level / chance:.0f}% of the chance level {fmt(chance)}"
+
+
+def change(fraction: float, better: str = "improves", worse: str = "worsens") -> str:
+    """A relative change in words: `improves 19.81%`, `worsens 12.35%` (never `improves
+    -12.35%`)."""
+    if fraction == 0:
+        return "does not change"
+    return f"{better if fraction > 0 else worse} {fmt(100 * abs(fraction))}%"
+
+
 def where(session: Session, frame: Frame | None) -> Location | None:
     """A runtime frame as a report location, with its enclosing symbol from the index."""
     if frame is None:
@@ -253,13 +279,31 @@ def is_classification(fn: str) -> bool:
     )
 
 
-def chance_level(fn: str, input_shape: list[int]) -> float | None:
-    """Loss of an uninformed classifier: ln C for C classes, ln 2 for one binary logit."""
+def element_chance(fn: str, input_shape: list[int]) -> float | None:
+    """Loss of an uninformed classifier per element: ln C for C classes, ln 2 for one
+    binary logit."""
     if fn in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
         return LN2
     if fn in ("cross_entropy", "nll_loss") and len(input_shape) >= 2 and input_shape[1] > 1:
         return math.log(input_shape[1])
     return None
+
+
+def summed_elements(c) -> int | None:
+    """How many elements a loss call adds up (reduction='sum'), None when it averages."""
+    if c.reduction != "sum":
+        return None
+    return c.contributing_elements or c.total_elements or None
+
+
+def chance_level(c) -> float | None:
+    """An uninformed classifier's value of this loss call: the per-element level, times
+    the elements it adds up when it sums them (a summed loss is not compared with a
+    per-element level)."""
+    per = element_chance(c.fn, c.input.shape)
+    if per is None or c.reduction == "sum" and summed_elements(c) is None:
+        return None
+    return per * (summed_elements(c) or 1)
 
 
 def swapped(c) -> bool:
@@ -281,7 +325,7 @@ def plateau(t: Trace, *, above: float, flat: float) -> tuple[float, float] | Non
     the run (it fell less than `flat` of itself) while still above `above` x the chance
     level; None otherwise or when the loss has no chance level."""
     calls = t.train_loss_calls()
-    chance = chance_level(calls[0].fn, calls[0].input.shape) if calls else None
+    chance = chance_level(calls[0]) if calls else None
     curve = t.curve()
     if chance is None or len(curve) < 40:
         return None

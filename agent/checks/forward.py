@@ -9,6 +9,7 @@ from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     MODULE_LESS,
+    compared_steps,
     cross_broadcast_losses,
     first_static_location,
     fmt,
@@ -384,6 +385,6 @@ def _activation(session: Session, ev: Evidence, t: Trace) -> None:
             evidence=[runtime(detail, prov.frame, session), eff.observation()],
             where=where(session, prov.frame) or first_static_location(session, "activation_misuse"),
             why="the output activation cannot produce the values the loss asks for, so part of the targets is unreachable and gradients vanish there",
-            confirm=f"remove the final {prov.op} (or rescale the targets into its range) and compare 100 steps",
+            confirm=f"remove the final {prov.op} (or rescale the targets into its range) and compare {compared_steps(session)} steps",
         )
         return

@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
+    compared_steps,
     curve_stats,
     first_static_location,
     fmt,
     init_location,
     model_location,
+    of_chance,
     plateau,
     runtime,
     usable,
@@ -343,7 +345,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
             ],
             where=loc,
             why=f"at the configured learning rate the loss bounces; x{max(ten_x_better):g} of it fits the same batch ten times better",
-            confirm=f"rerun with the learning rate multiplied by {max(ten_x_better):g} and compare the first 100 steps",
+            confirm=f"rerun with the learning rate multiplied by {max(ten_x_better):g} and compare the first {compared_steps(session)} steps",
         )
         ev.item("lr_sweep", "failed", text)
         return
@@ -358,7 +360,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
                 evidence=[Observation(source="intervention", text=text, values={"fits_at": lower})],
                 where=loc,
                 why=f"at the configured learning rate the steps overshoot{' and the loss diverges' if one[2] else ''}; x{max(lower):g} of it fits the same batch",
-                confirm=f"rerun with the learning rate multiplied by {max(lower):g} (or with warm-up) and compare the first 100 steps",
+                confirm=f"rerun with the learning rate multiplied by {max(lower):g} (or with warm-up) and compare the first {compared_steps(session)} steps",
             )
             ev.item("lr_sweep", "failed", text)
             return
@@ -372,7 +374,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
                 ],
                 where=loc,
                 why=f"at the configured learning rate the loss barely moves; x{min(higher):g} of it fits the same batch",
-                confirm=f"rerun with the learning rate multiplied by {min(higher):g} and compare the first 100 steps",
+                confirm=f"rerun with the learning rate multiplied by {min(higher):g} and compare the first {compared_steps(session)} steps",
             )
             ev.item("lr_sweep", "failed", text)
             return
@@ -520,4 +522,4 @@ def _underfit(t) -> str | None:
     if p is None:
         return None
     level, chance = p
-    return f"the training loss plateaus at {fmt(level)} ({fmt(level / chance)} of the chance level)"
+    return f"the training loss plateaus at {fmt(level)} ({of_chance(level, chance)})"

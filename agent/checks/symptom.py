@@ -11,9 +11,12 @@ from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.common import (
     chance_level,
     curve_stats,
+    element_chance,
     fmt,
+    of_chance,
     plateau,
     runtime,
+    summed_elements,
     where,
 )
 from torch_investigate.agent.core.curves import falls_without_bound
@@ -381,7 +384,7 @@ def _near_chance(t: Trace) -> str | None:
     if p is None:
         return None
     level, chance = p
-    return f"the loss levelled off at {fmt(level)}, {fmt(level / chance)} of the chance level {fmt(chance)}, over the second half of the run"
+    return f"the loss levelled off at {fmt(level)}, {of_chance(level, chance)}, over the second half of the run"
 
 
 def _evaluation(t: Trace, stats, a: int = 0, b: int | None = None) -> tuple[str, str]:
@@ -430,7 +433,7 @@ def _initial(session: Session, ev: Evidence, t: Trace) -> None:
         )
         return
     c = calls[0]
-    chance = chance_level(c.fn, c.input.shape)
+    chance = chance_level(c)
     first = c.value if isinstance(c.value, float) else None
     if chance is None or first is None:
         ev.item(
@@ -441,9 +444,12 @@ def _initial(session: Session, ev: Evidence, t: Trace) -> None:
         return
     ratio = first / chance
     note = "near" if 0.5 < ratio < 2 else ("far above" if ratio >= 2 else "below")
+    summed = summed_elements(c)
+    per = element_chance(c.fn, c.input.shape)
+    level = f"{fmt(chance)} ({fmt(per)} summed over {summed} elements)" if summed else fmt(chance)
     ev.item(
         "initial_loss",
         "passed",
-        f"first {c.fn} {fmt(first)} vs chance level {fmt(chance)} ({note}; random weights need not hit it exactly)",
+        f"first {c.fn} {fmt(first)} vs chance level {level} ({note}; random weights need not hit it exactly)",
     )
     session.chance = chance
