@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 from torch_investigate.agent.checks.base import Evidence
-from torch_investigate.agent.checks.common import change, compared_steps, of_chance, percent_range
+from torch_investigate.agent.checks.effects import compared_steps
+from torch_investigate.agent.checks.numbers import change, of_chance, percent_range
 from torch_investigate.agent.core.runs import PROBE_STEPS
 from torch_investigate.tools.records import Stage
 

@@ -74,6 +74,13 @@ CASES = {
         [("    val_ds = Claims(records(2000, 2), train_ds.encoders)", "    val_ds = Claims(records(2000, 2))")],
         ("preprocessing_mismatch", "train.py", "main"), False,
     ),
+    # a GAN: the generator's loss must be followed too, not only the first loss
+    "gan/healthy": ("../../../evals/test/cases/healthy-gan-ring", "toygan/train.py", [], None, False),
+    "gan/generator_toward_fake_label": (
+        "../../../evals/test/cases/healthy-gan-ring", "toygan/train.py",
+        [("binary_cross_entropy_with_logits(D(fake), torch.ones(b))", "binary_cross_entropy_with_logits(D(fake), torch.zeros(b))")],
+        ("bad_labels", "toygan/train.py", "main"), False,
+    ),
 }  # fmt: skip
 NEEDS = {"lightning_clf": "lightning"}  # a fixture that needs a package the tests may lack
 

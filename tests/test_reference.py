@@ -174,7 +174,7 @@ def test_reference_imports_only_stdlib_and_torch():
 
 @pytest.mark.parametrize("classes", [2, 3, 10, 1000])
 def test_chance_level_is_what_torch_computes_for_equal_logits(classes):
-    from torch_investigate.agent.checks.common import element_chance
+    from torch_investigate.agent.checks.levels import element_chance
 
     assert element_chance("cross_entropy", [8, classes]) == pytest.approx(ce_equal_logits(classes))
     assert element_chance("binary_cross_entropy_with_logits", [8, 1]) == pytest.approx(
@@ -188,7 +188,7 @@ def test_a_summed_loss_is_held_to_a_summed_chance_level(reduction):
     level times the elements that count (the ignored ones left out), as torch computes it."""
     from types import SimpleNamespace
 
-    from torch_investigate.agent.checks.common import chance_level
+    from torch_investigate.agent.checks.levels import chance_level
 
     targets = torch.tensor([0, 1, 2, 1, -100, 0, 2, 1])
     logits = torch.zeros(8, 3)

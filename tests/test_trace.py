@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from torch_investigate.tools.sandbox import Sandbox
-from torch_investigate.tools.trace_models import Trace, load_trace
+from torch_investigate.tools.tracefile.trace import Trace, load_trace
 
 FIXTURES = Path(__file__).parent / "fixtures" / "trace"
 MLP = "mlp_loader/train.py"

@@ -8,19 +8,13 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    baseline_trace,
-    eval_missing,
-    first_static_location,
-    fmt,
-    loader_location,
-    runtime,
-    where,
-)
+from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
 from torch_investigate.agent.checks.levels import marginal_level, per_element
+from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import final_level
 from torch_investigate.tools.records import Location, Stage
-from torch_investigate.tools.trace_models import Frame, Trace
+from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session

@@ -17,26 +17,21 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
+from torch_investigate.agent.checks.baseline import (
     baseline_trace,
-    change,
-    cross_broadcast_losses,
     cut_parameters,
-    first_static_location,
     first_train_input,
-    fmt,
-    loader_location,
     numerically_dead,
     raw_scale,
     runtime,
     small_batchnorm,
-    swapped,
-    target_of,
-    where,
 )
 from torch_investigate.agent.checks.levels import marginal_level, per_element
+from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
+from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses, swapped, target_of
+from torch_investigate.agent.checks.numbers import change, fmt
 from torch_investigate.tools.records import Observation, Stage
-from torch_investigate.tools.trace_models import Trace
+from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.runs import Run

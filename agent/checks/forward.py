@@ -7,22 +7,19 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
+from torch_investigate.agent.checks.baseline import (
     MODULE_LESS,
-    compared_steps,
-    cross_broadcast_losses,
-    first_static_location,
-    fmt,
-    intervene,
-    model_location,
     module_less,
     numerically_dead,
     runtime,
     usable,
-    where,
 )
+from torch_investigate.agent.checks.effects import compared_steps, intervene
+from torch_investigate.agent.checks.locations import first_static_location, model_location, where
+from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import OpSite, Trace
+from torch_investigate.tools.tracefile.trace import OpSite, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session

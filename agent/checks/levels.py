@@ -1,13 +1,15 @@
-"""What a loss reaches from its targets' distribution alone (the marginal level: the class
-entropy for cross-entropy, the variance for squared error), per element of the recorded
-values. A loss far below it has learned from the inputs; one that cannot get below it
-has learned only what every sample shares."""
+"""Reference loss levels: what a loss reaches from its targets' distribution alone (the
+marginal level: the class entropy for cross-entropy, the variance for squared error, per
+element of the recorded values) and an uninformed classifier's chance level (ln C, ln 2).
+A loss far below the marginal level has learned from the inputs; one that cannot get
+below it has learned only what every sample shares."""
 
 from __future__ import annotations
 
 import math
 
-from torch_investigate.agent.checks.common import target_of
+from torch_investigate.agent.checks.loss_operands import target_of
+from torch_investigate.tools.tracefile.trace import Trace
 
 
 def marginal_level(calls: list) -> float | None:
@@ -46,4 +48,60 @@ def per_element(c) -> float | None:
         return 1.0
     if c.reduction == "sum" and c.contributing_elements:
         return float(c.contributing_elements)
+    return None
+
+
+LN2 = math.log(2.0)  # 0.693147: BCE at logit 0, or CE of two equal logits
+
+
+def is_classification(fn: str) -> bool:
+    return fn in (
+        "cross_entropy",
+        "nll_loss",
+        "binary_cross_entropy",
+        "binary_cross_entropy_with_logits",
+    )
+
+
+def element_chance(fn: str, input_shape: list[int]) -> float | None:
+    """Loss of an uninformed classifier per element: ln C for C classes, ln 2 for one
+    binary logit."""
+    if fn in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
+        return LN2
+    if fn in ("cross_entropy", "nll_loss") and len(input_shape) >= 2 and input_shape[1] > 1:
+        return math.log(input_shape[1])
+    return None
+
+
+def summed_elements(c) -> int | None:
+    """How many elements a loss call adds up (reduction='sum'), None when it averages."""
+    if c.reduction != "sum":
+        return None
+    return c.contributing_elements or c.total_elements or None
+
+
+def chance_level(c) -> float | None:
+    """An uninformed classifier's value of this loss call: the per-element level, times
+    the elements it adds up when it sums them (a summed loss is not compared with a
+    per-element level)."""
+    per = element_chance(c.fn, c.input.shape)
+    if per is None or c.reduction == "sum" and summed_elements(c) is None:
+        return None
+    return per * (summed_elements(c) or 1)
+
+
+def plateau(t: Trace, *, above: float, flat: float) -> tuple[float, float] | None:
+    """(level, chance) when the training loss stopped improving over the second half of
+    the run (it fell less than `flat` of itself) while still above `above` x the chance
+    level; None otherwise or when the loss has no chance level."""
+    calls = t.train_loss_calls()
+    chance = chance_level(calls[0]) if calls else None
+    curve = t.curve()
+    if chance is None or len(curve) < 40:
+        return None
+    half = curve[len(curve) // 2 :]
+    k = max(3, len(half) // 5)
+    start, end = sum(half[:k]) / k, sum(half[-k:]) / k
+    if end > above * chance and (start - end) < flat * abs(start):
+        return end, chance
     return None

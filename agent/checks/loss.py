@@ -4,26 +4,18 @@ the elements that contribute, and the loss scale."""
 from __future__ import annotations
 
 import math
-from statistics import median
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks import objective
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    compared_steps,
-    first_static_location,
-    fmt,
-    intervene,
-    percent_range,
-    runtime,
-    swapped,
-    usable,
-    where,
-)
-from torch_investigate.agent.core.curves import falls_without_bound
+from torch_investigate.agent.checks.baseline import runtime, usable
+from torch_investigate.agent.checks.effects import compared_steps, intervene
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.loss_operands import swapped
+from torch_investigate.agent.checks.numbers import fmt, percent_range
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import Frame, LossCall, Trace
+from torch_investigate.tools.tracefile.trace import LossCall, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -66,11 +58,14 @@ def output_semantics(session: Session, ev: Evidence) -> None:
         _loss_tensor(session, ev, None)
         return
     t, calls = got
-    if _empty_mask(session, ev, t):
+    if objective.empty_mask(session, ev, t):
         _loss_tensor(session, ev, t)
         return
     # each loss call site on the training path (a pretraining and a fine-tuning loss are
     # two sites), its calls in order; a check reports the first site where it fails
+    if objective.cooperating_players(session, ev, t, calls):
+        _loss_tensor(session, ev, t)
+        return
     for site_calls in by_site(calls)[:4]:
         _semantics(session, ev, t, site_calls)
         _targets(session, ev, t, site_calls)
@@ -406,102 +401,10 @@ def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> Non
     ev.item("contributing_elements", "failed", text)
 
 
-def _empty_mask(session: Session, ev: Evidence, t: Trace) -> bool:
-    """The training loss is exactly zero at most steps, and a boolean mask multiplied into
-    the training computation keeps no element at most of its calls: the elements that
-    should contribute are masked away (a padding mask passed where a mask of the valid
-    positions belongs), so no gradient reaches the model."""
-    raw = [v for v in t.raw_curve() if v is not None]
-    zeros = sum(1 for v in raw if v == 0.0)
-    if not raw or zeros < 0.5 * len(raw):
-        return False
-    sites = [
-        o for o in t.ops if o.kind == "mask_product" and o.count and (o.empty or 0) >= 0.5 * o.count
-    ]
-    if not sites:
-        return False
-    o = max(sites, key=lambda x: x.empty or 0)
-    text = (
-        f"the boolean mask multiplied at {o.frame} keeps no element in {o.empty} of its {o.count} "
-        f"training calls ({o.kept} of {o.total} elements over all of them), and the training loss "
-        f"is exactly 0 at {zeros} of {len(raw)} steps: nothing contributes, so no gradient flows"
-    )
-    ev.find(
-        "loss_mask_error",
-        status="confirmed",
-        confidence="high",
-        evidence=[runtime(text, o.frame, session, empty=o.empty, calls=o.count)],
-        where=places.caller_passing(session, o.frame)
-        or first_static_location(session, "loss_mask_error")
-        or where(session, o.frame),
-        why="a mask that keeps nothing (or the opposite of what it should) leaves the loss without the elements it is about: it is zero and teaches nothing",
-        confirm=f"print mask.sum() at {o.frame} for a few batches; pass the mask of the positions that count (invert a padding mask)",
-    )
-    for item in ("contributing_elements",):
-        ev.item(item, "failed", text)
-    return True
-
-
-def _unbounded(session: Session, ev: Evidence, t: Trace) -> bool:
-    """The training loss falls below zero without slowing down: the objective has no
-    minimum. The term that runs away is the one whose sign or form is wrong: among the
-    scalars the loss adds up, the one that ends far below zero while the others stay
-    bounded (the tracer records each term's value by the line that computed it)."""
-    runaway = falls_without_bound(t.raw_curve())
-    if runaway is None:
-        return False
-    culprit, culprit_values, others = None, None, []
-    for total in t.loss_terms:
-        for term in total.terms:
-            vals = [v for _, v in term.values if v is not None]
-            if len(vals) < 8:
-                continue
-            end = median(vals[-max(1, len(vals) // 4) :])
-            start = median(vals[: max(1, len(vals) // 4)])
-            if (
-                end < 0
-                and abs(end) >= 4 * max(abs(start), 1e-12)
-                and (culprit_values is None or end < culprit_values[1])
-            ):
-                if culprit is not None:
-                    others.append(culprit)
-                culprit, culprit_values = term, (start, end)
-            else:
-                others.append(term)
-    text = (
-        f"the training loss falls below zero without slowing down ({fmt(runaway.second)} over "
-        f"the second quarter of the steps, {fmt(runaway.last)} over the last): the objective has "
-        "no minimum"
-    )
-    location = None
-    if culprit is not None and culprit_values is not None:
-        text += (
-            f"; of the scalar terms it adds up, the one computed at {culprit.source} runs from "
-            f"{fmt(culprit_values[0])} to {fmt(culprit_values[1])}"
-        )
-        file, _, line = culprit.source.rpartition(":")
-        if file and line.isdigit():
-            location = where(session, Frame(file=file, line=int(line)))
-    calls = t.train_loss_calls()
-    ev.find(
-        "objective_unbounded",
-        status="confirmed",
-        confidence="high" if culprit is not None else "medium",
-        evidence=[runtime(text, None, session, second=runaway.second, last=runaway.last)],
-        where=location
-        or first_static_location(session, "objective_unbounded")
-        or (where(session, calls[0].frame) if calls else None),
-        why="an objective without a minimum is lowered forever by making the wrong term extreme; the weights run away instead of fitting the data",
-        confirm="print each term of the loss for a few steps: the runaway term's sign is the opposite of its definition (a KL divergence is never negative)",
-    )
-    ev.item("loss_scale", "failed", text)
-    return True
-
-
 def _loss_tensor(session: Session, ev: Evidence, t: Trace | None) -> None:
     if t is None:
         return
-    if _unbounded(session, ev, t):
+    if objective.unbounded(session, ev, t):
         return
     b = t.backwards[0] if t.backwards else None
     if b is None:

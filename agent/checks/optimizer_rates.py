@@ -7,15 +7,11 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    curve_stats,
-    first_static_location,
-    fmt,
-    intervene,
-    runtime,
-    usable,
-    where,
-)
+from torch_investigate.agent.checks.baseline import runtime, usable
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.core.curves import curve_stats
 from torch_investigate.tools.records import Stage
 
 if TYPE_CHECKING:

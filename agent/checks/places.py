@@ -18,7 +18,7 @@ from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.loops import find_training_loops
 from torch_investigate.tools.code.values import Value
 from torch_investigate.tools.records import Location
-from torch_investigate.tools.trace_models import Frame
+from torch_investigate.tools.tracefile.trace import Frame
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session

@@ -8,20 +8,18 @@ import shlex
 from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
+from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.levels import (
     chance_level,
-    curve_stats,
     element_chance,
-    fmt,
-    of_chance,
     plateau,
-    runtime,
     summed_elements,
-    where,
 )
-from torch_investigate.agent.core.curves import falls_without_bound
+from torch_investigate.agent.checks.locations import where
+from torch_investigate.agent.checks.numbers import fmt, of_chance
+from torch_investigate.agent.core.curves import curve_stats, falls_without_bound
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import Trace
+from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session

@@ -11,18 +11,15 @@ import re
 import shlex
 
 from torch_investigate.agent.core.curves import STATISTICS_NOTE
-from torch_investigate.tools.records import (
-    CheckItem,
-    Finding,
-    Observation,
-    Report,
-    StageResult,
-    SummaryFinding,
+from torch_investigate.agent.render._format import (
+    fmt_num,
+    fmt_seconds,
+    fmt_value,
+    one_line,
+    sentence,
 )
-
-from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence
-from ._interventions import run_title
-from ._sections import (
+from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
     ReportView,
     category_title,
@@ -33,7 +30,15 @@ from ._sections import (
     view,
     where_text,
 )
-from .summary import confirming_label, lead, summary_of
+from torch_investigate.agent.render.summary import confirming_label, lead, summary_of
+from torch_investigate.tools.records import (
+    CheckItem,
+    Finding,
+    Observation,
+    Report,
+    StageResult,
+    SummaryFinding,
+)
 
 # Prose is escaped only where Markdown would misread it, so that the text reads as plain
 # text too (a report on a pipe, in a log): `<` where it could open HTML or an autolink (on

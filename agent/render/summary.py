@@ -9,10 +9,9 @@ an older report without one compute it the same way.
 
 from __future__ import annotations
 
+from torch_investigate.agent.render._format import sentence
+from torch_investigate.agent.render._sections import finding_key, is_baseline, strongest_suspicion
 from torch_investigate.tools.records import Finding, Observation, Report, Summary, SummaryFinding
-
-from ._format import sentence
-from ._sections import finding_key, is_baseline, strongest_suspicion
 
 NO_DEFECT = "No defect found: every runtime check passed."
 _REASON_LIMIT = 240

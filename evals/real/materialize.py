@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "manifest.yaml"
@@ -37,6 +37,8 @@ class Edit(BaseModel):
     investigated folder), with `replace`. Either may span lines. Edits apply in order, each
     to the file as the edits before it left it."""
 
+    model_config = ConfigDict(extra="forbid")
+
     file: str
     line: int = Field(ge=1)
     find: str = Field(min_length=1)
@@ -45,12 +47,16 @@ class Edit(BaseModel):
 
 
 class Location(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     file: str
     symbol: str  # enclosing function, `Class.method`, or `<module>`
     line: int = Field(ge=1)  # in the seeded file
 
 
 class Metric(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     name: str
     pattern: str  # one capture group: the number
     direction: Literal["lower", "higher"]
@@ -74,6 +80,8 @@ class Metric(BaseModel):
 
 
 class Seed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     id: str
     category: str
     stage: int = Field(ge=1, le=8)
@@ -86,6 +94,8 @@ class Seed(BaseModel):
 
 
 class RealRepo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     source: str = Field(pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
     commit: str = Field(pattern=r"^[0-9a-f]{40}$")
@@ -102,6 +112,7 @@ class RealRepo(BaseModel):
     noise: float = Field(ge=0)
     plain_seconds: float
     style: str
+    note: str = ""  # how the noise was measured, what a healthy run looks like
     seeds: list[Seed] = []
 
     @field_validator("env_edits")
@@ -114,6 +125,8 @@ class RealRepo(BaseModel):
 
 
 class RealManifest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     version: Literal[1]
     repos: list[RealRepo]
 
@@ -145,6 +158,7 @@ class MaterializeError(Exception):
 
 # ---- the repository ---------------------------------------------------------------------
 
+
 def _git_dir(path: Path) -> Path | None:
     if (path / ".git").is_dir():
         path = path / ".git"
@@ -159,8 +173,12 @@ def find_git_dir(repos_dir: str | Path, source: str) -> Path | None:
     DIR/name; each bare or with a work tree."""
     owner, name = source.split("/", 1)
     root = Path(repos_dir)
-    for candidate in (root / f"{owner}+{name}" / "repo", root / f"{owner}+{name}",
-                      root / owner / name, root / name):
+    for candidate in (
+        root / f"{owner}+{name}" / "repo",
+        root / f"{owner}+{name}",
+        root / owner / name,
+        root / name,
+    ):
         found = _git_dir(candidate)
         if found is not None:
             return found
@@ -168,10 +186,13 @@ def find_git_dir(repos_dir: str | Path, source: str) -> Path | None:
 
 
 def _git(git_dir: Path, *args: str, stdin: bytes | None = None) -> bytes:
-    done = subprocess.run(["git", f"--git-dir={git_dir}", *args], input=stdin,
-                          capture_output=True, check=False)
+    done = subprocess.run(
+        ["git", f"--git-dir={git_dir}", *args], input=stdin, capture_output=True, check=False
+    )
     if done.returncode != 0:
-        raise MaterializeError(f"git {' '.join(args)} failed: {done.stderr.decode(errors='replace').strip()}")
+        raise MaterializeError(
+            f"git {' '.join(args)} failed: {done.stderr.decode(errors='replace').strip()}"
+        )
     return done.stdout
 
 
@@ -184,7 +205,9 @@ def _export(git_dir: Path, commit: str, dest: Path) -> list[str]:
         raise MaterializeError(f"commit {commit} is not in {git_dir}: fetch the repo again") from e
     dest.mkdir(parents=True, exist_ok=True)
     try:
-        with tarfile.open(fileobj=io.BytesIO(_git(git_dir, "archive", "--format=tar", commit))) as tar:
+        with tarfile.open(
+            fileobj=io.BytesIO(_git(git_dir, "archive", "--format=tar", commit))
+        ) as tar:
             tar.extractall(dest, filter="tar")
         return []
     except MaterializeError:
@@ -197,8 +220,11 @@ def _export(git_dir: Path, commit: str, dest: Path) -> list[str]:
             mode, kind, sha = meta.decode().split()
             if kind == "blob":
                 entries.append((mode, sha, path.decode()))
-    batch = subprocess.Popen(["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    batch = subprocess.Popen(
+        ["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     assert batch.stdin is not None and batch.stdout is not None
     missing = []
     for mode, sha, path in entries:
@@ -226,6 +252,7 @@ def _export(git_dir: Path, commit: str, dest: Path) -> list[str]:
 
 # ---- edits ------------------------------------------------------------------------------
 
+
 def apply_edit(folder: Path, edit: Edit) -> None:
     path = folder / edit.file
     if not path.is_file():
@@ -239,8 +266,9 @@ def apply_edit(folder: Path, edit: Edit) -> None:
     if at < 0 or at >= start + len(lines[edit.line - 1]):
         raise MaterializeError(
             f"{edit.file}:{edit.line}: {edit.find!r} does not start on this line, which reads "
-            f"{lines[edit.line - 1].rstrip()!r}")
-    path.write_text(text[:at] + edit.replace + text[at + len(edit.find):], encoding="utf-8")
+            f"{lines[edit.line - 1].rstrip()!r}"
+        )
+    path.write_text(text[:at] + edit.replace + text[at + len(edit.find) :], encoding="utf-8")
 
 
 def materialize(repo: RealRepo, seed: Seed | None, repos_dir: str | Path, dest: str | Path) -> Path:
@@ -249,34 +277,48 @@ def materialize(repo: RealRepo, seed: Seed | None, repos_dir: str | Path, dest: 
     investigated folder."""
     git_dir = find_git_dir(repos_dir, repo.source)
     if git_dir is None:
-        raise MaterializeError(f"{repo.source} not found under {repos_dir} (fetch github:{repo.source})")
+        raise MaterializeError(
+            f"{repo.source} not found under {repos_dir} (fetch github:{repo.source})"
+        )
     dest = Path(dest)
     if dest.exists():
         shutil.rmtree(dest)
     missing = _export(git_dir, repo.commit, dest)
     folder = dest / repo.folder if repo.folder else dest
     if not folder.is_dir():
-        raise MaterializeError(f"{repo.id}: folder {repo.folder!r} is not in {repo.source}@{repo.commit[:12]}")
-    if missing:
-        print(f"[{repo.id}] the mirror lacks {len(missing)} file(s), left out: {', '.join(missing[:5])}",
-              file=sys.stderr)
+        raise MaterializeError(
+            f"{repo.id}: folder {repo.folder!r} is not in {repo.source}@{repo.commit[:12]}"
+        )
+    prefix = f"{repo.folder.rstrip('/')}/" if repo.folder else ""
+    inside = [m for m in missing if m.startswith(prefix)]
+    if inside:  # the data script usually writes them; say so in case it does not
+        print(
+            f"[{repo.id}] the mirror lacks {len(inside)} file(s) of the folder: {', '.join(inside[:5])}",
+            file=sys.stderr,
+        )
     if repo.data:
         script = HERE / repo.data
-        done = subprocess.run([sys.executable, str(script)], cwd=folder, capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, str(script)], cwd=folder, capture_output=True, text=True
+        )
         if done.returncode != 0:
-            raise MaterializeError(f"{repo.id}: data script {repo.data} failed:\n{done.stderr[-2000:]}")
+            raise MaterializeError(
+                f"{repo.id}: data script {repo.data} failed:\n{done.stderr[-2000:]}"
+            )
     for name in repo.standins:
         source = HERE / "standins" / name
         if not source.is_dir():
             raise MaterializeError(f"{repo.id}: no stand-in {name!r} under {HERE / 'standins'}")
-        shutil.copytree(source, folder / name, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            source, folder / name, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__")
+        )
     for edit in repo.env_edits + (seed.edits if seed else []):
         apply_edit(folder, edit)
     return folder
 
 
 # ---- plain runs -------------------------------------------------------------------------
+
 
 class PlainRun(BaseModel):
     metric: float | None
@@ -291,8 +333,15 @@ def run_plain(repo: RealRepo, folder: Path, timeout: float | None = None) -> Pla
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env.update(repo.env)
     start = time.monotonic()
-    proc = subprocess.Popen(["bash", "-c", repo.command], cwd=folder, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        ["bash", "-c", repo.command],
+        cwd=folder,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         output, _ = proc.communicate(timeout=timeout or repo.timeout)
         code: int | None = proc.returncode
@@ -301,8 +350,12 @@ def run_plain(repo: RealRepo, folder: Path, timeout: float | None = None) -> Pla
         output, _ = proc.communicate()
         code = None
     seconds = time.monotonic() - start
-    return PlainRun(metric=repo.metric.read(output), seconds=round(seconds, 1), returncode=code,
-                    tail="\n".join(output.splitlines()[-15:]))
+    return PlainRun(
+        metric=repo.metric.read(output),
+        seconds=round(seconds, 1),
+        returncode=code,
+        tail="\n".join(output.splitlines()[-15:]),
+    )
 
 
 def _fmt(value: float | None) -> str:
@@ -310,10 +363,14 @@ def _fmt(value: float | None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m torch_investigate.evals.real.materialize",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m torch_investigate.evals.real.materialize",
+        description=__doc__.split("\n\n")[0],
+    )
     parser.add_argument("--repos", required=True, help="folder holding the fetched repos")
-    parser.add_argument("--out", required=True, help="OUT/<entry id>/{healthy,<seed id>}/ are written")
+    parser.add_argument(
+        "--out", required=True, help="OUT/<entry id>/{healthy,<seed id>}/ are written"
+    )
     parser.add_argument("--id", help="only this entry (healthy and its seeds) or this one seed")
     parser.add_argument("--measure", action="store_true", help="run each copy plainly and compare")
     parser.add_argument("--manifest", default=str(MANIFEST))
@@ -345,8 +402,11 @@ def main(argv: list[str] | None = None) -> int:
         run = run_plain(repo, folder)
         expected = seed.buggy_metric if seed else repo.healthy_metric
         status = "timeout" if run.returncode is None else f"exit {run.returncode}"
-        print(f"{repo.id}/{name}: {repo.metric.name} {_fmt(run.metric)} (manifest {_fmt(expected)}), "
-              f"{run.seconds:.1f} s (manifest {repo.plain_seconds:.1f} s), {status}", flush=True)
+        print(
+            f"{repo.id}/{name}: {repo.metric.name} {_fmt(run.metric)} (manifest {_fmt(expected)}), "
+            f"{run.seconds:.1f} s (manifest {repo.plain_seconds:.1f} s), {status}",
+            flush=True,
+        )
         if run.metric is None and (seed is None or seed.effect != "crash"):
             print("    " + run.tail.replace("\n", "\n    "))
     return 1 if failed else 0

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .models import Failure, Limits
+from torch_investigate.tools.sandbox.models import Failure, Limits
 
 NETWORK_PREFIX = "network access blocked by torch-investigate"
 # Written by runtime/child.py when its own set-up or the tracer raised (exit code 70).

@@ -19,11 +19,9 @@ Layout of the sandbox root (the only writable place under bwrap):
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import re
 import shutil
-import stat
 import sys
 import tempfile
 import threading
@@ -33,13 +31,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from . import isolation as isolation_mod
-from .classify import RunEvidence, classify
-from .environment import sandbox_env
-from .models import Failure, Limits, RunResult
-from .progress import ProgressCallback, ProgressPoller, progress_path
-from .server import Answer, SandboxProcess, ServerError
-from .staging import SITE_DIR, stage_runtime
+from torch_investigate.tools.sandbox import isolation as isolation_mod
+from torch_investigate.tools.sandbox.classify import RunEvidence, classify
+from torch_investigate.tools.sandbox.environment import sandbox_env
+from torch_investigate.tools.sandbox.models import Failure, Limits, RunResult
+from torch_investigate.tools.sandbox.process import Answer, SandboxProcess, ServerError
+from torch_investigate.tools.sandbox.progress import ProgressCallback, ProgressPoller, progress_path
+from torch_investigate.tools.sandbox.run_files import (
+    read_json,
+    read_json_lines,
+    remove_tree,
+    sync_back,
+)
+from torch_investigate.tools.sandbox.staging import SITE_DIR, stage_runtime
 
 # Seconds the host waits beyond the wall limit before it gives up on the server
 # (which enforces the limit itself: TERM, 2 s grace, KILL, 2 s to drain the pipes).
@@ -66,18 +70,6 @@ def _python_path(python: str) -> Path | None:
         return None
     path = Path(os.path.abspath(found))  # not resolved: a venv's python is a symlink
     return path if path.is_file() and os.access(path, os.X_OK) else None
-
-
-def _remove_tree(path: Path) -> None:
-    def make_writable(func, target, _exc_info):  # a run may have made its files read-only
-        try:
-            os.chmod(target, stat.S_IRWXU)
-            func(target)
-        except OSError:
-            pass
-
-    if path.exists():
-        shutil.rmtree(path, onerror=make_writable)
 
 
 def _close_all(processes: list[SandboxProcess], grace_s: float = 5.0) -> None:
@@ -375,8 +367,8 @@ class Sandbox:
             run_dir=run_dir,
             limits=limits,
             python=self.python,
-            trace=_read_json(trace_path),
-            network=_read_json_lines(net_log),
+            trace=read_json(trace_path),
+            network=read_json_lines(net_log),
         )
         return result(answer, classify(evidence), server is not None)
 
@@ -394,7 +386,7 @@ class Sandbox:
             if res.failure is not None:
                 notes.append(f"set-up `{shown}` failed: {res.failure.message}")
                 break
-            n = _sync_back(res.run_dir, self.workspace_root)
+            n = sync_back(res.run_dir, self.workspace_root)
             notes.append(f"set-up `{shown}` ran first ({n} files made or changed)")
         return notes
 
@@ -455,54 +447,10 @@ class Sandbox:
             self._removed = True
             self._life.wait_for(lambda: self._active == 0, timeout=drain_s)
         if self._owns_root:
-            _remove_tree(self.root)
+            remove_tree(self.root)
 
     def __enter__(self) -> Sandbox:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _sync_back(run_dir: Path | None, workspace: Path) -> int:
-    """Copy files a run made or changed into the workspace (not caches, not links)."""
-    if run_dir is None or not run_dir.is_dir():
-        return 0
-    n = 0
-    for src in run_dir.rglob("*"):
-        rel = src.relative_to(run_dir)
-        if src.is_symlink() or not src.is_file() or "__pycache__" in rel.parts:
-            continue
-        dst = workspace / rel
-        if (
-            dst.is_file()
-            and dst.stat().st_size == src.stat().st_size
-            and dst.read_bytes() == src.read_bytes()
-        ):
-            continue
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dst)
-        n += 1
-    return n
-
-
-def _read_json(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _read_json_lines(path: Path) -> list[dict[str, Any]]:
-    try:
-        lines = path.read_text().splitlines()
-    except OSError:
-        return []
-    records = []
-    for line in lines[:100]:
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            continue
-    return records

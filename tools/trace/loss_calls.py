@@ -161,6 +161,7 @@ def describe_loss(rec: Recorder, name, inp, tgt, ops: _Operands, frame, grad) ->
     }
     isum = _input_summary(inp)
     d["input"] = isum
+    d["input_forward"] = getattr(inp, "_ti_fw", None)  # the forward that produced the input
     tsum = _operand_summary(tgt, values=True, dim=False)
     tsum["from_batch"] = bool(getattr(tgt, "_ti_batch", False))
     masked = getattr(tgt, "_ti_masked", None)

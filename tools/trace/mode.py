@@ -372,4 +372,7 @@ class TraceMode(TorchFunctionMode):
             tag = tag_of(t)
             if tag is not None:
                 out._ti_tag = tag
+            fw = getattr(t, "_ti_fw", None)
+            if fw is not None:  # the same values: still that forward's output
+                out._ti_fw = fw
         return out

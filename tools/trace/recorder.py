@@ -125,6 +125,7 @@ class Recorder:
         self.loss_terms: dict[str, dict] = {}
         # numbers cut from scalars that carry gradient this step (interventions/reentry.py)
         self.cut_values: dict[float, tuple] = {}
+        self.loss_sources: list[str] = []  # `file:line` of the op that made each loss backward'ed
         # loader site -> batch position of a per-row target -> per code column: code ->
         # [count, sum, sum of squares] of the targets (hooks/loader.py code_targets)
         self.code_targets: dict[str, dict[int, list[dict]]] = {}

@@ -1,4 +1,4 @@
-"""The trace JSON: one serializer per section of `tools/trace_models.Trace`.
+"""The trace JSON: one serializer per section of `tools/tracefile/trace.Trace`.
 
 `finish` runs once, after the program ended (or was stopped). Parameters are named
 here, from the final models, and the ids kept while running are replaced by names.
@@ -35,6 +35,7 @@ def trace_dict(rec: Recorder) -> dict:
         "error": rec.error,
         "target_order": _target_order(rec),
         "target_is_input": dict(rec.target_is_input),
+        "loss_sources": list(rec.loss_sources),
         "code_targets": [
             {
                 "site": site,

@@ -28,16 +28,25 @@ _STROKES = {
     0: [_ellipse(0.5, 0.5, 0.28, 0.42, n=14)],
     1: [[(0.38, 0.25), (0.55, 0.08), (0.55, 0.92)], [(0.4, 0.92), (0.7, 0.92)]],
     2: [_ellipse(0.5, 0.32, 0.27, 0.24, math.pi, 2.2 * math.pi, 8) + [(0.22, 0.9), (0.8, 0.9)]],
-    3: [_ellipse(0.48, 0.3, 0.25, 0.21, -0.8 * math.pi, 0.5 * math.pi, 8),
-        _ellipse(0.48, 0.7, 0.28, 0.22, -0.5 * math.pi, 0.85 * math.pi, 8)],
+    3: [
+        _ellipse(0.48, 0.3, 0.25, 0.21, -0.8 * math.pi, 0.5 * math.pi, 8),
+        _ellipse(0.48, 0.7, 0.28, 0.22, -0.5 * math.pi, 0.85 * math.pi, 8),
+    ],
     4: [[(0.62, 0.92), (0.62, 0.08), (0.18, 0.65), (0.82, 0.65)]],
-    5: [[(0.78, 0.1), (0.3, 0.1), (0.26, 0.46)],
-        _ellipse(0.48, 0.66, 0.28, 0.25, -0.75 * math.pi, 0.8 * math.pi, 9)],
+    5: [
+        [(0.78, 0.1), (0.3, 0.1), (0.26, 0.46)],
+        _ellipse(0.48, 0.66, 0.28, 0.25, -0.75 * math.pi, 0.8 * math.pi, 9),
+    ],
     6: [[(0.7, 0.1), (0.4, 0.35), (0.26, 0.65)], _ellipse(0.5, 0.7, 0.24, 0.2, 0, 2 * math.pi, 10)],
     7: [[(0.2, 0.12), (0.8, 0.12), (0.42, 0.92)], [(0.38, 0.52), (0.7, 0.52)]],
-    8: [_ellipse(0.5, 0.29, 0.2, 0.19, 0, 2 * math.pi, 10),
-        _ellipse(0.5, 0.7, 0.25, 0.21, 0, 2 * math.pi, 10)],
-    9: [_ellipse(0.5, 0.32, 0.23, 0.21, 0, 2 * math.pi, 10), [(0.73, 0.32), (0.68, 0.6), (0.55, 0.92)]],
+    8: [
+        _ellipse(0.5, 0.29, 0.2, 0.19, 0, 2 * math.pi, 10),
+        _ellipse(0.5, 0.7, 0.25, 0.21, 0, 2 * math.pi, 10),
+    ],
+    9: [
+        _ellipse(0.5, 0.32, 0.23, 0.21, 0, 2 * math.pi, 10),
+        [(0.73, 0.32), (0.68, 0.6), (0.55, 0.92)],
+    ],
 }
 
 
@@ -68,8 +77,12 @@ def _render(points, rng, n):
     shear = rng.uniform(-0.25, 0.25, n).astype(np.float32)
     shift = (rng.uniform(-2.5, 2.5, (n, 2)) + 14.0).astype(np.float32)
     cos, sin = np.cos(ang), np.sin(ang)
-    lin = np.stack([np.stack([cos, cos * shear - sin], -1),
-                    np.stack([sin, sin * shear + cos], -1)], 1) * scale[:, None, None]  # (n, 2, 2)
+    lin = (
+        np.stack(
+            [np.stack([cos, cos * shear - sin], -1), np.stack([sin, sin * shear + cos], -1)], 1
+        )
+        * scale[:, None, None]
+    )  # (n, 2, 2)
     # Smooth per-drawing wobble: two random control offsets blended along the stroke.
     k = len(points)
     w = np.linspace(0, 1, k, dtype=np.float32)[None, :, None]
@@ -98,7 +111,9 @@ def digits(n, seed, class_sorted=False):
 
 def _write_idx(path, array):
     array = np.ascontiguousarray(array, dtype=np.uint8)
-    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(int(s).to_bytes(4, "big") for s in array.shape)
+    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(
+        int(s).to_bytes(4, "big") for s in array.shape
+    )
     with open(path, "wb") as f:
         f.write(header + array.tobytes())
 
@@ -107,7 +122,10 @@ def write_mnist_idx(root, n_train, n_test, seed=0, class_sorted=False):
     """Write ROOT/MNIST/raw/{train,t10k}-{images-idx3,labels-idx1}-ubyte."""
     raw = os.path.join(root, "MNIST", "raw")
     os.makedirs(raw, exist_ok=True)
-    for prefix, n, s, sort in (("train", n_train, seed, class_sorted), ("t10k", n_test, seed + 1, False)):
+    for prefix, n, s, sort in (
+        ("train", n_train, seed, class_sorted),
+        ("t10k", n_test, seed + 1, False),
+    ):
         images, labels = digits(n, s, class_sorted=sort)
         _write_idx(os.path.join(raw, f"{prefix}-images-idx3-ubyte"), images)
         _write_idx(os.path.join(raw, f"{prefix}-labels-idx1-ubyte"), labels)
@@ -123,13 +141,21 @@ _NOUNS = {
 }
 _PLURAL = {"child": "children", "wolf": "wolves", "fox": "foxes"}
 _VERBS = {  # verb -> object kinds it takes
-    "sees": ["animal", "person", "thing"], "follows": ["animal", "person"],
-    "builds": ["thing"], "feeds": ["animal", "person"], "carries": ["thing", "animal"],
-    "greets": ["person"], "finds": ["thing", "animal"], "watches": ["animal", "person", "thing"],
+    "sees": ["animal", "person", "thing"],
+    "follows": ["animal", "person"],
+    "builds": ["thing"],
+    "feeds": ["animal", "person"],
+    "carries": ["thing", "animal"],
+    "greets": ["person"],
+    "finds": ["thing", "animal"],
+    "watches": ["animal", "person", "thing"],
 }
 _VERB_PLURAL = {"carries": "carry", "watches": "watch"}
-_ADJ = {"animal": ["small", "wild", "hungry", "old"], "person": ["old", "young", "wise", "tired"],
-        "thing": ["old", "broken", "long", "golden"]}
+_ADJ = {
+    "animal": ["small", "wild", "hungry", "old"],
+    "person": ["old", "young", "wise", "tired"],
+    "thing": ["old", "broken", "long", "golden"],
+}
 _PLACES = ["near the river", "in the garden", "at the market", "on the hill", "by the gate"]
 _TIMES = ["in the morning", "at night", "every day", "before the storm"]
 
@@ -162,8 +188,12 @@ def sentence(rng):
     elif r < 0.55:
         words += _TIMES[rng.integers(len(_TIMES))].split()
     if rng.random() < 0.25:
-        words += ["and", "then", "they" if plural else ("she" if kind == "person" else "it"),
-                  "rest" if plural else "rests"]
+        words += [
+            "and",
+            "then",
+            "they" if plural else ("she" if kind == "person" else "it"),
+            "rest" if plural else "rests",
+        ]
     return words
 
 
@@ -192,6 +222,7 @@ def prose(n_chars, seed, line_words=(6, 14)):
 
 
 # ---- graph --------------------------------------------------------------------------
+
 
 def cora_like(path, n_nodes=2708, n_feats=600, n_classes=7, seed=0):
     """Write PATH/cora.content ("id f1..fF label" rows) and PATH/cora.cites ("id id" rows)."""

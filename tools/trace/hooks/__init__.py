@@ -23,7 +23,7 @@ from . import (
     torch_compile,
     warning_log,
 )
-from .common import repo_frame_of
+from .built_at import repo_frame_of
 
 # installed in this order, undone in reverse
 ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer, functional)

@@ -11,7 +11,7 @@ import torch
 import torch.func
 
 from ..recorder import Recorder
-from .common import Undo
+from .guard import Undo
 
 TRANSFORMS = ("grad", "grad_and_value", "vjp")
 

@@ -18,7 +18,8 @@ from .. import target_order
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
 from ..tensors import frame_dict, frame_key, tensors_in
-from .common import Undo, construction_frame
+from .built_at import construction_frame
+from .guard import Undo
 
 
 class LoaderIter:

@@ -6,7 +6,7 @@ IDX files on disk, a handful of transforms, and make_grid/save_image (a plain PN
 It is copied into the investigated folder before a run, so `import torchvision` finds it.
 """
 
-from . import datasets, transforms, utils
+from . import datasets, models, ops, transforms, utils
 
 __version__ = "0.0.0+standin"
-__all__ = ["datasets", "transforms", "utils"]
+__all__ = ["datasets", "models", "ops", "transforms", "utils"]
