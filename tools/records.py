@@ -456,6 +456,8 @@ class Summary(BaseModel):
 
 
 class Report(BaseModel):
+    # The answer, first: what `| head` shows (filled when the report is built).
+    summary: Summary | None = None
     schema_version: str = SCHEMA_VERSION
     tool_version: str = ""
     created_at: str = ""

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from torch_investigate.agent.checks.effects import LOSS_CHANGING, compare
+from torch_investigate.agent.checks.effects import compare
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.planner import Planner
 from torch_investigate.agent.core.policy import investigate
@@ -35,6 +35,7 @@ from torch_investigate.agent.core.session import InvestigationError, Options, Se
 from torch_investigate.agent.fix.diff import PatchError, apply_diff
 from torch_investigate.agent.render._interventions import change_words
 from torch_investigate.tools.fix_records import PatchRun, PatchStatus
+from torch_investigate.tools.interventions import changes_loss
 from torch_investigate.tools.records import Finding, Report
 
 # Interventions that diagnose rather than repair: a run on one fixed batch, shuffled
@@ -182,7 +183,7 @@ def recovery(original: Original, finding: Finding, patched: Run | None) -> tuple
         words = ", ".join(change_words(k if v is True else f"{k}={v}") for k, v in ivs.items())
         iv_run = original.run_of(ivs)
         steps = len(iv_run.trace.raw_curve()) if iv_run is not None and iv_run.trace else None
-        if not set(ivs) & LOSS_CHANGING and values.get("improved"):
+        if not changes_loss(list(ivs)) and values.get("improved"):
             eff = compare(base, patched, "with the patch", steps=steps)
             return f"the loss falls as it did with {words}", eff.improved, eff.text
         if iv_run is not None and iv_run.trace is not None:

@@ -20,7 +20,7 @@ from torch_investigate.agent.render._format import (
     one_line,
     sentence,
 )
-from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._interventions import run_name, run_title
 from torch_investigate.agent.render._patches import html_section
 from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
@@ -39,6 +39,7 @@ from torch_investigate.tools.records import (
     Finding,
     Observation,
     Report,
+    RunSummary,
     StageResult,
     SummaryFinding,
 )
@@ -193,7 +194,9 @@ def _header(report: Report) -> str:
 def _plots(report: Report) -> str:
     if report.runs:
         series = [
-            _svg.Series(label=run_title(r), values=r.losses, baseline=is_baseline(r))
+            _svg.Series(
+                label=run_name(r), values=r.losses, baseline=is_baseline(r), title=run_title(r)
+            )
             for r in report.runs
         ]
         loss = _svg.line_chart(
@@ -385,6 +388,13 @@ def _conclusions(v: ReportView) -> str:
     )
 
 
+def _full_title(run: RunSummary) -> str:
+    """Under the run's short name (the plot legend's), its changes in full."""
+    if not run.interventions:
+        return ""
+    return f'<br><span class="muted">{esc(run_title(run))}</span>'
+
+
 def _runs(report: Report) -> str:
     if not report.runs:
         return (
@@ -402,7 +412,7 @@ def _runs(report: Report) -> str:
         if n.compared_steps is not None:
             same = f"{fmt_num(n.baseline_settled)} ({n.compared_steps} steps)"
         rows.append(
-            f"<tr><td>{esc(run_title(r))}</td><td>{esc(r.status)}</td>"
+            f"<tr><td>{esc(run_name(r))}{_full_title(r)}</td><td>{esc(r.status)}</td>"
             f"<td class='num'>{r.steps}</td><td class='num'>{fmt_num(n.first)}</td>"
             f"<td class='num'>{fmt_num(n.settled)}</td><td class='num'>{esc(same)}</td>"
             f"<td class='num'>{fmt_seconds(r.wall_s)}</td></tr>"
