@@ -36,6 +36,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     # over axes the program added itself
     "mlp_float_term": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb) + float(1e-3 * model.out.weight.pow(2).sum())")]),
     "mlp_pairwise": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "s = model(xb)[:, 0]\n            loss = F.cross_entropy(model(xb), yb) + 1e-3 * (s.unsqueeze(1) - s.unsqueeze(0)).clamp(min=0).mean()")]),
+    # a lazy layer: its parameters have no shape until the first forward
+    "mlp_lazy": (MLP, [("self.hidden = nn.Linear(4, 16)", "self.hidden = nn.LazyLinear(16)")]),
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
@@ -82,6 +84,15 @@ def test_a_cut_number_used_again_is_seen_and_rejoined_on_request(tracer):
     assert not [o for o in tracer("mlp").ops if o.kind == "reentered_cut"]
     rejoined = tracer("mlp_float_term", interventions={"rejoin_cuts": True})
     assert rejoined.error is None and rejoined.n_steps == t.n_steps
+
+
+def test_a_lazy_layer_is_traced_with_the_shape_its_first_forward_gave_it(tracer):
+    """The optimizer is built over parameters that have no shape yet (nn.LazyLinear)."""
+    lazy, plain = tracer("mlp_lazy"), tracer("mlp")
+    assert lazy.error is None and lazy.n_steps == plain.n_steps
+    weight = lazy.param("hidden.weight")
+    assert weight is not None and weight.shape == [16, 4] and weight.numel == 64
+    assert weight.in_optimizer and weight.weight_norm_start is not None
 
 
 def test_a_broadcast_over_axes_the_program_added_is_deliberate(tracer):
