@@ -176,6 +176,21 @@ def test_a_loss_rebuilt_from_item_is_put_back_in_the_graph(tmp_path):
     assert any("loss = sum(p for p in parts)" in applied(root, d, tmp_path / str(i))["train.py"] for i, (_, d) in enumerate(changes))  # fmt: skip
 
 
+def test_a_loss_summed_from_a_dict_of_item_copies_sums_the_tensors(tmp_path):
+    """The finding sits where the floats are taken; the re-wrap is a line later."""
+    root = write(tmp_path / "r", {"m.py": """
+        import torch
+        def combine(losses, weights):
+            logs = {name: value.item() for name, value in losses.items()}
+            total = torch.tensor(sum(weights[n] * logs[n] for n in losses), requires_grad=True)
+            logs["total"] = total.item()
+            return total, logs
+        """})  # fmt: skip
+    changes = proposals(root, finding("loss_detached_scale", "m.py", 3))
+    texts = [applied(root, d, tmp_path / str(i))["m.py"] for i, (_, d) in enumerate(changes)]
+    assert any("total = sum(weights[n] * losses[n] for n in losses)\n" in t for t in texts)
+
+
 def test_the_target_gets_the_dtype_its_loss_expects(tmp_path):
     root = loop_repo(tmp_path / "r", """
         loss = F.cross_entropy(model(xb), yb.float())
