@@ -176,6 +176,21 @@ def test_a_loss_rebuilt_from_item_is_put_back_in_the_graph(tmp_path):
     assert any("loss = sum(p for p in parts)" in applied(root, d, tmp_path / str(i))["train.py"] for i, (_, d) in enumerate(changes))  # fmt: skip
 
 
+def test_a_loss_summed_from_a_dict_of_item_copies_sums_the_tensors(tmp_path):
+    """The finding sits where the floats are taken; the re-wrap is a line later."""
+    root = write(tmp_path / "r", {"m.py": """
+        import torch
+        def combine(losses, weights):
+            logs = {name: value.item() for name, value in losses.items()}
+            total = torch.tensor(sum(weights[n] * logs[n] for n in losses), requires_grad=True)
+            logs["total"] = total.item()
+            return total, logs
+        """})  # fmt: skip
+    changes = proposals(root, finding("loss_detached_scale", "m.py", 3))
+    texts = [applied(root, d, tmp_path / str(i))["m.py"] for i, (_, d) in enumerate(changes)]
+    assert any("total = sum(weights[n] * losses[n] for n in losses)\n" in t for t in texts)
+
+
 def test_the_target_gets_the_dtype_its_loss_expects(tmp_path):
     root = loop_repo(tmp_path / "r", """
         loss = F.cross_entropy(model(xb), yb.float())
@@ -342,3 +357,30 @@ def test_a_step_behind_a_counter_only_its_own_branch_advances_reads_the_loop_ind
     assert "reads `micro_step` instead of `global_step`" in change
     assert "if (micro_step + 1) % 4 == 0:" in applied(root, diff, tmp_path)["train.py"]
     assert "added `optimizer.step()`" in changes[-1][0]  # still tried, last
+
+
+def test_a_callback_that_steps_the_scheduler_per_batch_by_default_is_built_per_epoch(tmp_path):
+    root = write(tmp_path / "r", {"callbacks.py": """
+        class LRCallback:
+            def __init__(self, scheduler, interval="step"):
+                self.scheduler = scheduler
+                self.interval = interval
+            def on_batch_end(self):
+                if self.interval == "step":
+                    self.scheduler.step()
+            def on_epoch_end(self):
+                if self.interval == "epoch":
+                    self.scheduler.step()
+        """, "fit.py": """
+        import torch
+        from callbacks import LRCallback
+        opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
+        callbacks = [LRCallback(torch.optim.lr_scheduler.StepLR(opt, 8))]
+        """})  # fmt: skip
+    (change, diff), *_ = proposals(root, finding("scheduler_misuse", "callbacks.py", 7))
+    assert "built with interval='epoch'" in change
+    text = applied(root, diff, tmp_path)["fit.py"]
+    assert (
+        "callbacks = [LRCallback(torch.optim.lr_scheduler.StepLR(opt, 8), interval='epoch')]"
+        in text
+    )

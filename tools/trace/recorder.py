@@ -249,6 +249,8 @@ class Recorder:
         if rec is None or rec.ref is not p:
             rec = ParamRec(p)
             self.params[id(p)] = rec
+        elif rec.lazy:
+            rec.settle()
         return rec
 
     def track_module_params(self, module: torch.nn.Module, executed: bool) -> None:

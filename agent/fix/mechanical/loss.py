@@ -179,12 +179,65 @@ def loss_mask_error(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
                     )
 
 
-def _strip_item(node: Node) -> str:
-    """node's text with `x.item()` -> `x` and `float(x)` -> `x` inside it."""
+def _statements_of(ctx: FixContext, f: Finding) -> list[tuple[str, Node]]:
+    """The statements at the finding's places, then those after them in the same
+    function that build a tensor (`torch.tensor(...)` re-wrapping floats a line later)."""
+    out: list[tuple[str, Node]] = []
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        if stmt is None:
+            continue
+        out.append((file, stmt))
+        fn = sx.enclosing_function(stmt)
+        for later in sx.descendants(fn) if fn is not None else []:
+            if (
+                later.type == "expression_statement"
+                and later.start_byte > stmt.start_byte
+                and any(sx.text(sx.call_function(c) or c).rsplit(".", 1)[-1] in ("tensor", "as_tensor") for c in sx.calls_in(later))
+            ):  # fmt: skip
+                out.append((file, later))
+    return list(dict.fromkeys(out))
+
+
+def _item_copies(scope: Node) -> dict[str, str]:
+    """Containers of Python floats copied from tensors in scope, by name, with the
+    container of tensors they came from: `logs = {k: v.item() for k, v in losses.items()}`
+    -> {"logs": "losses"}; `vals = [t.item() for t in parts]` -> {"vals": "parts"}."""
+    out: dict[str, str] = {}
+    for node in sx.descendants(scope):
+        if node.type != "assignment":
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or left.type != "identifier":
+            continue
+        if right.type not in ("dictionary_comprehension", "list_comprehension"):
+            continue
+        body = right.child_by_field_name("body")
+        value = body.child_by_field_name("value") if body is not None and body.type == "pair" else body  # fmt: skip
+        clause = next((c for c in right.named_children if c.type == "for_in_clause"), None)
+        source = clause.child_by_field_name("right") if clause is not None else None
+        if value is None or source is None or sx.method_name(value) != "item":
+            continue
+        if right.type == "dictionary_comprehension":
+            if source.type != "call" or sx.method_name(source) != "items":
+                continue
+            source = sx.receiver(source)
+        if source is not None:
+            out[sx.text(left)] = sx.text(source)
+    return out
+
+
+def _strip_item(node: Node, floats: dict[str, str] | None = None) -> str:
+    """node's text with `x.item()` -> `x` and `float(x)` -> `x` inside it, and a read of
+    a container of floats copied from tensors (`floats`) -> the same read of the tensors."""
     text = sx.text(node)
     base = node.start_byte
     cuts: list[tuple[int, int, str]] = []
     for n in [node, *sx.descendants(node)]:
+        if n.type == "subscript" and floats:
+            value = n.child_by_field_name("value")
+            if value is not None and value.type == "identifier" and sx.text(value) in floats:
+                cuts.append((value.start_byte, value.end_byte, floats[sx.text(value)]))
         if n.type != "call":
             continue
         if sx.method_name(n) == "item" and sx.receiver(n) is not None:
@@ -213,11 +266,8 @@ def _strip_item(node: Node) -> str:
 )
 def loss_detached_scale(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     src = ctx.source
-    places = ctx.places(f)
-    for file, line in places:
-        stmt = ctx.statement(file, line)
-        if stmt is None:
-            continue
+    for file, stmt in _statements_of(ctx, f):
+        floats = _item_copies(sx.enclosing_function(stmt) or stmt)
         for call in sx.calls_in(stmt):
             fn = sx.call_function(call)
             if fn is None or sx.text(fn).rsplit(".", 1)[-1] not in ("tensor", "as_tensor"):
@@ -231,7 +281,7 @@ def loss_detached_scale(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
                 )
             yield Candidate(
                 f"`{sx.flat(call)[:80]}` -> the tensors themselves ({at(file, call)}): the loss stays in the graph",
-                (src.replace(file, call, _strip_item(positional[0]), anchor=True),),
+                (src.replace(file, call, _strip_item(positional[0], floats), anchor=True),),
             )
         for node in sx.descendants(stmt):
             if node.type == "binary_operator" and sx.text(node.children[1]) in ("/", "*"):

@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
 from torch_investigate.agent.fix.mechanical.edits import move_after, removal
+from torch_investigate.agent.fix.mechanical.schedules import mode_switch
 from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.tools.code import LoopEvent, TrainingLoop
@@ -281,10 +282,12 @@ def _is_step(stmt: Node) -> bool:
 @fixer(
     "scheduler_misuse",
     "the scheduler stepped once per epoch after the optimizer: a `scheduler.step()` inside "
-    "the batch loop moved after it, one before the optimizer's step moved after that",
+    "the batch loop moved after it, one before the optimizer's step moved after that, a "
+    "callback that steps it per batch by default built with its per-epoch mode",
 )
 def scheduler_misuse(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     src = ctx.source
+    yield from mode_switch(ctx, f)
     for loop in loops_for(ctx, f):
         node = src.loop_node(loop)
         steps = events(loop, "step")
