@@ -1,0 +1,20 @@
+"""Name-dependence instrument: a suite rewritten with neutral names (and, with
+--restyle, its training loop moved), scored beside the original.
+
+repo.py      a case's files, Python parsed with tree-sitter, module resolution
+scopes.py    scopes, bindings and every identifier's role in one file
+program.py   the repo's functions and classes with parameters and members
+kinds.py     what an expression is: repo module/class/instance, library object, ...
+library.py   the attribute names installed libraries own
+strings.py   what a string literal is for (a key, a name looked up, prose)
+plan.py      which spellings get neutral names, and why the others keep theirs
+names.py     the neutral names themselves
+edits.py     byte edits, comments and docstrings dropped with lines kept
+configs.py   JSON/YAML/TOML/INI keys, renamed in place
+commands.py  command lines, Makefiles, pyproject entries, README code blocks
+rewrite.py   one repo renamed, with its RenameTable (table.py)
+restyle.py   the training loop moved into or out of a class, small helpers inlined
+suite.py     a whole suite rewritten, ground truth carried through
+check.py     every rewritten case still runs with the same metric
+compare.py   a benchmark of the rewrite beside the original's
+"""
