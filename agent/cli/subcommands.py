@@ -122,6 +122,16 @@ def bench(
     price_per_1k: PriceOpt = None,
     max_failures: MaxFailuresOpt = None,
     llm_timeout: LLMTimeoutOpt = None,
+    rename: Annotated[
+        bool,
+        typer.Option(
+            "--rename", help="also score the suite with every repo name neutralized (evals/rename)"
+        ),
+    ] = False,
+    restyle: Annotated[
+        bool,
+        typer.Option("--restyle", help="as --rename, with the training loop moved too"),
+    ] = False,
 ) -> None:
     try:
         from torch_investigate.evals.bench import run_bench
@@ -142,6 +152,7 @@ def bench(
         ray=ray,
         ray_cpus_per_case=1.0 if ray_cpus_per_case is None else ray_cpus_per_case,
         llm=llm,
+        variant="restyle" if restyle else ("rename" if rename else None),
     )
     raise typer.Exit(code)
 
