@@ -338,18 +338,20 @@ def test_restyle_moves_the_loop_into_a_class_and_inlines_a_helper(tmp_path):
 
     src, out, table = renamed(tmp_path, LOOP, ["python train.py"])
     script = table.file("train.py")
-    before = (out / script).read_text().split("\n")
     done, lines = restyle_repo(out, [(script, 5)])
-    after = (out / script).read_text().split("\n")
-    assert len(after) == len(before)
     assert any(d.startswith("helper inlined") for d in done)
     assert any(d.startswith("training loop moved into a class") for d in done)
+    after = (out / script).read_text().split("\n")
     fit = table.names["fit"]
-    symbol = CodeIndex.build(out).enclosing_symbol(script, 17)
-    assert symbol.endswith(f".{fit}") and symbol != fit
+    # the helper's line is now blank, its body at its call, which moved with the loop
     truth = {"file": script, "line": 5, "symbol": table.names["accuracy"]}
     lines.map(truth)
-    assert truth["line"] == 19 and truth["symbol"] == symbol
+    assert "argmax(1)" in after[truth["line"] - 1] and not after[4].strip()
+    assert truth["symbol"].endswith(f".{fit}") and truth["symbol"] != fit
+    backward = {"file": script, "line": 17, "symbol": fit}
+    lines.map(backward)
+    assert after[backward["line"] - 1].strip().endswith(".backward()")
+    assert backward["symbol"] == CodeIndex.build(out).enclosing_symbol(script, backward["line"])
     assert run(out, table.command("python train.py")) == run(src, "python train.py")
 
 
@@ -372,3 +374,49 @@ def test_a_suite_is_rewritten_with_its_ground_truth_carried(tmp_path):
             == truth["symbol"]
         )
         assert case["command"].startswith("python m")
+
+
+TRAINER = {
+    "fit.py": '''
+        import torch
+
+
+        class Trainer:
+            def __init__(self, model):
+                self.model = model
+                self.opt = torch.optim.SGD(model.parameters(), lr=0.2)
+
+            def epoch(self, xs, ys):
+                for i in range(0, len(xs), 16):
+                    self.opt.zero_grad()
+                    loss = torch.nn.functional.mse_loss(self.model(xs[i : i + 16]), ys[i : i + 16])
+                    loss.backward()
+                    self.opt.step()
+                return loss.item()
+
+            def report(self, loss):
+                print("METRIC loss=%.6f" % loss)
+
+
+        torch.manual_seed(0)
+        xs = torch.randn(64, 2)
+        trainer = Trainer(torch.nn.Linear(2, 1))
+        for _ in range(5):
+            last = trainer.epoch(xs, xs.sum(1, keepdim=True))
+        trainer.report(last)
+    ''',
+}
+
+
+def test_restyle_moves_a_training_method_out_of_its_class(tmp_path):
+    from torch_investigate.evals.rename.restyle import restyle_repo
+
+    src, out, table = renamed(tmp_path, TRAINER, ["python fit.py"])
+    script = table.file("fit.py")
+    done, lines = restyle_repo(out, [])
+    assert any(d.startswith("training loop moved out of its class") for d in done)
+    truth = {"file": script, "line": 13, "symbol": f"{table.names['Trainer']}.{table.names['epoch']}"}
+    lines.map(truth)
+    assert truth["symbol"] == table.names["epoch"]
+    assert ".backward()" in (out / script).read_text().split("\n")[truth["line"] - 1]
+    assert run(out, table.command("python fit.py")) == run(src, "python fit.py")

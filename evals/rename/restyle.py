@@ -1,21 +1,20 @@
 """`--restyle`: the same program in another shape, where the change is mechanical.
 
 - The training loop moves into a class: a module-level function whose loop calls
-  `.backward()` becomes a method of a new class (`class C9:` written on the blank line
-  above it, its lines indented, `f3 = C9().f3` on the blank line below, so callers are
-  unchanged).
-- Or out of one: a method holding that loop, when it is the last member of a top-level
-  class, is dedented into a module-level function (`K.f3 = f3` on the blank line below).
+  `.backward()` becomes a method of a new class (`class C9:` above it, its lines
+  indented, `f3 = C9().f3` below it, so callers are unchanged).
+- Or out of one: a method holding that loop (of a top-level class, undecorated, without
+  super()) moves after its class as a module-level function (`K.f3 = f3` below it).
 - Small helpers are inlined: a module-level function whose body is one `return expr`,
   called only in its own file with positional arguments, is replaced at each call by
   `(expr)` with the arguments substituted, and its definition blanked. Not when an
   argument would be evaluated twice or not at all, or a name in expr means something
   else at the call.
 
-Every edit keeps each line on its line (a call spread over lines keeps its newlines
-inside the parentheses), so the ground truth's lines stay valid; only a defect inside
-an inlined helper moves, to its single call. Where nothing applies (a loop at module
-level, no blank lines around the function, a multi-line string inside it, super() in the
+Inlining keeps each line on its line (a call spread over lines keeps its newlines inside
+the parentheses); a defect inside an inlined helper moves to its single call. Moving the
+loop shifts lines, and the ground truth follows through the line map. Where nothing
+applies (a loop at module level, a multi-line string inside the function, super() in the
 method) the case is left as the rename made it, and the record says so.
 """
 
@@ -43,18 +42,21 @@ SIMPLE_ARGS = frozenset({"identifier", "integer", "float", "string", "true", "fa
 
 @dataclass
 class LineMap:
-    """Where ground truth moves: (file, line) -> line, for a defect in an inlined helper;
-    symbols are read again from the restyled code."""
+    """Where ground truth moves: a defect inside an inlined helper goes to its call, and
+    the lines of a file whose loop moved shift; symbols are read again from the
+    restyled code."""
 
     folder: Path
-    moved: dict[tuple[str, int], int] = field(default_factory=dict)
+    moved: dict[tuple[str, int], int] = field(default_factory=dict)  # inlined helpers
+    shifted: dict[str, dict[int, int]] = field(default_factory=dict)  # file -> line -> line
 
     def map(self, truth: dict) -> None:
-        key = (truth["file"], truth["line"])
-        truth["line"] = self.moved.get(key, truth["line"])
-        if truth["file"].endswith(".py") and (self.folder / truth["file"]).is_file():
+        file = truth["file"]
+        line = self.moved.get((file, truth["line"]), truth["line"])
+        truth["line"] = self.shifted.get(file, {}).get(line, line)
+        if file.endswith(".py") and (self.folder / file).is_file():
             index = CodeIndex.build(self.folder)
-            truth["symbol"] = index.enclosing_symbol(truth["file"], truth["line"])
+            truth["symbol"] = index.enclosing_symbol(file, truth["line"])
 
 
 def restyle_repo(
@@ -65,7 +67,7 @@ def restyle_repo(
     lines = LineMap(folder)
     done: list[str] = []
     done += _inline_helpers(folder, truths, lines)
-    done += _move_loop(folder)
+    done += _move_loop(folder, lines)
     return done, lines
 
 
@@ -228,7 +230,7 @@ def _positional_args(call: Node) -> list[Node] | None:
 # ---- the training loop moved ----------------------------------------------------------------
 
 
-def _move_loop(folder: Path) -> list[str]:
+def _move_loop(folder: Path, lines: LineMap) -> list[str]:
     repo = Repo.load(folder)
     program = Program.build(repo)
     loops = [fn for fn in program.functions.values() if _holds_training_loop(fn.node)]
@@ -247,11 +249,13 @@ def _move_loop(folder: Path) -> list[str]:
     for fn in sorted(loops, key=lambda x: (x.file, x.node.start_byte)):
         f = repo.python[fn.file]
         if fn.owner is None:
-            edits, why = _into_class(f, fn, names)
+            moved, why = _into_class(f, fn, names)
         else:
-            edits, why = _out_of_class(program, f, fn)
-        if edits:
-            (folder / fn.file).write_bytes(apply(f.source, edits))
+            moved, why = _out_of_class(program, f, fn)
+        if moved is not None:
+            source, shift = moved
+            (folder / fn.file).write_bytes(source)
+            lines.shifted[fn.file] = shift
             kind = MOVED_IN if fn.owner is None else MOVED_OUT
             return [f"{kind}: {fn.name} ({fn.file})"]
         reasons.append(f"{fn.name}: {why}")
@@ -290,81 +294,69 @@ def _calls(node: Node, method: str) -> bool:
     return False
 
 
-def _into_class(f: PyFile, fn: FunctionInfo, names: NameAllocator) -> tuple[list[Edit], str]:
-    top = (
-        fn.node.parent
-        if fn.node.parent is not None and fn.node.parent.type == "decorated_definition"
-        else fn.node
-    )
+Moved = tuple[bytes, dict[int, int]] | None  # the new source, old line -> new line
+
+
+def _into_class(f: PyFile, fn: FunctionInfo, names: NameAllocator) -> tuple[Moved, str]:
+    """`class K:` above the function, its lines indented, `f = K().f` below it."""
+    decorated = fn.node.parent is not None and fn.node.parent.type == "decorated_definition"
+    top = fn.node.parent if decorated else fn.node
     if top.parent is None or top.parent.type != "module":
-        return [], "not at a module's top level"
-    lines = f.source.split(b"\n")
-    first, last = top.start_point.row, top.end_point.row
-    if first == 0 or lines[first - 1].strip():
-        return [], "no blank line above it"
-    after = last + 1
-    if after < len(lines) and lines[after].strip():
-        return [], "no blank line below it"
+        return None, "not at a module's top level"
     if _has_multiline_string(top):
-        return [], "it holds a multi-line string"
-    klass = names.new("C")
-    edits = [Edit(*_line_span(f.source, first - 1), f"class {klass}:")]
-    for row in range(first, last + 1):
-        start = _line_start(f.source, row)
-        if lines[row].strip():
-            edits.append(Edit(start, start, "    "))
+        return None, "it holds a multi-line string"
     plist = fn.node.child_by_field_name("parameters")
     opening = plist.start_byte + 1
-    edits.append(Edit(opening, opening, "self, " if plist.named_children else "self"))
+    source = apply(f.source, [Edit(opening, opening, "self, " if plist.named_children else "self")])
+    lines = source.decode().split("\n")
+    first, last = top.start_point.row, top.end_point.row
+    klass = names.new("C")
+    body = ["    " + line if line.strip() else line for line in lines[first : last + 1]]
     alias = f"{fn.name} = {klass}().{fn.name}"
-    if after < len(lines):
-        edits.append(Edit(*_line_span(f.source, after), alias))
-    else:
-        edits.append(Edit(len(f.source), len(f.source), "\n" + alias + "\n"))
-    return edits, ""
+    new = lines[:first] + [f"class {klass}:"] + body + [alias] + lines[last + 1 :]
+    shift = {r + 1: (r if r < first else r + 1 if r <= last else r + 2) + 1 for r in range(len(lines))}
+    return ("\n".join(new).encode(), shift), ""
 
 
-def _out_of_class(program: Program, f: PyFile, fn: FunctionInfo) -> tuple[list[Edit], str]:
+def _out_of_class(program: Program, f: PyFile, fn: FunctionInfo) -> tuple[Moved, str]:
+    """The method, dedented, after its class; `K.f = f` below it."""
     cls = fn.owner
     assert cls is not None
     if cls.node.parent is None or cls.node.parent.type not in ("module", "decorated_definition"):
-        return [], "its class is not at a module's top level"
+        return None, "its class is not at a module's top level"
     if fn.decorators or fn.is_static or fn.is_classmethod:
-        return [], "a decorated method"
+        return None, "a decorated method"
     body = cls.node.child_by_field_name("body")
     members = [c for c in body.named_children if c.type not in ("comment", "pass_statement")]
-    if not members or members[-1].start_byte != fn.node.start_byte:
-        return [], "not the last member of its class"
     if len(members) < 2:
-        return [], "the only member of its class"
+        return None, "the only member of its class"
     if "super(" in text(fn.node) or "self.__" in text(fn.node):
-        return [], "it calls super() or uses private names"
+        return None, "it calls super() or uses private names"
     if _has_multiline_string(fn.node):
-        return [], "it holds a multi-line string"
-    module = program.files[fn.file].module
-    if fn.name in module.bindings:
-        return [], "its name is taken at module level"
-    lines = f.source.split(b"\n")
+        return None, "it holds a multi-line string"
+    if fn.name in program.files[fn.file].module.bindings:
+        return None, "its name is taken at module level"
+    lines = f.source.decode().split("\n")
     first, last = fn.node.start_point.row, fn.node.end_point.row
+    end = cls.node.end_point.row
     indent = fn.node.start_point.column
-    after = last + 1
-    if after < len(lines) and lines[after].strip():
-        return [], "no blank line below it"
-    edits = []
-    for row in range(first, last + 1):
-        raw = lines[row]
-        if not raw.strip():
-            continue
-        if raw[:indent].strip():
-            return [], "uneven indentation"
-        start = _line_start(f.source, row)
-        edits.append(Edit(start, start + indent, ""))
+    if any(line.strip() and line[:indent].strip() for line in lines[first : last + 1]):
+        return None, "uneven indentation"
+    method = [line[indent:] if line.strip() else "" for line in lines[first : last + 1]]
     alias = f"{cls.name}.{fn.name} = {fn.name}"
-    if after < len(lines):
-        edits.append(Edit(*_line_span(f.source, after), alias))
-    else:
-        edits.append(Edit(len(f.source), len(f.source), "\n" + alias + "\n"))
-    return edits, ""
+    new = lines[:first] + lines[last + 1 : end + 1] + [""] + method + [alias] + lines[end + 1 :]
+    k = last - first + 1
+
+    def to(r: int) -> int:
+        if r < first:
+            return r
+        if r <= last:
+            return end - k + 2 + (r - first)
+        if r <= end:
+            return r - k
+        return r + 2
+
+    return ("\n".join(new).encode(), {r + 1: to(r) + 1 for r in range(len(lines))}), ""
 
 
 # ---- small helpers ----------------------------------------------------------------------------
