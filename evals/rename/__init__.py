@@ -7,6 +7,7 @@ program.py   the repo's functions and classes with parameters and members
 kinds.py     what an expression is: repo module/class/instance, library object, ...
 library.py   the attribute names installed libraries own
 strings.py   what a string literal is for (a key, a name looked up, prose)
+resolve.py   what each occurrence refers to, and what the repo defines
 plan.py      which spellings get neutral names, and why the others keep theirs
 names.py     the neutral names themselves
 edits.py     byte edits, comments and docstrings dropped with lines kept

@@ -314,7 +314,9 @@ def _into_class(f: PyFile, fn: FunctionInfo, names: NameAllocator) -> tuple[Move
     body = ["    " + line if line.strip() else line for line in lines[first : last + 1]]
     alias = f"{fn.name} = {klass}().{fn.name}"
     new = lines[:first] + [f"class {klass}:"] + body + [alias] + lines[last + 1 :]
-    shift = {r + 1: (r if r < first else r + 1 if r <= last else r + 2) + 1 for r in range(len(lines))}
+    shift = {
+        r + 1: (r if r < first else r + 1 if r <= last else r + 2) + 1 for r in range(len(lines))
+    }
     return ("\n".join(new).encode(), shift), ""
 
 
