@@ -67,8 +67,9 @@ def run_variant(
         )  # fmt: skip
         print(f"the {variant}d suite: {rewritten}", file=sys.stderr)
         renamed, after = score_suite(
-            rewritten, cache=cache / variant if cache else None, json_out=json_out, **common
-        )
+            rewritten, cache=cache / variant if cache else None, json_out=json_out,
+            fallbacks=_earlier_caches(json_out, variant), **common,
+        )  # fmt: skip
         result = _result(variant, suite, rewritten, record, (original, before), (renamed, after))
     except BenchError as e:
         return _fail(str(e))
@@ -82,8 +83,9 @@ def run_variant(
     return EXIT_OK
 
 
-def _earlier_caches(json_out: Path | None) -> list[Path]:
-    """Caches of earlier benchmarks next to json_out made by this same investigator."""
+def _earlier_caches(json_out: Path | None, variant: str | None = None) -> list[Path]:
+    """Caches of earlier benchmarks next to json_out made by this same investigator: their
+    runs of the original suites (variant None), or of the `variant`-rewritten suites."""
     if json_out is None or not json_out.parent.is_dir():
         return []
     here = investigator_version()
@@ -91,15 +93,22 @@ def _earlier_caches(json_out: Path | None) -> list[Path]:
         return []
     out = []
     for other in sorted(json_out.parent.glob("*.json")):
-        if other == json_out:
-            continue
+        cache = cache_dir(other)
         try:
-            made_by = json.loads(other.read_text(encoding="utf-8")).get("investigator")
+            data = json.loads(other.read_text(encoding="utf-8"))
         except (ValueError, OSError):
             continue
-        folder = cache_dir(other)
-        if made_by == here and folder is not None and folder.is_dir():
-            out.append(folder)
+        if other == json_out or not isinstance(data, dict) or cache is None:
+            continue
+        if "variant" in data:  # a --rename/--restyle result: originals and rewrites apart
+            made_by = (data.get("original") or {}).get("investigator")
+            side = "original" if variant is None else variant
+            candidate = cache / side if variant in (None, data["variant"]) else None
+        else:  # a plain benchmark: originals only
+            made_by = data.get("investigator")
+            candidate = cache if variant is None else None
+        if made_by == here and candidate is not None and candidate.is_dir():
+            out.append(candidate)
     return out
 
 
