@@ -17,7 +17,9 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-COMMAND_WORDS = ("python", "make", ".py", "bash ", "sh ", "uv ", "PYTHONPATH", "./", "torchrun")
+# what a README line that runs something starts with (after VAR=value words)
+RUNNERS = frozenset({"python", "python3", "make", "bash", "sh", "uv", "torchrun", "accelerate",
+                     "env", "pip", "conda", "cd", "export"})  # fmt: skip
 
 
 class CommandMap(BaseModel):
@@ -90,7 +92,7 @@ class CommandMap(BaseModel):
                 fence, opener, current = stripped[:3], stripped, []
                 continue
             if fence is not None and stripped.startswith(fence):
-                kept = [c for c in current if c.strip() and any(w in c for w in COMMAND_WORDS)]
+                kept = [c for c in current if _runs_something(c)]
                 if kept:
                     blocks.append((opener, kept))
                 fence = None
@@ -134,6 +136,18 @@ class CommandMap(BaseModel):
             return None
         new = self.line(content)
         return new if new != content else None
+
+
+def _runs_something(line: str) -> bool:
+    words = [w for w in line.replace("$ ", "", 1).split() if "=" not in w or w.startswith("-")]
+    if not words:
+        return False
+    first = words[0]
+    return (
+        first in RUNNERS
+        or first.startswith(("./", "python3.", "$("))
+        or first.endswith(".py")
+    )
 
 
 def _drop_shell_comment(line: str) -> str:
