@@ -115,10 +115,12 @@ def score_suite(
     ray_cpus_per_case: float = 1.0,
     llm: LLMSpec | None = None,
     fallbacks: list[Path] | None = None,
+    baselines: bool = True,
 ) -> tuple[BenchResult, dict[str, Run]]:
     """Run and score every case of `suite` (runs cached in `cache`; `fallbacks`: other
     caches whose runs of an unchanged case are reused): the result, and the main
-    policy's run of each case by id. Raises BenchError."""
+    policy's run of each case by id. `baselines=False` runs the main policy alone (no
+    static-only, TorchFix or planner baseline). Raises BenchError."""
     suite = suite.expanduser()
     if jobs < 1:
         raise BenchError("--jobs must be at least 1")
@@ -128,13 +130,15 @@ def score_suite(
     if llm is not None and (problem := llm_problem(llm)):
         raise BenchError(problem)
 
-    tf_version = torchfix_version() if llm is None else None
+    tf_version = torchfix_version() if llm is None and baselines else None
     main: Mode = "investigator" if llm is None else "llm"
     modes: list[Mode] = (
         ["investigator", "static_only"] + (["torchfix"] if tf_version else [])
         if llm is None
         else ["llm", "investigator"]
     )
+    if not baselines:
+        modes = [main]
     runner = Runner(cache, llm, fallbacks=fallbacks)
     started = time.perf_counter()
     try:
@@ -165,7 +169,13 @@ def score_suite(
         torchfix=(
             f"TorchFix {tf_version}, default rules"
             if tf_version
-            else ("not run (--model)" if llm is not None else "not installed")
+            else (
+                "not run (--model)"
+                if llm is not None
+                else "not installed"
+                if baselines
+                else "not run"
+            )
         ),
         investigator=investigator_version(),
     )

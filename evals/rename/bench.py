@@ -59,7 +59,10 @@ def run_variant(
     try:
         print(f"rewriting {suite} ({variant}) into {rewritten}", file=sys.stderr)
         record = rewrite_suite(suite, rewritten, variant=variant, progress=False)
-        common = dict(jobs=jobs, ray=ray, ray_cpus_per_case=ray_cpus_per_case, llm=llm)
+        # the main policy alone: the baselines' name dependence is not the question
+        common = dict(
+            jobs=jobs, ray=ray, ray_cpus_per_case=ray_cpus_per_case, llm=llm, baselines=False
+        )
         print(f"the original suite: {suite}", file=sys.stderr)
         original, before = score_suite(
             suite, cache=cache / "original" if cache else None, json_out=json_out,

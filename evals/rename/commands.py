@@ -143,11 +143,7 @@ def _runs_something(line: str) -> bool:
     if not words:
         return False
     first = words[0]
-    return (
-        first in RUNNERS
-        or first.startswith(("./", "python3.", "$("))
-        or first.endswith(".py")
-    )
+    return first in RUNNERS or first.startswith(("./", "python3.", "$(")) or first.endswith(".py")
 
 
 def _drop_shell_comment(line: str) -> str:
