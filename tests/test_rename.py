@@ -420,3 +420,19 @@ def test_restyle_moves_a_training_method_out_of_its_class(tmp_path):
     assert truth["symbol"] == table.names["epoch"]
     assert ".backward()" in (out / script).read_text().split("\n")[truth["line"] - 1]
     assert run(out, table.command("python fit.py")) == run(src, "python fit.py")
+
+
+def test_a_dotted_path_in_a_config_keeps_its_modules_and_a_file_that_does_not_parse_stops(tmp_path):
+    from torch_investigate.evals.rename.repo import UnparsableFile
+
+    _, out, table = renamed(tmp_path, {
+        "conf.yaml": "target: nets.mlp.Net\nweights: nets.pt\n",
+        "nets/__init__.py": "",
+        "nets/mlp.py": "class Net:\n    pass\n",
+        "nets/util.py": "def helper():\n    return 1\n",
+    }, [])  # fmt: skip
+    kept = {(k.group, k.spelling) for k in table.kept}
+    assert {("module", "nets"), ("module", "mlp"), ("module-level", "Net")} <= kept
+    assert "util" in table.modules and (out / "nets" / f"{table.modules['util']}.py").is_file()
+    with pytest.raises(UnparsableFile):
+        renamed(tmp_path / "bad", {"broken.py": "def f(:\n    pass\n"}, [])

@@ -181,6 +181,8 @@ class Planner(Resolver):
                             self.block("module", part, "imported by a string")
                     continue
                 dotted = "." in use.content
+                if dotted:
+                    self._block_module_path(use.content, "named in a dotted string")
                 for name in names_in(use.content):
                     if role == "attrname":
                         self.block("attribute", name, "named by a string (getattr and kin)")
@@ -205,10 +207,28 @@ class Planner(Resolver):
                         )
         for cf in self.configs.values():
             for value in cf.values:
+                self._block_module_path(value, "named by a config value")
                 for name in names_in(value):
                     self.block("module-level", name, "named by a config value")
                     if dynamic:
                         self.block("attribute", name, "named by a config value")
+
+    def _block_module_path(self, content: str, reason: str) -> None:
+        """A string that spells a repo module's dotted path, or a name in one
+        (`pkg.models.Net`, a factory's target), keeps every module on that path."""
+        parts = content.split(".")
+        if len(parts) < 2 or not all(p.isidentifier() for p in parts):
+            return
+        for i in range(len(parts), 0, -1):
+            file = self.repo.module_file(".".join(parts[:i]))
+            if file is None:
+                continue
+            rest = parts[i:]
+            scope = self.p.module_scope(file) if not file.endswith("/") else None
+            if not rest or (len(rest) == 1 and scope is not None and rest[0] in scope.bindings):
+                for part in parts[:i]:
+                    self.block("module", part, reason)
+            return
 
     def _block_configs(self) -> None:
         for cf in self.configs.values():

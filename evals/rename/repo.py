@@ -23,6 +23,10 @@ CONVENTIONAL_FILES = frozenset({"__init__.py", "__main__.py", "setup.py", "conft
 MAX_CONFIG_BYTES = 200_000  # a bigger JSON is data, not settings
 
 
+class UnparsableFile(ValueError):
+    """A Python file tree-sitter cannot parse: the repo is left as it is."""
+
+
 @dataclass
 class PyFile:
     rel: str  # forward slashes, relative to the case folder
@@ -60,7 +64,10 @@ class Repo:
         parser = new_parser()
         for rel, data in sorted(files.items()):
             if rel.endswith(".py"):
-                repo.python[rel] = PyFile(rel=rel, source=data, tree=parser.parse(data))
+                tree = parser.parse(data)
+                if tree.root_node.has_error:
+                    raise UnparsableFile(f"{rel} does not parse: its names cannot be resolved")
+                repo.python[rel] = PyFile(rel=rel, source=data, tree=tree)
         repo.roots = [""] + (["src"] if any(r.startswith("src/") for r in repo.python) else [])
         for rel in repo.python:
             for root_dir in repo.roots:
