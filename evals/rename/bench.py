@@ -94,6 +94,7 @@ def _earlier_caches(json_out: Path | None, variant: str | None = None) -> list[P
     here = investigator_version()
     if "modified" in here or "not a git" in here:
         return []
+    root = here.split(" at ")[0]
     out = []
     for other in sorted(json_out.parent.glob("*.json")):
         cache = cache_dir(other)
@@ -110,9 +111,24 @@ def _earlier_caches(json_out: Path | None, variant: str | None = None) -> list[P
         else:  # a plain benchmark: originals only
             made_by = data.get("investigator")
             candidate = cache if variant is None else None
-        if made_by == here and candidate is not None and candidate.is_dir():
+        if candidate is not None and candidate.is_dir() and _same_investigator(made_by, root):
             out.append(candidate)
     return out
+
+
+def _same_investigator(recorded: str | None, root: str) -> bool:
+    """Whether a benchmark recorded as `<root> at <sha>` ran the investigator this checkout
+    runs: same root, and no change to agent/, tools/ or prompts/ since that commit."""
+    if not recorded or "modified" in recorded or not recorded.startswith(root + " at "):
+        return False
+    sha = recorded.split(" at ")[1].split()[0]
+    try:
+        import git
+
+        repo = git.Repo(root, search_parent_directories=False)
+        return not repo.git.diff(sha, "HEAD", "--", "agent", "tools", "prompts", name_only=True)
+    except Exception:  # noqa: BLE001 - an unknown commit or no git: not the same
+        return False
 
 
 def _result(
