@@ -1,7 +1,8 @@
 """A whole suite rewritten: every case renamed (and restyled, on request) into a new
 suite folder whose manifest carries each case's ground truth, alternatives and command
-through the case's rename table. Ids stay; what a case's tables say is kept beside the
-manifest in `rename.json`.
+through the case's rename table. Ids stay in the manifest; the case folders get neutral
+names (`cases/case007`), since a folder named after its id names the seeded category.
+What a case's tables say is kept beside the manifest in `rename.json`.
 
 The output is a function of the input: the same suite gives the same files, so the
 benchmark's cache (keyed by a case's content) is reused across runs.
@@ -84,11 +85,13 @@ def rewrite_suite(
     new_raw["cases"], new_raw["controls"] = [], []
     for n, (kind, entry) in enumerate(entries, start=1):
         folder = (suite / entry["path"]).resolve()
-        target = out / "cases" / entry["id"]
+        # a neutral folder: the id names the seeded category, and the folder's name
+        # reaches the investigator (an LLM's briefing names the repo by it)
+        target = out / "cases" / f"case{n:03d}"
         command = case_command(suite, entry)
         rewrite = CaseRewrite(id=entry["id"], command=command, original_command=command)
         new = copy.deepcopy(entry)
-        new["path"] = f"cases/{entry['id']}"
+        new["path"] = f"cases/{target.name}"
         try:
             table = rename_repo(folder, target, [command] if command else [])
             lines = None
