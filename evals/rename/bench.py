@@ -105,9 +105,10 @@ def _earlier_caches(json_out: Path | None, variant: str | None = None) -> list[P
         if other == json_out or not isinstance(data, dict) or cache is None:
             continue
         if "variant" in data:  # a --rename/--restyle result: originals and rewrites apart
+            # a rewrite's runs serve either variant: a run is reused only for identical
+            # files, and a case --restyle leaves as it is is the --rename rewrite itself
             made_by = (data.get("original") or {}).get("investigator")
-            side = "original" if variant is None else variant
-            candidate = cache / side if variant in (None, data["variant"]) else None
+            candidate = cache / ("original" if variant is None else data["variant"])
         else:  # a plain benchmark: originals only
             made_by = data.get("investigator")
             candidate = cache if variant is None else None
