@@ -16,6 +16,7 @@ import git
 import pytest
 
 from torch_investigate.agent.bisect.measure import eval_level, judge, train_level
+from torch_investigate.agent.bisect.records import LossLevel, Probe
 from torch_investigate.agent.bisect.search import (
     Bisection,
     BisectOptions,
@@ -25,10 +26,9 @@ from torch_investigate.agent.bisect.search import (
 )
 from torch_investigate.agent.render import to_json
 from torch_investigate.agent.render.bisect_md import to_bisect_json, to_bisect_markdown
-from torch_investigate.tools.bisect_records import LossLevel, Probe
 from torch_investigate.tools.commits import checkout, history
 from torch_investigate.tools.records import Report
-from torch_investigate.tools.trace_models import Trace
+from torch_investigate.tools.tracefile.trace import Trace
 
 ROOT = Path(__file__).resolve().parents[1]
 ME = git.Actor("Ada", "ada@example.com")

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from torch_investigate.agent.checks import places
 from torch_investigate.tools.code.index import CodeIndex
-from torch_investigate.tools.trace_models import Frame
+from torch_investigate.tools.tracefile.trace import Frame
 
 LOSS_HELPER = """import torch
 

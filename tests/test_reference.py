@@ -174,7 +174,7 @@ def test_reference_imports_only_stdlib_and_torch():
 
 @pytest.mark.parametrize("classes", [2, 3, 10, 1000])
 def test_chance_level_is_what_torch_computes_for_equal_logits(classes):
-    from torch_investigate.agent.checks.common import chance_level
+    from torch_investigate.agent.checks.levels import chance_level
 
     assert chance_level("cross_entropy", [8, classes]) == pytest.approx(ce_equal_logits(classes))
     assert chance_level("binary_cross_entropy_with_logits", [8, 1]) == pytest.approx(
@@ -198,9 +198,9 @@ def _call(fn: str, values: dict[str, int], ignore_index=None):
 def test_marginal_level_is_the_prior_cross_entropy(counts):
     """What predicting the class frequencies alone reaches, split over several calls and
     with the ignored index left out."""
-    from torch_investigate.agent.checks.data_pairing import _marginal_level
+    from torch_investigate.agent.checks.levels import marginal_level
 
     half = [{str(k): c // 2 for k, c in enumerate(counts) if c}, {}]
     half[1] = {str(k): c - c // 2 for k, c in enumerate(counts) if c}
     calls = [_call("cross_entropy", {**h, "-100": 5}, ignore_index=-100) for h in half]
-    assert _marginal_level(calls) == pytest.approx(prior_cross_entropy(counts))
+    assert marginal_level(calls) == pytest.approx(prior_cross_entropy(counts))

@@ -15,8 +15,8 @@ from types import SimpleNamespace
 import jsonschema
 import pytest
 
-from torch_investigate.agent.checks.common import compare, curve_stats
-from torch_investigate.agent.core.curves import final_level
+from torch_investigate.agent.checks.effects import compare
+from torch_investigate.agent.core.curves import curve_stats, final_level
 from torch_investigate.agent.core.runs import Run
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render._interventions import (

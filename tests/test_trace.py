@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from torch_investigate.tools.sandbox import Sandbox
-from torch_investigate.tools.trace_models import Trace, load_trace
+from torch_investigate.tools.tracefile.trace import Trace, load_trace
 
 FIXTURES = Path(__file__).parent / "fixtures" / "trace"
 MLP = "mlp_loader/train.py"
@@ -31,6 +31,11 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     # a leaf made afresh in every iteration (as `torch.tensor(total, requires_grad=True)`)
     "mlp_fresh_leaf": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb) + 0.0 * torch.tensor(1.0, requires_grad=True)")]),
     "mlp_rolled": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb.roll(1, 0))")]),
+    "mlp_workers": (MLP, [("batch_size=32, shuffle=True)", "batch_size=32, shuffle=True, num_workers=2, persistent_workers=True, prefetch_factor=4, pin_memory=True)")]),
+    # a penalty turned into a number and added back (its gradient gone), and a pairwise term
+    # over axes the program added itself
+    "mlp_float_term": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb) + float(1e-3 * model.out.weight.pow(2).sum())")]),
+    "mlp_pairwise": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "s = model(xb)[:, 0]\n            loss = F.cross_entropy(model(xb), yb) + 1e-3 * (s.unsqueeze(1) - s.unsqueeze(0)).clamp(min=0).mean()")]),
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
@@ -68,6 +73,29 @@ def tracer(tmp_path_factory):
 
 
 # ---- what is recorded -------------------------------------------------------------------
+
+
+def test_a_cut_number_used_again_is_seen_and_rejoined_on_request(tracer):
+    t = tracer("mlp_float_term")
+    (site,) = [o for o in t.ops if o.kind == "reentered_cut"]
+    assert site.op in ("__add__", "add") and site.cut is not None and site.phases.get("train")
+    assert not [o for o in tracer("mlp").ops if o.kind == "reentered_cut"]
+    rejoined = tracer("mlp_float_term", interventions={"rejoin_cuts": True})
+    assert rejoined.error is None and rejoined.n_steps == t.n_steps
+
+
+def test_a_broadcast_over_axes_the_program_added_is_deliberate(tracer):
+    sites = [o for o in tracer("mlp_pairwise").ops if o.kind == "broadcast"]
+    assert sites and all(o.deliberate for o in sites), sites
+
+
+def test_loader_workers_load_in_process_and_every_batch_is_traced(tracer):
+    plain, workers = tracer("mlp"), tracer("mlp_workers")
+    (loader,) = [lo for lo in workers.loaders if lo.role == "train"]
+    assert loader.num_workers == 2  # what the program asked for
+    assert workers.n_steps == plain.n_steps
+    assert workers.batches.train_unique == plain.batches.train_unique
+    assert workers.error is None
 
 
 def test_call_order_per_iteration(tracer):

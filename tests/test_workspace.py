@@ -41,12 +41,27 @@ def test_plain_folder_copy_keeps_layout_modes_and_inner_links(tmp_path: Path) ->
         assert (ws.root / "link_in.py").is_symlink()
         assert os.readlink(ws.root / "link_in.py") == "pkg/model.py"
         reasons = {s.path: s.reason for s in ws.skipped}
-        assert "over the" in reasons["big.bin"] and "outside" in reasons["link_out"]
+        assert "over the" in reasons["big.bin"] and "left out" in reasons["big.bin"]
+        assert "outside" in reasons["link_out"]
         root = ws.root
     assert not root.exists()
 
 
-def test_git_repo_copies_tracked_and_untracked_not_ignored(tmp_path: Path) -> None:
+def test_large_files_are_linked_when_links_are_read_only(tmp_path: Path) -> None:
+    repo = _plain_repo(tmp_path)
+    with Workspace.create(repo, max_file_mb=0.001, link_read_only=True) as ws:
+        link = ws.root / "big.bin"
+        assert link.is_symlink() and link.resolve() == (repo / "big.bin").resolve()
+        (entry,) = [s for s in ws.skipped if s.path == "big.bin"]
+        assert entry.linked and "linked read-only" in entry.reason
+    with Workspace.create(repo, max_total_mb=0.001, link_read_only=True) as ws:
+        assert (ws.root / "big.bin").is_symlink()  # past the copy's total budget
+        assert not (ws.root / "train.py").is_symlink()
+
+
+def test_git_repo_copies_ignored_files_too(tmp_path: Path) -> None:
+    """Prepared data often lives where .gitignore hides it; the run must see it. Caches
+    and virtualenvs stay out whether ignored or not."""
     repo = tmp_path / "g"
     repo.mkdir()
     r = git.Repo.init(repo)
@@ -59,9 +74,20 @@ def test_git_repo_copies_tracked_and_untracked_not_ignored(tmp_path: Path) -> No
     r.index.commit("init", author=git.Actor("a", "a@x"), committer=git.Actor("a", "a@x"))
     (repo / "new_module.py").write_text("b\n")
     (repo / "train.py").write_text("modified\n")
+    (repo / "data").mkdir()
+    (repo / "data" / "train.bin").write_bytes(b"\1\2")
+    (repo / ".gitignore").write_text("checkpoints/\n*.log\ndata/\n.venv/\n")
+    (repo / ".venv").mkdir()
+    (repo / ".venv" / "pyvenv.cfg").write_text("home = /usr\n")
+    (repo / "__pycache__").mkdir()
+    (repo / "__pycache__" / "x.pyc").write_bytes(b"x")
     with Workspace.create(repo) as ws:
         files = sorted(p.relative_to(ws.root).as_posix() for p in ws.root.rglob("*") if p.is_file())
-        assert files == [".gitignore", "new_module.py", "train.py"]
+        assert files == [
+            ".gitignore", "checkpoints/last.pt", "data/train.bin", "new_module.py", "run.log",
+            "train.py",
+        ]  # fmt: skip
+        assert ws.ignored == {"checkpoints/last.pt", "data/train.bin", "run.log"}
         assert (ws.root / "train.py").read_text() == "modified\n"  # the work tree, not HEAD
 
 

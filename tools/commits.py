@@ -17,7 +17,7 @@ from pathlib import Path
 
 import git
 
-from torch_investigate.tools.bisect_records import CommitDetail, FileChange
+from torch_investigate.tools.records import CommitDetail, FileChange
 
 # Hooks are the user's code: a checkout for a measurement must not run post-checkout.
 _NO_HOOKS = "core.hooksPath=/dev/null"

@@ -137,7 +137,7 @@ def parse_command(cmd: str) -> tuple[list[str], dict[str, str], str | None]:
 # -- does the target exist? ----------------------------------------------------------------
 
 
-def _module_file(root: Path, module: str, env: dict[str, str]) -> Path | None:
+def module_file(root: Path, module: str, env: dict[str, str]) -> Path | None:
     bases = [root] + [root / p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     parts = module.split(".")
     for base in bases:
@@ -152,7 +152,7 @@ def _module_file(root: Path, module: str, env: dict[str, str]) -> Path | None:
 
 def _target_exists(root: Path, argv: list[str], env: dict[str, str]) -> bool:
     if argv[0] == "-m":
-        return _module_file(root, argv[1], env) is not None
+        return module_file(root, argv[1], env) is not None
     return (root / argv[0]).is_file()
 
 
@@ -194,7 +194,7 @@ class Reaching:
 
 
 def _target_file(root: Path, argv: list[str], env: dict[str, str]) -> Path | None:
-    return _module_file(root, argv[1], env) if argv[0] == "-m" else root / argv[0]
+    return module_file(root, argv[1], env) if argv[0] == "-m" else root / argv[0]
 
 
 # -- sources ------------------------------------------------------------------------------
@@ -284,8 +284,8 @@ def _from_pyproject(root: Path, reaching: Reaching, notes: list[str]) -> Iterato
         if not isinstance(spec, str) or ":" not in spec:
             continue
         module, func = spec.split(":", 1)
-        env = {"PYTHONPATH": "src"} if _module_file(root / "src", module, {}) else {}
-        file = _module_file(root, module, env)
+        env = {"PYTHONPATH": "src"} if module_file(root / "src", module, {}) else {}
+        file = module_file(root, module, env)
         if file is None:
             notes.append(f"pyproject script {name} = {spec}: module {module} not found in the repo")
             continue

@@ -238,6 +238,23 @@ class GitFacts(BaseModel):
     recent_commits: list[Commit] = Field(default_factory=list)  # touching the training path
 
 
+class FileChange(BaseModel):
+    path: str
+    insertions: int = 0
+    deletions: int = 0
+
+
+class CommitDetail(BaseModel):
+    sha: str
+    subject: str
+    message: str
+    author: str = ""
+    date: str = ""
+    files: list[FileChange] = Field(default_factory=list)  # the diff stat vs the first parent
+    insertions: int = 0
+    deletions: int = 0
+
+
 class CommandInfo(BaseModel):
     argv: list[str]  # without the interpreter: ["train.py", "--epochs", "3"] or ["-m", "pkg.train"]
     source: (

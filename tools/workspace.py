@@ -1,9 +1,12 @@
 """The workspace: a private copy of the target repo, made before anything runs.
 
 Nothing ever runs in, or writes to, the original: every later step (index, sandbox
-runs) works on `Workspace.root`. A git repo contributes its tracked files plus the
-untracked ones not ignored; any other folder everything except virtualenvs, VCS and
-cache folders. Files over the size limit are skipped and listed with the reason.
+runs) works on `Workspace.root`. The copy holds what is on disk, files .gitignore hides
+included (prepared data often lives there: `data/*.bin`), except virtualenvs, VCS and
+cache folders. A file over the size limit, or any file once the copy has reached its
+total budget, is not copied but linked to the original when the caller says links are
+read-only to the runs (bwrap makes the whole filesystem read-only outside the run's
+copy), else left out; either way it is listed with the reason.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-DEFAULT_MAX_FILE_MB = 50
+DEFAULT_MAX_FILE_MB = 50  # a larger file is linked, not copied
+DEFAULT_MAX_TOTAL_MB = 2048  # past this many copied bytes every further file is linked
 _SKIPPED_DIRS = frozenset(
     {
         ".git",
@@ -40,18 +44,38 @@ class WorkspaceError(RuntimeError):
 class Skipped(BaseModel):
     path: str  # relative to the repo, forward slashes
     reason: str
+    linked: bool = False  # linked to the original (read-only) instead of copied
 
 
-def _git_files(repo: Path) -> list[str] | None:
-    """Tracked plus untracked-not-ignored files (relative to `repo`, which may be a folder
-    inside a work tree), or None when `repo` is not in a git work tree."""
+def _git_files(repo: Path) -> tuple[list[str], set[str]] | None:
+    """Tracked files first, then every untracked one, ignored or not (relative to `repo`,
+    which may be a folder inside a work tree), and which of them git ignores; None when
+    `repo` is not in a git work tree. What the walk would leave out (virtualenvs, caches)
+    is left out here too."""
     import git
 
     try:
-        listing = git.Git(str(repo)).ls_files("--cached", "--others", "--exclude-standard", "-z")
+        g = git.Git(str(repo))
+        tracked = g.ls_files("--cached", "-z").split("\0")
+        visible = set(g.ls_files("--others", "--exclude-standard", "-z").split("\0"))
+        untracked = g.ls_files("--others", "--directory", "--no-empty-directory", "-z").split("\0")
     except (git.GitCommandError, OSError):  # not a repo, or no git: walk the folder instead
         return None
-    return [p for p in listing.split("\0") if p]
+    names = [p for p in tracked if p]
+    for name in (p for p in untracked if p):
+        if name.endswith("/"):  # git lists an untracked folder once: walk it as a plain folder
+            folder = repo / name.rstrip("/")
+            if not _skipped_dir(folder):
+                names += [f"{name}{sub}" for sub in _walk_files(folder)]
+        elif not any(part in _SKIPPED_DIRS for part in Path(name).parts):
+            names.append(name)
+    names = list(dict.fromkeys(names))
+    known = visible | set(tracked)
+    return names, {n for n in names if n not in known}
+
+
+def _skipped_dir(path: Path) -> bool:
+    return path.name in _SKIPPED_DIRS or (path / "pyvenv.cfg").exists()
 
 
 def _walk_files(repo: Path) -> Iterator[str]:
@@ -60,7 +84,7 @@ def _walk_files(repo: Path) -> Iterator[str]:
         keep = []
         for d in dirs:
             path = here / d
-            if d in _SKIPPED_DIRS or (path / "pyvenv.cfg").exists():
+            if _skipped_dir(path):
                 continue
             if path.is_symlink():
                 files.append(d)  # copied as a link, never followed
@@ -76,14 +100,27 @@ def _inside(target: Path, root: Path) -> bool:
 
 
 class Workspace:
-    def __init__(self, source: Path, root: Path, skipped: list[Skipped]) -> None:
+    def __init__(
+        self, source: Path, root: Path, skipped: list[Skipped], ignored: set[str] | None = None
+    ) -> None:
         self.source = source  # the original repo: never written
         self.root = root  # the copy everything works on
         self.skipped = skipped
+        # files git ignores (copied for the runs: data, outputs; not read as the repo's code)
+        self.ignored: set[str] = ignored or set()
         self._holder = root.parent
 
     @classmethod
-    def create(cls, repo: Path, *, max_file_mb: float = DEFAULT_MAX_FILE_MB) -> Workspace:
+    def create(
+        cls,
+        repo: Path,
+        *,
+        max_file_mb: float = DEFAULT_MAX_FILE_MB,
+        max_total_mb: float = DEFAULT_MAX_TOTAL_MB,
+        link_read_only: bool = False,
+    ) -> Workspace:
+        """`link_read_only`: the runs cannot write through a link to the original, so a
+        file over the limits is linked rather than left out."""
         source = Path(repo).expanduser()
         if not source.exists():
             raise WorkspaceError(f"repo {source} does not exist")
@@ -100,12 +137,17 @@ class Workspace:
         holder = Path(tempfile.mkdtemp(prefix="ti-workspace-"))
         root = holder / (source.name or "repo")  # keeps the repo's folder name for scripts
         root.mkdir()
+        listed = _git_files(source)
+        names, ignored = listed if listed is not None else (list(_walk_files(source)), set())
         try:
-            skipped = _copy(source, root, int(max_file_mb * 1024 * 1024))
+            skipped = _copy(
+                source, root, names, int(max_file_mb * 2**20), int(max_total_mb * 2**20),
+                link_read_only,
+            )  # fmt: skip
         except BaseException:
             shutil.rmtree(holder, ignore_errors=True)
             raise
-        return cls(source, root, skipped)
+        return cls(source, root, skipped, ignored)
 
     def cleanup(self) -> None:
         shutil.rmtree(self._holder, ignore_errors=True)
@@ -117,10 +159,11 @@ class Workspace:
         self.cleanup()
 
 
-def _copy(source: Path, root: Path, max_bytes: int) -> list[Skipped]:
-    listed = _git_files(source)
-    names = listed if listed is not None else list(_walk_files(source))
+def _copy(
+    source: Path, root: Path, names: list[str], max_bytes: int, max_total: int, link: bool
+) -> list[Skipped]:
     skipped: list[Skipped] = []
+    copied = 0
     for name in names:
         src = source / name
         dst = root / name
@@ -141,14 +184,25 @@ def _copy(source: Path, root: Path, max_bytes: int) -> list[Skipped]:
         if not stat.S_ISREG(info.st_mode):
             skipped.append(Skipped(path=name, reason="not a regular file"))
             continue
-        if info.st_size > max_bytes:
-            size_mb = info.st_size / (1024 * 1024)
-            reason = f"{size_mb:.0f} MB, over the {max_bytes // (1024 * 1024)} MB limit"
-            skipped.append(Skipped(path=name, reason=reason))
+        size_mb = info.st_size / 2**20
+        over = (
+            f"{size_mb:.0f} MB, over the {max_bytes / 2**20:g} MB limit for a copied file"
+            if info.st_size > max_bytes
+            else f"the copy reached its {max_total / 2**20:g} MB budget"
+            if copied + info.st_size > max_total
+            else ""
+        )
+        if over and not link:
+            skipped.append(Skipped(path=name, reason=f"{over}: left out"))
             continue
         dst.parent.mkdir(parents=True, exist_ok=True)
+        if over:  # the run still sees the file, read-only, where the program looks for it
+            os.symlink(src, dst)
+            skipped.append(Skipped(path=name, reason=f"{over}: linked read-only", linked=True))
+            continue
         try:
             shutil.copy2(src, dst)
+            copied += info.st_size
         except OSError as e:
             skipped.append(Skipped(path=name, reason=f"unreadable ({e.strerror})"))
     return skipped

@@ -21,9 +21,10 @@ from __future__ import annotations
 import math
 from statistics import mean, median, stdev
 
-from torch_investigate.agent.checks.common import final_level, fmt
-from torch_investigate.tools.bisect_records import LossLevel, Margin, Probe, ProbeStatus
-from torch_investigate.tools.trace_models import Trace
+from torch_investigate.agent.bisect.records import LossLevel, Margin, Probe, ProbeStatus
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.core.curves import final_level
+from torch_investigate.tools.tracefile.trace import Trace
 
 SPREAD_FACTOR = 3.0
 FLOOR = 0.05

@@ -23,13 +23,13 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from torch_investigate.agent.bisect.measure import RULE, eval_level, judge, train_level
+from torch_investigate.agent.bisect.records import BisectReport, Conclusion, Probe
 from torch_investigate.agent.checks.base import run_checks
-from torch_investigate.agent.checks.common import fmt
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.planner import Planner
 from torch_investigate.agent.core.policy import investigate
 from torch_investigate.agent.core.runs import DEFAULT_STEPS, Run
 from torch_investigate.agent.core.session import TOOL_VERSION, InvestigationError, Options, Session
-from torch_investigate.tools.bisect_records import BisectReport, Conclusion, Probe
 from torch_investigate.tools.commits import (
     History,
     HistoryError,

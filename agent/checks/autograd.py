@@ -5,35 +5,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks import leaves, places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    attribute_location,
+from torch_investigate.agent.checks.baseline import (
     cut_parameters,
-    first_static_location,
-    fmt,
-    intervene,
-    model_location,
     module_less,
     runtime,
-    stale_copies,
     usable,
+)
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import (
+    attribute_location,
+    first_static_location,
+    model_location,
     where,
 )
+from torch_investigate.agent.checks.numbers import fmt, listed
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import Frame, Trace
+from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
 
 ITEMS = ("reachability", "gradient_values", "grad_mode", "registration")
 CUTS = ("detach", "data", "item", "numpy", "tolist", "tensor_rewrap", "from_numpy", "detach_")
-
-
-def _names(names: list[str], limit: int = 5) -> str:
-    return ", ".join(names[:limit]) + (
-        f" and {len(names) - limit} more" if len(names) > limit else ""
-    )
 
 
 @check(Stage.AUTOGRAD)
@@ -68,6 +63,8 @@ def reachability(session: Session, ev: Evidence) -> None:
     if stale:
         _no_grad_feeder(session, ev, t, stale)
         return
+    if not cut and _reentered_cut(session, ev, t):
+        return
     if not cut:
         aux = (
             f"; {len(auxiliary)} parameters of a network no optimizer trains run detached from it "
@@ -82,9 +79,45 @@ def reachability(session: Session, ev: Evidence) -> None:
         )
         return
     names = [p.name for p in cut]
-    text = f"{len(cut)} of {len(walked)} parameters used in the training forward are unreachable from the loss's grad_fn: {_names(names)}; their .grad stays None"
+    text = f"{len(cut)} of {len(walked)} parameters used in the training forward are unreachable from the loss's grad_fn: {listed(names)}; their .grad stays None"
     _explain_cut(session, ev, t, text, names)
     ev.item("reachability", "failed", text)
+
+
+def _reentered_cut(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A number cut from a scalar that carries gradient (`float(t)`, `t.item()`) and used
+    again in the training computation: every parameter can still be reached through other
+    paths, but that term's gradient is gone. Rerun with the tensor given back in its place;
+    confirmed when the model then learns better."""
+    sites = [o for o in t.ops if o.kind == "reentered_cut" and o.phases.get("train")]
+    if not sites:
+        return False
+    o = sites[0]
+    text = (
+        f"a number cut at {o.cut} from a tensor that carries gradient is used again by "
+        f"`{o.op}` at {o.frame} in the training computation: that value reaches the loss "
+        "without its gradient"
+    )
+    eff = intervene(session, {"rejoin_cuts": True}, "with the tensor used in place of its number")
+    ev.find(
+        "detached_graph",
+        status="confirmed" if eff.improved else "plausible",
+        confidence="high" if eff.improved else "medium",
+        evidence=[runtime(text, o.frame, session), eff.observation()],
+        where=where(session, o.cut) or where(session, o.frame),
+        why="a term turned into a Python number still counts in the loss's value but no gradient flows through it: what it should teach the model is lost",
+        confirm=f"keep the tensor at {o.cut} (no float()/.item()) where the result feeds the loss, and compare",
+    )
+    if eff.improved:
+        ev.item("reachability", "failed", f"{text}; {eff.text}")
+    else:
+        ev.item(
+            "reachability",
+            "not_applicable",
+            f"{text}; {eff.text}: within this run the gradient it lacks does not decide the loss",
+            untested=True,
+        )
+    return True
 
 
 def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: list[str]) -> None:
@@ -186,25 +219,25 @@ def gradient_values(session: Session, ev: Evidence) -> None:
         ev.item(
             "gradient_values",
             "passed",
-            f"gradients turn non-finite only after the loss diverges ({_names([p.name for p in nonfinite])}); {summary}",
+            f"gradients turn non-finite only after the loss diverges ({listed([p.name for p in nonfinite])}); {summary}",
         )
         return
     if nonfinite:
         ev.item(
             "gradient_values",
             "failed",
-            f"non-finite gradients in {_names([p.name for p in nonfinite])}; {summary}",
+            f"non-finite gradients in {listed([p.name for p in nonfinite])}; {summary}",
         )
         return
     if always_zero:
         ev.notes.append(
-            f"gradients exactly zero on every observed backward for {_names([p.name for p in always_zero])} (dead units or unused outputs)"
+            f"gradients exactly zero on every observed backward for {listed([p.name for p in always_zero])} (dead units or unused outputs)"
         )
     ev.item(
         "gradient_values",
         "passed",
         summary
-        + (f"; always zero: {_names([p.name for p in always_zero])}" if always_zero else ""),
+        + (f"; always zero: {listed([p.name for p in always_zero])}" if always_zero else ""),
     )
 
 
@@ -224,7 +257,7 @@ def _no_grad_feeder(session: Session, ev: Evidence, t: Trace, stale: list) -> No
     names = [p.name for p in stale]
     text = (
         f"{f.model} runs under no_grad at {f.frame} inside the training iteration, yet the optimizer holds "
-        f"{len(stale)} of its parameters with requires_grad=True ({_names(names)}); their .grad stays None"
+        f"{len(stale)} of its parameters with requires_grad=True ({listed(names)}); their .grad stays None"
     )
     ev.find(
         "no_grad_training",
@@ -264,7 +297,7 @@ def grad_mode(session: Session, ev: Evidence) -> None:
         ]
         text = f"grad mode is off inside the training forward while {m['module']} runs ({m['calls']} calls, {fr})"
         if starved:
-            text += f"; {len(starved)} parameters the optimizer holds never get a gradient ({_names([p.name for p in starved])})"
+            text += f"; {len(starved)} parameters the optimizer holds never get a gradient ({listed([p.name for p in starved])})"
             ev.find(
                 "no_grad_training",
                 status="confirmed",
@@ -307,7 +340,7 @@ def registration(session: Session, ev: Evidence) -> None:
     ]
     if frozen:
         names = [p.name for p in frozen]
-        text = f"{len(frozen)} parameters are held by an optimizer that steps, but have requires_grad=False: {_names(names)}; they never change"
+        text = f"{len(frozen)} parameters are held by an optimizer that steps, but have requires_grad=False: {listed(names)}; they never change"
         ev.find(
             "frozen_parameters",
             status="confirmed",
@@ -320,7 +353,7 @@ def registration(session: Session, ev: Evidence) -> None:
             confirm=f"print([n for n, p in model.named_parameters() if not p.requires_grad]); set requires_grad=True on {names[0]} if it is meant to train",
         )
         problems.append(text)
-    _frozen_by_eval(session, ev, t, problems)
+    leaves.frozen_by_eval(session, ev, t, problems)
     # layers run in the forward whose parameters the model does not own
     unreg = [
         p
@@ -334,7 +367,7 @@ def registration(session: Session, ev: Evidence) -> None:
     if unreg:
         names = [p.name for p in unreg]
         text = (
-            f"{len(unreg)} tensors used in the training forward are not in model.parameters(): {_names(names)}"
+            f"{len(unreg)} tensors used in the training forward are not in model.parameters(): {listed(names)}"
             + (
                 "; the optimizer does not hold them either"
                 if not any(p.in_optimizer for p in unreg)
@@ -364,7 +397,7 @@ def registration(session: Session, ev: Evidence) -> None:
             confirm="wrap the list in nn.ModuleList (dict: nn.ModuleDict, tensors: nn.Parameter) and check len(list(model.parameters()))",
         )
         problems.append(text)
-    _stale_copies(session, ev, t, problems)
+    leaves.stale_leaves(session, ev, t, problems)
     nonleaf = [a for a in t.attr_tensors if not a.is_leaf]
     if nonleaf:
         a = nonleaf[0]
@@ -406,67 +439,3 @@ def registration(session: Session, ev: Evidence) -> None:
             "passed",
             f"{n} registered leaf parameters; none frozen while in the optimizer; no unregistered tensors or parameters made in forward",
         )
-
-
-def _frozen_by_eval(session: Session, ev: Evidence, t: Trace, problems: list[str]) -> None:
-    """A submodule 'frozen' with .eval() whose parameters still train (intent vs effect)."""
-    fws = t.train_forwards()
-    if not fws or not fws[0].training:
-        return
-    subs = [
-        s
-        for s in fws[0].other_mode
-        if s.get("training") is False
-        and "Dropout" not in s.get("type", "")
-        and "Norm" not in s.get("type", "")
-    ]
-    if not subs:
-        return
-    prefixes = [s["path"] + "." for s in subs]
-    moving = [
-        p
-        for p in t.parameters
-        if any(p.name.startswith(pre) for pre in prefixes)
-        and p.update.observed
-        and p.update.zero < p.update.observed
-    ]
-    if not moving:
-        return
-    text = f"{subs[0]['path']} ({subs[0]['type']}) runs in eval mode during training, yet {len(moving)} of its parameters keep changing (mean update ratio {fmt(moving[0].update.mean_ratio)})"
-    ev.find(
-        "frozen_parameters",
-        status="confirmed",
-        confidence="medium",
-        evidence=[runtime(text, None, session, moving=[p.name for p in moving][:20])],
-        where=first_static_location(session, "frozen_parameters"),
-        why=".eval() only changes dropout/BatchNorm behaviour; it does not freeze weights, so a backbone meant to be frozen keeps training",
-        confirm=f"set requires_grad_(False) on {subs[0]['path']} (or leave it out of the optimizer) and check that its weights stay equal across a step",
-    )
-    problems.append(text)
-
-
-def _stale_copies(session: Session, ev: Evidence, t: Trace, problems: list[str]) -> None:
-    """Leaves whose updates never reach the forward: at every backward the loss reaches
-    them through the same autograd node, a copy made once (`w.to(dtype)` before the loop)."""
-    stale = stale_copies(t)
-    if not stale:
-        return
-    p = stale[0]
-    walks = max(p.grad.observed, p.stale_steps + 1)
-    text = (
-        f"at {p.stale_steps} of {walks} backward calls the loss reached {len(stale)} trainable tensors "
-        f"({_names([q.name for q in stale])}) through the very same copy: the forward uses non-leaf "
-        f"copies made once{' at ' + str(p.stale_frame) if p.stale_frame else ''}, so the optimizer "
-        "updates the originals and the copies never change"
-    )
-    ev.find(
-        "non_leaf_parameters",
-        status="confirmed",
-        confidence="high",
-        evidence=[runtime(text, p.stale_frame, session, tensors=[q.name for q in stale][:20])],
-        where=where(session, p.stale_frame)
-        or first_static_location(session, "non_leaf_parameters"),
-        why="a copy of a weight (.to/.double/.cuda) is a non-leaf computed once: updates go to the original, the forward keeps using the stale copy",
-        confirm="make the copy inside the forward (or move the leaf itself: w = w.detach().to(...).requires_grad_()) and check the loss falls",
-    )
-    problems.append(text)

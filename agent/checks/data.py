@@ -7,24 +7,25 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
+from torch_investigate.agent.checks.baseline import (
     MODULE_LESS,
     baseline_trace,
-    first_static_location,
-    fmt,
-    intervene,
-    loader_location,
     module_less,
-    prediction_of,
     raw_scale,
     runtime,
-    static_in,
-    target_of,
     usable,
+)
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import (
+    first_static_location,
+    loader_location,
+    static_in,
     where,
 )
+from torch_investigate.agent.checks.loss_operands import prediction_of, target_of
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import Trace
+from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session

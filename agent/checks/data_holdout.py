@@ -8,17 +8,13 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    baseline_trace,
-    eval_missing,
-    first_static_location,
-    fmt,
-    loader_location,
-    runtime,
-    where,
-)
+from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
+from torch_investigate.agent.checks.levels import marginal_level, per_element
+from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.core.curves import final_level
 from torch_investigate.tools.records import Location, Stage
-from torch_investigate.tools.trace_models import Frame, Trace
+from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -33,7 +29,8 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
     missing = eval_missing(t)
     if missing:
         ev.item("train_eval_inputs", *missing)
-        ev.item("leakage", *missing)
+        if not _target_is_input(session, ev, t):  # a leak needs no evaluation phase
+            ev.item("leakage", *missing)
         return
     # per model: in a pipeline (a frozen encoder and a probe) each model has its own inputs
     pairs = [
@@ -42,6 +39,9 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
         if ph.get("train") and ph.get("eval") and len(ph["train"].mean) == len(ph["eval"].mean)
     ]
     tm, em = max(pairs, key=lambda p: _shift(*p)) if pairs else (None, None)
+    if _recoded(session, ev, t):
+        _leakage(session, ev, t)
+        return
     if tm is None or em is None:
         ev.item(
             "train_eval_inputs",
@@ -56,6 +56,68 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
                 tm, em, signed, rs, site = site
             _compare_moments(session, ev, t, tm, em, signed, rs, site)
     _leakage(session, ev, t)
+
+
+# A code must be seen this often in each split before its targets are compared; a code
+# whose targets differ by more than DIFFERS standard errors between the splits goes with
+# other targets there.
+MIN_PER_CODE, DIFFERS = 30, 4.0
+
+
+def _recoded(session: Session, ev: Evidence, t: Trace) -> bool:
+    """An integer (categorical) input column whose codes stand for other categories in
+    evaluation than in training (an encoder fit anew on the evaluation data): the same
+    code goes with clearly other targets there, some codes higher and some lower. A real
+    shift of the target moves the codes together; new ids are not shared codes."""
+    train = [c for c in t.code_targets if c.role == "train"]
+    evals = [c for c in t.code_targets if c.role != "train"]  # loaders no loss trained on
+    for tr in train:
+        for ev_ in (e for e in evals if e.target_index == tr.target_index):
+            if len(ev_.columns) != len(tr.columns):
+                continue
+            for j, (tc, ec) in enumerate(zip(tr.columns, ev_.columns, strict=True)):
+                zs = [z for code in set(tc) & set(ec) if (z := _z(tc[code], ec[code])) is not None]
+                up, down = sum(z > DIFFERS for z in zs), sum(z < -DIFFERS for z in zs)
+                if len(zs) < 3 or min(up, down) < 1 or up + down < 0.5 * len(zs):
+                    continue
+                text = (
+                    f"column {j} of the integer codes the training and evaluation loaders "
+                    f"deliver: {up + down} of the {len(zs)} codes seen at least {MIN_PER_CODE} "
+                    f"times in both go with clearly other targets in evaluation ({up} higher, "
+                    f"{down} lower, each by more than {fmt(DIFFERS)} standard errors): the "
+                    "codes stand for other categories there"
+                )
+                ev.find(
+                    "preprocessing_mismatch",
+                    title="categorical codes assigned differently for evaluation",
+                    status="confirmed",
+                    confidence="high",
+                    evidence=[runtime(text, None, session, codes=len(zs), differ=up + down)],
+                    where=_eval_loader_location(session, t)
+                    or first_static_location(session, "preprocessing_mismatch")
+                    or _eval_location(session, t),
+                    why="an encoder fit separately on the evaluation data maps each category to another code: the model reads different categories than it learned",
+                    confirm="fit the category-to-code maps on the training data once and apply those same maps to the evaluation data",
+                )
+                ev.item("train_eval_inputs", "failed", text)
+                return True
+    return False
+
+
+def _z(a: list[float], b: list[float]) -> float | None:
+    """How many standard errors apart the mean targets of one code are in two splits."""
+    (n, s, ss), (m, r, rr) = a, b
+    if n < MIN_PER_CODE or m < MIN_PER_CODE:
+        return None
+    mu, nu = s / n, r / m
+    var = max(ss / n - mu * mu, 0.0) / n + max(rr / m - nu * nu, 0.0) / m
+    return (mu - nu) / math.sqrt(var) if var > 0 else None
+
+
+def _eval_loader_location(session: Session, t: Trace) -> Location | None:
+    """Where the evaluation DataLoader is built (its dataset is made on the way)."""
+    loaders = [lo for lo in t.loaders if lo.role == "eval" and lo.frame is not None]
+    return where(session, loaders[0].frame) if loaders else None
 
 
 def _standardized(tm, em) -> tuple[list[float], list[float]]:
@@ -211,6 +273,11 @@ def _shift(tm, em) -> float:
     return median(zs) + median(rs) if zs and rs else 0.0
 
 
+# a loss that settles below this share of the targets' marginal level while the model
+# receives its own targets has learned to copy them
+TOO_GOOD = 0.25
+
+
 def _frame(site: str) -> Frame | None:
     file, _, line = site.rpartition(":")
     return Frame(file=file, line=int(line)) if file and line.isdigit() else None
@@ -221,7 +288,54 @@ def _eval_location(session: Session, t: Trace) -> Location | None:
     return where(session, fws[0].frame) if fws else None
 
 
+def _target_is_input(session: Session, ev: Evidence, t: Trace) -> bool:
+    """Integer targets equal, at every position, to ids the model itself received: it is
+    shown the answer it is asked for (a language model whose targets were never shifted).
+    Confirmed when the loss also falls far below what the targets' distribution allows,
+    as a model that reads its answer does; a suspicion when it does not."""
+    s = t.target_is_input
+    if s.equal < 3 or s.equal < 0.9 * s.compared:
+        return False
+    calls = t.train_loss_calls()
+    level = marginal_level(calls) if calls else None
+    scale = per_element(calls[0]) if calls else None
+    settled = final_level(t.curve())
+    ratio = settled / scale / level if settled is not None and level and scale else None
+    text = (
+        f"at {s.equal} of {s.compared} training loss calls the targets ({s.frame}) equal, "
+        "position by position, integer ids the model received as its input in the same "
+        "iteration"
+    )
+    if ratio is not None:
+        text += (
+            f"; the loss settles at {fmt(settled / scale)} per element, {fmt(100 * ratio)}% of "
+            f"the {fmt(level)} the targets' distribution alone allows"
+        )
+    confirmed = ratio is not None and ratio < TOO_GOOD
+    ev.find(
+        "split_leakage",
+        title="the targets are the ids the model receives as its input",
+        status="confirmed" if confirmed else "plausible",
+        confidence="high" if confirmed else "medium",
+        evidence=[runtime(text, s.frame, session, equal=s.equal, compared=s.compared)],
+        where=first_static_location(session, "split_leakage")
+        or places.dataset_class(
+            session,
+            t.train_loader().dataset_class if t.train_loader() else None,
+            ("__getitem__", "__init__"),  # where one sample's input and target are cut
+        )
+        or places.batch_source(session)
+        or where(session, s.frame),
+        why="the model reads each target from its own input, so the loss measures copying, not the task (a language model must predict the next token, not the one it is given)",
+        confirm="print one input row next to its target row: they are the same ids; shift the targets one position against the inputs",
+    )
+    ev.item("leakage", "failed", text)
+    return True
+
+
 def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
+    if _target_is_input(session, ev, t):
+        return
     b = t.batches
     # A feature that equals the class label leaks it; in a regression (or with a single
     # feature) an exact relation between input and target is simply the task.

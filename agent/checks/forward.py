@@ -7,21 +7,19 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
+from torch_investigate.agent.checks.baseline import (
     MODULE_LESS,
-    cross_broadcast_losses,
-    first_static_location,
-    fmt,
-    intervene,
-    model_location,
     module_less,
     numerically_dead,
     runtime,
     usable,
-    where,
 )
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import first_static_location, model_location, where
+from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import OpSite, Trace
+from torch_investigate.tools.tracefile.trace import OpSite, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -44,11 +42,41 @@ def shapes(session: Session, ev: Evidence) -> None:
     f = fws[0]
     ins = ", ".join(f"{i.shape} {i.dtype}" for i in f.inputs) or "no tensor inputs"
     outs = ", ".join(str(o) for o in f.outputs) or "no tensor output"
+    if _permuting_reshape(session, ev, t):
+        return
     ev.item(
         "shapes",
         "passed",
         f"{f.model}: inputs {ins} -> outputs {outs} ({len(fws)} training forwards recorded)",
     )
+
+
+def _permuting_reshape(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A reshape in the training forward whose result holds the input's sizes in another
+    order (`(B, N, 3)` -> `(B, 3, N)`): the values are read in the wrong order, as when a
+    reshape stands where a transpose was meant. Confirmed when doing it as a permute makes
+    the model learn better; a reshape that means it (a reordering of data laid out that
+    way) makes no such difference and stays a suspicion."""
+    sites = [o for o in t.ops if o.kind == "permuting_reshape" and o.phases.get("train")]
+    if not sites:
+        return False
+    o = sites[0]
+    text = (
+        f"`{o.op}` at {o.frame} turns a {o.shapes[0]} tensor into {o.shapes[1]}: the same sizes "
+        "in another order, so values that belonged to one axis are read along another"
+    )
+    eff = intervene(session, {"reshape_as_permute": True}, "with that reshape done as a permute")
+    ev.find(
+        "reshape_scramble",
+        status="confirmed" if eff.improved else "plausible",
+        confidence="high" if eff.improved else "low",
+        evidence=[runtime(text, o.frame, session, shapes=o.shapes), eff.observation()],
+        where=where(session, o.frame) or first_static_location(session, "reshape_scramble"),
+        why="reshape keeps the memory order: laying (B, N, C) out as (B, C, N) mixes points and coordinates instead of swapping the axes",
+        confirm=f"replace the reshape at {o.frame} by .permute/.transpose (then .contiguous() if a view follows) and compare",
+    )
+    ev.item("shapes", "failed" if eff.improved else "passed", text + "; " + eff.text)
+    return True
 
 
 @check(Stage.FORWARD)
@@ -59,6 +87,10 @@ def broadcasting(session: Session, ev: Evidence) -> None:
     calls = cross_broadcast_losses(t)
     in_loss = [b for b in t.backwards if b.broadcast_in_graph]
     grew = [o for o in t.ops if o.kind == "broadcast" and o.phases.get("train")]
+    # operands the program lined up itself (`s.unsqueeze(2) - s.unsqueeze(1)`): all pairs
+    # on purpose, as a ranking or contrastive loss means them
+    designed = [o for o in grew if o.deliberate]
+    grew = [o for o in grew if not o.deliberate]
     if calls:
         c = calls[0]
         text = (
@@ -86,7 +118,17 @@ def broadcasting(session: Session, ev: Evidence) -> None:
                 session, ev, t, text, site.frame, {"shapes": site.shapes, "out": site.out_shape}
             )
             return
-    if grew:
+    if designed and not grew:
+        listing = "; ".join(
+            f"{o.op} {o.shapes} -> {o.out_shape} at {o.frame}" for o in designed[:3]
+        )
+        ev.item(
+            "broadcasting",
+            "passed",
+            f"{len(designed)} broadcasts over axes the program added itself (unsqueeze, None "
+            f"indexing): pairwise by design ({listing})",
+        )
+    elif grew:
         listing = "; ".join(f"{o.op} {o.shapes} -> {o.out_shape} at {o.frame}" for o in grew[:3])
         ev.item(
             "broadcasting",
@@ -144,6 +186,17 @@ def batch_dimension(session: Session, ev: Evidence) -> None:
         and c.input.provenance.dim == 0
     ]
     site: OpSite | None = forward_sites[0] if forward_sites else None
+    independent = probe is not None and probe.status == "ok" and probe.independent is True
+    if site is not None and not loss_prov and independent:
+        # the run shows no sample's output depends on another: statistics taken once (a
+        # data-dependent initialization) or kept aside, not a reduction that couples them
+        ev.item(
+            "batch_dimension",
+            "passed",
+            f"{site.op}(dim=0) at {site.frame} reduces over the batch, but changing one sample "
+            "leaves the others' outputs unchanged (sample_independence): it does not couple samples",
+        )
+        return
     if site is not None or loss_prov:
         if site is not None:
             text = f"{site.op}(dim=0{' implied' if site.implicit else ''}) at {site.frame} on a {site.shape} tensor whose first dimension is the batch"
@@ -163,14 +216,22 @@ def batch_dimension(session: Session, ev: Evidence) -> None:
             )
         ev.find(
             "wrong_dimension",
-            status="confirmed",
+            status="confirmed" if mixing or loss_prov else "plausible",
             confidence="high" if mixing or loss_prov else "medium",
             evidence=evidence,
             where=where(session, frame) or first_static_location(session, "wrong_dimension"),
             why="normalizing or reducing over the batch couples samples: each prediction depends on the others in its batch, and batches of different size or order give different answers",
             confirm="use dim=-1 (the class axis) and check that each output row sums to 1 for a batch of 2 and of 32",
         )
-        ev.item("batch_dimension", "failed", text)
+        if mixing or loss_prov:
+            ev.item("batch_dimension", "failed", text)
+        else:
+            ev.item(
+                "batch_dimension",
+                "not_applicable",
+                f"{text}; whether it couples samples the forward probe could not tell",
+                untested=True,
+            )
         return
     ev.item(
         "batch_dimension",
@@ -201,11 +262,20 @@ def sample_independence(session: Session, ev: Evidence) -> None:
             f"the probe could not run: {probe.reason if probe else 'no training forward'}",
         )
         return
-    if probe.independent:
+    axis = (
+        f" (the samples are on axis {probe.sample_axis} of the input)" if probe.sample_axis else ""
+    )
+    if probe.independent and probe.stochastic:
         ev.item(
             "sample_independence",
             "passed",
-            f"reordering the {probe.batch_size} rows of a batch reorders the outputs the same way (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode)",
+            f"changing one of {probe.batch_size} samples leaves the other outputs unchanged (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode, every forward from the same random state since it samples){axis}",
+        )
+    elif probe.independent:
+        ev.item(
+            "sample_independence",
+            "passed",
+            f"reordering the {probe.batch_size} rows of a batch reorders the outputs the same way (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode){axis}",
         )
     else:
         text = f"in eval mode, reordering the rows of a {probe.batch_size}-sample batch changes outputs by up to {fmt(probe.cross_sample_relative)} of their scale beyond the reordering: samples influence each other"

@@ -6,19 +6,16 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import objective
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    first_static_location,
-    fmt,
-    intervene,
-    runtime,
-    swapped,
-    usable,
-    where,
-)
+from torch_investigate.agent.checks.baseline import runtime, usable
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.loss_operands import swapped
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import LossCall, Trace
+from torch_investigate.tools.tracefile.trace import LossCall, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -61,8 +58,14 @@ def output_semantics(session: Session, ev: Evidence) -> None:
         _loss_tensor(session, ev, None)
         return
     t, calls = got
+    if objective.empty_mask(session, ev, t):
+        _loss_tensor(session, ev, t)
+        return
     # each loss call site on the training path (a pretraining and a fine-tuning loss are
     # two sites), its calls in order; a check reports the first site where it fails
+    if objective.cooperating_players(session, ev, t, calls):
+        _loss_tensor(session, ev, t)
+        return
     for site_calls in by_site(calls)[:4]:
         _semantics(session, ev, t, site_calls)
         _targets(session, ev, t, site_calls)
@@ -400,6 +403,8 @@ def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> Non
 
 def _loss_tensor(session: Session, ev: Evidence, t: Trace | None) -> None:
     if t is None:
+        return
+    if objective.unbounded(session, ev, t):
         return
     b = t.backwards[0] if t.backwards else None
     if b is None:

@@ -8,21 +8,19 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
+from torch_investigate.agent.checks.baseline import (
     MODULE_LESS,
     eval_missing,
-    first_static_location,
-    fmt,
-    intervene,
-    loader_location,
     module_less,
     runtime,
     small_batchnorm,
     usable,
-    where,
 )
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Location, Stage
-from torch_investigate.tools.trace_models import Frame, Trace
+from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -203,6 +201,7 @@ def metrics(session: Session, ev: Evidence) -> None:
         and o.op in ("eq", "ne", "mul", "sub", "lt", "gt", "le", "ge", "__eq__")
         # a prediction against the data: building a mask (positions < lengths) is not one
         and (o.roles is None or "prediction" in o.roles)
+        and not o.deliberate
     ]
     flat = [o for o in t.ops if o.kind == "argmax_flat"]
     batch_argmax = [

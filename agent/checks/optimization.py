@@ -7,69 +7,29 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks import fixed_batch, places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    curve_stats,
+from torch_investigate.agent.checks.baseline import runtime, usable
+from torch_investigate.agent.checks.levels import plateau
+from torch_investigate.agent.checks.locations import (
     first_static_location,
-    fmt,
     init_location,
     model_location,
-    plateau,
-    runtime,
-    usable,
     where,
 )
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.core.curves import curve_stats
 from torch_investigate.tools.records import Observation, Stage
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.core.runs import Run
     from torch_investigate.agent.core.session import Session
-    from torch_investigate.tools.trace_models import Trace
+    from torch_investigate.tools.tracefile.trace import Trace
 
 ITEMS = ("lr_sweep", "activations", "gradient_flow", "capacity")
 SCALES = (0.1, 1.0, 10.0)
 # A fit judged on fewer steps says nothing (a script that trains 10 steps cannot show
 # that its model fits a batch): below this, stage 8 does not judge the fit.
 MIN_FIT_STEPS = 40
-# When no scale fits, the sweep widens a decade at a time up to this factor either way.
-MAX_DECADES = 3
-
-
-def _fit(run: Run) -> tuple[float | None, float | None, bool]:
-    """(first, settled, diverged) of a fixed-batch run: the loss at step 0 (the same for
-    every learning rate), where it settled, and whether it blew up on the way."""
-    raw = run.trace.raw_curve() if run.trace else []
-    stats = curve_stats(raw)
-    if stats is None or raw[0] is None or not math.isfinite(raw[0]):
-        return None, None, True
-    first = raw[0]
-    finite = [v for v in raw if v is not None and math.isfinite(v)]
-    diverged = stats.nonfinite > 0 or stats.last > 1.5 * abs(first) or max(finite) > 20 * abs(first)
-    return first, stats.last, diverged
-
-
-def _fits_well(f: tuple[float | None, float | None, bool]) -> bool:
-    first, last, diverged = f
-    return not diverged and first is not None and last is not None and last < 0.5 * abs(first)
-
-
-def _moves(f: tuple[float | None, float | None, bool]) -> bool:
-    first, last, diverged = f
-    return (
-        not diverged
-        and first is not None
-        and last is not None
-        and (first - last) > 0.1 * abs(first)
-    )
-
-
-def _sweep(session: Session, site: str | None, scales) -> dict[float, tuple]:
-    runs = session.runner.many(
-        [{"fixed_batch": True, **({"lr_scale": s} if s != 1.0 else {})} for s in scales],
-        train_loader=site,
-    )
-    return {s: _fit(r) for s, r in zip(scales, runs, strict=True)}
 
 
 def _moving_batch(session: Session, t: Trace) -> str | None:
@@ -89,31 +49,6 @@ def _moving_batch(session: Session, t: Trace) -> str | None:
             f"{len(run.trace.raw_curve())} steps, not the {rows} of one batch"
         )
     return None
-
-
-def _fit_steps(session: Session, site: str | None) -> int:
-    """How many steps the fixed-batch run at the configured learning rate made."""
-    run = session.runner.get({"fixed_batch": True}, train_loader=site)
-    return len(run.trace.raw_curve()) if run.trace else 0
-
-
-def _widen(session: Session, site: str | None, fits: dict[float, tuple]) -> None:
-    """No scale fits: go a decade further in the direction the evidence points (lower
-    when the configured rate diverges, higher when it barely moves), until one fits or
-    the sweep spans MAX_DECADES either way."""
-    one = fits[1.0]
-    if one[2] and not _fits_well(fits[0.1]):
-        direction = 0.1
-    elif not one[2] and not fits[10.0][2] and not _fits_well(fits[10.0]):
-        direction = 10.0
-    else:
-        return
-    scale = 0.1 if direction == 0.1 else 10.0
-    for _ in range(MAX_DECADES - 1):
-        scale *= direction
-        fits.update(_sweep(session, site, (scale,)))
-        if _fits_well(fits[scale]) or (direction == 10.0 and fits[scale][2]):
-            return
 
 
 def _unstable(session: Session) -> bool:
@@ -207,6 +142,72 @@ def activations(session: Session, ev: Evidence) -> None:
     )
 
 
+# Over the whole run the weights must move by at least this share of their norm for the
+# update to be able to move the loss at all.
+MOVES_WEIGHTS = 1e-3
+ORDINARY_STEP = 1e-2  # |Δw| / |w| of one step of a run that learns at a usual pace
+
+
+def _negligible_update(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A loss that does not fall while every step changes the weights by a vanishing share
+    of their norm: summed over the run the weights move by less than MOVES_WEIGHTS. One
+    fixed batch is then fitted with the learning rate scaled toward an ordinary step
+    size; the step size is the cause when a larger one fits what the configured one
+    cannot even move."""
+    if session.symptom not in ("flat_loss", "slow_progress") or not t.optimizers:
+        return False
+    ratios = sorted(
+        p.update.mean_ratio for p in t.parameters if p.in_optimizer and p.update.mean_ratio
+    )
+    if not ratios or not t.n_steps:
+        return False
+    ratio = ratios[len(ratios) // 2]
+    moved = ratio * t.n_steps
+    if moved >= MOVES_WEIGHTS:
+        return False
+    top = 10.0 ** min(7, max(2, round(math.log10(ORDINARY_STEP / ratio)) + 1))
+    loader = t.train_loader()
+    site = loader.site if loader else None
+    fits = fixed_batch.sweep(session, site, (1.0, top / 100, top / 10, top))
+    parts = [
+        f"lr x{s:g}: {fmt(f[0])} -> {fmt(f[1])}{' (diverges)' if f[2] else ''}"
+        for s, f in sorted(fits.items())
+    ]
+    text = (
+        f"each step changes the weights by a median {fmt(ratio)} of their norm, "
+        f"{fmt(moved)} over the {t.n_steps} steps of the run, while the loss "
+        f"{'stays flat' if session.symptom == 'flat_loss' else 'falls slowly'}; one fixed batch "
+        f"fitted for the same steps: {'; '.join(parts)}"
+    )
+    good = [s for s, f in fits.items() if s > 1.0 and fixed_batch.fits_well(f)]
+    if not good or fixed_batch.moves(fits[1.0]):
+        ev.item(
+            "lr_sweep",
+            "not_applicable",
+            f"{text}: no larger step fits the batch either, so the step size cannot be judged here",
+            untested=True,
+        )
+        return True
+    opt = t.optimizers[0]
+    ev.find(
+        "lr_too_low",
+        status="confirmed",
+        confidence="high",
+        evidence=[
+            Observation(
+                source="intervention", text=text, values={"fits_at": good, "update_ratio": ratio}
+            )
+        ],
+        where=first_static_location(session, "lr_too_low")
+        or places.literal_of(session, opt.frame, "lr")
+        or where(session, opt.frame),
+        why=f"an update this small cannot move the loss within the run: training is effectively off; x{min(good):g} of the learning rate fits the same batch",
+        confirm=f"print (lr * grad).norm() / weight.norm() for a few steps; rerun with the learning rate x{min(good):g}",
+    )
+    ev.item("lr_sweep", "failed", text)
+    return True
+
+
 @check(Stage.OPTIMIZATION)
 def lr_sweep(session: Session, ev: Evidence) -> None:
     """Fit one fixed batch at lr x0.1, x1, x10; widen the sweep when none of them works."""
@@ -220,10 +221,12 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
             "dead or degenerate units (see activations) decide the fit before the learning rate does",
         )
         return
+    if _negligible_update(session, ev, t):
+        return
     loader = t.train_loader()
     site = loader.site if loader else None
-    fits = _sweep(session, site, SCALES)
-    steps = _fit_steps(session, site)
+    fits = fixed_batch.sweep(session, site, SCALES)
+    steps = fixed_batch.fit_steps(session, site)
     if steps < MIN_FIT_STEPS:
         ev.item(
             "lr_sweep",
@@ -240,8 +243,8 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
         )
         return
     one = fits[1.0]
-    if not _fits_well(one):
-        _widen(session, site, fits)
+    if not fixed_batch.fits_well(one):
+        fixed_batch.widen(session, site, fits)
     fits = dict(sorted(fits.items()))
     session.fixed_batch_fits = fits
     parts = [
@@ -249,7 +252,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
         for s, f in fits.items()
     ]
     text = "fixed-batch loss after the same steps: " + "; ".join(parts)
-    good = [s for s, f in fits.items() if _fits_well(f)]
+    good = [s for s, f in fits.items() if fixed_batch.fits_well(f)]
     opt = t.optimizers[0] if t.optimizers else None
     loc = (
         first_static_location(session, "lr_too_high", "lr_too_low")
@@ -261,7 +264,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
         for s in good
         if s < 1.0 and fits[s][1] is not None and one[1] is not None and fits[s][1] < 0.1 * one[1]
     ]
-    if _fits_well(one) and ten_x_better and _unstable(session):
+    if fixed_batch.fits_well(one) and ten_x_better and _unstable(session):
         ev.find(
             "lr_too_high",
             status="confirmed",
@@ -279,10 +282,10 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
         )
         ev.item("lr_sweep", "failed", text)
         return
-    if not _fits_well(one) and good:
+    if not fixed_batch.fits_well(one) and good:
         lower = [s for s in good if s < 1.0]
         higher = [s for s in good if s > 1.0]
-        if lower and (one[2] or not _moves(one)) and (one[2] or not higher):
+        if lower and (one[2] or not fixed_batch.moves(one)) and (one[2] or not higher):
             ev.find(
                 "lr_too_high",
                 status="confirmed",
@@ -294,7 +297,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
             )
             ev.item("lr_sweep", "failed", text)
             return
-        if higher and not one[2] and not _moves(one):
+        if higher and not one[2] and not fixed_batch.moves(one):
             ev.find(
                 "lr_too_low",
                 status="confirmed",

@@ -9,17 +9,12 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    first_static_location,
-    fmt,
-    intervene,
-    runtime,
-    stale_copies,
-    usable,
-    where,
-)
+from torch_investigate.agent.checks.baseline import runtime, stale_copies, usable
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Location, Stage
-from torch_investigate.tools.trace_models import Frame, Trace
+from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session

@@ -7,15 +7,11 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    curve_stats,
-    first_static_location,
-    fmt,
-    intervene,
-    runtime,
-    usable,
-    where,
-)
+from torch_investigate.agent.checks.baseline import runtime, usable
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.core.curves import curve_stats
 from torch_investigate.tools.records import Stage
 
 if TYPE_CHECKING:
@@ -86,6 +82,11 @@ def learning_rate(session: Session, ev: Evidence) -> None:
     )
 
 
+# "several times slower": how much further the loss must fall without a tuning choice
+# (clipping) before the choice counts as what stops learning
+SEVERAL = 3.0
+
+
 @check(Stage.OPTIMIZER)
 def clipping(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
@@ -121,12 +122,22 @@ def clipping(session: Session, ev: Evidence) -> None:
         opt = t.optimizers[0].class_ if t.optimizers else ""
         adaptive = opt.lower().startswith(ADAPTIVE_OPTIMIZERS)
         eff = intervene(session, {"no_clip": True}, "without clipping")
-        # a hundredfold cut on every step is never a deliberate setting, whatever the optimizer
-        confirmed = eff.improved or not adaptive or ratio < 0.01
+        # a tuning choice is a defect only when it makes learning fail: the loss does not
+        # fall as written, or falls several times further without the clip; a clip that
+        # merely slows a run that learns is an experiment for stage 8
+        stats = curve_stats(t.raw_curve())
+        fails = stats is not None and stats.rel_drop < 0.2
+        fall = (
+            (eff.first - eff.base_final, eff.first - eff.iv_final)
+            if None not in (eff.first, eff.base_final, eff.iv_final)
+            else None
+        )
+        much_faster = fall is not None and fall[1] > 0 and fall[1] >= SEVERAL * max(fall[0], 0.0)
+        confirmed = eff.improved and (fails or much_faster)
         ev.find(
             "tiny_grad_clip",
             status="confirmed" if confirmed else "plausible",
-            confidence="high" if eff.improved else "medium" if confirmed else "low",
+            confidence="high" if confirmed else "low",
             evidence=[
                 runtime(
                     detail, c.frame, session, limit=c.limit, median_norm=median(totals), scale=ratio

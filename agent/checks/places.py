@@ -18,7 +18,7 @@ from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.loops import find_training_loops
 from torch_investigate.tools.code.values import Value
 from torch_investigate.tools.records import Location
-from torch_investigate.tools.trace_models import Frame
+from torch_investigate.tools.tracefile.trace import Frame
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -57,11 +57,14 @@ def batch_source(session: Session) -> Location | None:
     return None
 
 
-def dataset_class(session: Session, class_name: str | None) -> Location | None:
-    """The repo Dataset class a DataLoader reads (where inputs and targets are paired)."""
+def dataset_class(
+    session: Session, class_name: str | None, methods: tuple[str, ...] = ("__init__", "__getitem__")
+) -> Location | None:
+    """The repo Dataset class a DataLoader reads (where inputs and targets are paired:
+    its constructor, or where one sample is made, `methods` in order of preference)."""
     if not class_name:
         return None
-    for method in ("__init__", "__getitem__"):
+    for method in methods:
         sym = next(
             (s for s in session.index.symbols if s.qualname == f"{class_name}.{method}"), None
         )

@@ -8,16 +8,13 @@ import shlex
 from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.common import (
-    chance_level,
-    curve_stats,
-    fmt,
-    plateau,
-    runtime,
-    where,
-)
+from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.levels import chance_level, plateau
+from torch_investigate.agent.checks.locations import where
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.core.curves import curve_stats, falls_without_bound
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace_models import Trace
+from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -127,6 +124,19 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
         )
         if t is not None and t.error is None and not t.ran_training:
             reason = f"the command ran ({t.counts.get('forward', 0)} forward calls) but no backward pass or optimizer step was observed; is it the training command?"
+            functional = t.counts.get("functional_grad", 0)
+            if functional:
+                reason = (
+                    f"the program computes its gradients functionally ({functional} calls of "
+                    "torch.autograd.grad or a torch.func transform) and updates its weights by "
+                    "hand; the tracer follows backward() and optimizer steps, so the later stages "
+                    "cannot be checked at run time"
+                )
+            elif _loss_never_backpropagated(session, ev, t):
+                reason = (
+                    "the command trains (it computes a loss with gradients) but no backward pass "
+                    "ran, so nothing was updated: see stage 6"
+                )
         ev.item("run", "failed", reason)
         session.symptom = (
             "crash"
@@ -146,10 +156,50 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
     if t.error is not None and not environmental:
         _crash_finding(session, ev, t)
         detail += f"; then crashed: {t.error.type}: {t.error.message[:160]}"
+    workers = [lo for lo in t.loaders if lo.num_workers]
+    if workers:
+        asked = ", ".join(sorted({str(lo.num_workers) for lo in workers}))
+        detail += (
+            f"; {len(workers)} DataLoader(s) asked for {asked} worker processes and loaded "
+            "in-process instead, so every batch is traced"
+        )
     ev.item("run", "passed", detail)
     session.failure = failure
     _classify(session, ev, t)
     _initial(session, ev, t)
+
+
+def _loss_never_backpropagated(session: Session, ev: Evidence, t: Trace) -> bool:
+    """Training forwards computed a loss that carries gradients, and nothing ever called
+    backward on it: the program trains, but the update is skipped (a framework step that
+    received no loss, a backward behind a condition never true). Said as stage 6's
+    finding at the loss's function; the framework's own warnings are quoted."""
+    sites = [s for s in t.loss_sites if s.grad_calls]
+    if not sites or t.counts.get("backward", 0) or t.counts.get("functional_grad", 0):
+        return False
+    site = max(sites, key=lambda s: s.grad_calls)
+    said = [
+        w["message"]
+        for w in t.warnings
+        if w["category"] not in ("DeprecationWarning", "FutureWarning", "PendingDeprecationWarning")
+    ][:2]
+    text = (
+        f"{site.grad_calls} training loss calls ({site.fn} at {site.frame}) computed a loss with "
+        f"gradients, {t.counts.get('step', 0)} optimizer step calls were made, and backward "
+        "never ran: no parameter was updated"
+        + (f"; the program warned: {' | '.join(said)}" if said else "")
+    )
+    ev.find(
+        "step_not_called",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, site.frame, session, loss_calls=site.grad_calls, backward=0)],
+        where=where(session, site.frame),
+        why="the loss is computed and thrown away: without a backward pass and an update nothing learns",
+        confirm=f"make the function at {site.frame} hand its loss to the update (return it from a framework's training step; call backward and step in a hand-written loop)",
+        stage=Stage.OPTIMIZER,
+    )
+    return True
 
 
 # finite losses a curve needs before its shape is named (fewer: the run is too short
@@ -291,6 +341,14 @@ def _judge(t: Trace, raw: list[float | None], a: int, b: int) -> tuple[str, str,
             f"{stats.nonfinite} non-finite losses"
             if stats.nonfinite
             else f"loss grew from {fmt(stats.first_recorded)} to {fmt(stats.settled)}",
+            stats,
+        )
+    runaway = falls_without_bound(raw[a:b])
+    if runaway is not None:
+        return (
+            "divergence",
+            f"the loss falls without bound: below zero and still accelerating ({fmt(runaway.second)} "
+            f"over the second quarter of the steps, {fmt(runaway.last)} over the last)",
             stats,
         )
     if _raised(t) is not None and b >= len(raw):

@@ -132,6 +132,14 @@ def bench(
         bool,
         typer.Option("--restyle", help="as --rename, with the training loop moved too"),
     ] = False,
+    repos: Annotated[
+        Path | None,
+        typer.Option(
+            "--repos",
+            help="evals/real only: the folder holding the fetched repos (owner+name/ as fetch "
+            "leaves them, or clones)",
+        ),
+    ] = None,
 ) -> None:
     try:
         from torch_investigate.evals.bench import run_bench
@@ -153,6 +161,7 @@ def bench(
         ray_cpus_per_case=1.0 if ray_cpus_per_case is None else ray_cpus_per_case,
         llm=llm,
         variant="restyle" if restyle else ("rename" if rename else None),
+        repos=repos,
     )
     raise typer.Exit(code)
 

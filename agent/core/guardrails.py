@@ -243,6 +243,10 @@ def check_advance(protocol: Protocol, verdict: Verdict, reason: str) -> None:
             )
 
 
+# symptoms of a run that does not learn: "no defect" beside one of them would contradict it
+FAILING_SYMPTOMS = ("flat_loss", "divergence", "oscillation", "bad_evaluation", "too_good")
+
+
 def check_no_defect_claim(protocol: Protocol) -> None:
     """Refuse 'no defect found' unless the path ran and every dynamic check passed."""
     if not protocol.training_ran:
@@ -263,6 +267,11 @@ def check_no_defect_claim(protocol: Protocol) -> None:
         raise Refused(
             "no_defect_without_evidence",
             "dynamic checks did not pass: " + ", ".join(unchecked),
+        )
+    if protocol.symptom in FAILING_SYMPTOMS:
+        raise Refused(
+            "no_defect_without_evidence",
+            f"the run shows {protocol.symptom.replace('_', ' ')} and no check explains it",
         )
 
 

@@ -40,6 +40,7 @@ class Protocol:
         self.experiments: list[Experiment] = []
         self.not_yet: list[NotYet] = []
         self.training_ran = False  # set when the repo's training path produced a trace
+        self.symptom: str | None = None  # what stage 1 read from the run (a taxonomy symptom)
         self.root_cause: str | None = None
         self.explanation = ""
         self.finished = False

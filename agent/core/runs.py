@@ -25,7 +25,7 @@ from torch_investigate.agent.core.curves import final_level, first_recorded, win
 from torch_investigate.tools.records import RunSummary
 from torch_investigate.tools.sandbox import RunResult, Sandbox
 from torch_investigate.tools.sandbox.progress import RunProgress
-from torch_investigate.tools.trace_models import Trace, load_trace
+from torch_investigate.tools.tracefile.trace import Trace, load_trace
 
 # Budgets: the baseline traces `steps` optimizer steps and then fast-forwards to the
 # evaluation phase; an intervention stops hard after `probe_steps`.

@@ -18,13 +18,19 @@ from torch_investigate.agent.core.tool_args import Candidate
 from torch_investigate.agent.render.summary import summarize
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import run_static_checks
+from torch_investigate.tools.cpu_option import cpu_variants
 from torch_investigate.tools.entry import EntryError, find_command
 from torch_investigate.tools.gitfacts import git_facts
 from torch_investigate.tools.records import CommandInfo, Finding, GitFacts, LayerStat, Report
 from torch_investigate.tools.sandbox import Limits, Sandbox, SandboxError
+from torch_investigate.tools.sandbox import isolation as isolation_mod
 from torch_investigate.tools.workspace import Workspace, WorkspaceError
 
 TOOL_VERSION = "0.1.0"
+
+
+def _needs_gpu(run: Run) -> bool:
+    return run.result.failure is not None and run.result.failure.kind == "gpu_required"
 
 
 class InvestigationError(Exception):
@@ -60,16 +66,23 @@ class Session:
         self.repo = Path(repo).expanduser()
         t = time.perf_counter()
         try:
-            self.workspace = Workspace.create(self.repo)
+            # bwrap mounts everything outside the run's copy read-only: large files can be
+            # linked there instead of copied
+            read_only = isolation_mod.choose(self.options.isolation) == "bwrap"
+        except isolation_mod.IsolationError as e:
+            raise InvestigationError(str(e)) from e
+        try:
+            self.workspace = Workspace.create(self.repo, link_read_only=read_only)
         except WorkspaceError as e:
             raise InvestigationError(str(e)) from e
+        for left in self.workspace.skipped:
+            self.notes.append(f"workspace: {left.path}: {left.reason}")
         self.timings["workspace"] = time.perf_counter() - t
         self.sandbox: Sandbox | None = None
         self.runner: Runner | None = None
         self.command: CommandInfo | None = None
         self.command_note = ""
         # what stage 1 established, used by later stages and the report
-        self.symptom: str | None = None
         self.symptom_evidence = ""
         self.chance: float | None = None
         self.failure = None  # the sandbox's Failure when the path could not run
@@ -88,7 +101,7 @@ class Session:
     def _prepare(self) -> None:
         root = self.workspace.root
         t = time.perf_counter()
-        self.index = CodeIndex.build(root)
+        self.index = CodeIndex.build(root, exclude=self.workspace.ignored)
         if not self.index.files:
             raise InvestigationError(f"no Python files in {self.repo}")
         self.static_findings: list[Finding] = run_static_checks(self.index)
@@ -128,15 +141,29 @@ class Session:
         env = dict(getattr(self.command, "env", {}) or {})
         if self.command.setup:
             self.notes.extend(self.sandbox.prepare(self.command.setup, env))
-        self.runner = Runner(
+        self.runner = self._runner(self.command.argv)
+
+    def _runner(self, argv: list[str]) -> Runner:
+        assert self.sandbox is not None and self.command is not None
+        return Runner(
             self.sandbox,
-            self.command.argv,
+            argv,
             steps=self.options.steps,
             timeout_s=self.options.timeout_s,
             save_dir=self.options.save_trace,
-            env=env,
+            env=dict(getattr(self.command, "env", {}) or {}),
             on_run=self.on_run,
         )
+
+    @property
+    def symptom(self) -> str | None:
+        """What stage 1 read from the run; the protocol holds it, for its guardrails."""
+        protocol = getattr(self, "protocol", None)
+        return protocol.symptom if protocol is not None else None
+
+    @symptom.setter
+    def symptom(self, value: str | None) -> None:
+        self.protocol.symptom = value
 
     # ---- evidence ------------------------------------------------------------------
 
@@ -155,9 +182,45 @@ class Session:
             return None
         t = time.perf_counter()
         run = self.runner.baseline()
+        if _needs_gpu(run) and self.command is not None and self.command.source != "--cmd":
+            run = self._on_the_cpu(run)
         self.timings.setdefault("baseline_run", time.perf_counter() - t)
         if run.trace is not None and run.trace.ran_training:
             self.protocol.training_ran = True
+        return run
+
+    def _on_the_cpu(self, run: Run) -> Run:
+        """The command asked for a GPU this machine lacks: run the repo's own CPU variant
+        of it instead (another documented command, or the script's device option), once,
+        and say so; keep the failed run when no variant runs on the CPU."""
+        assert self.command is not None and run.result.failure is not None
+        before = "python " + " ".join(self.command.argv)
+        env = dict(getattr(self.command, "env", {}) or {})
+        tried = []
+        for argv, why in cpu_variants(self.workspace.root, self.command.argv, env):
+            runner = self._runner(argv)
+            alt = runner.baseline()
+            tried.append("python " + " ".join(argv))
+            if not _needs_gpu(alt):
+                self.runner = runner
+                self.command = self.command.model_copy(
+                    update={
+                        "argv": argv,
+                        "reason": f"{self.command.reason}; `{before}` needs a GPU "
+                        f"({run.result.failure.message[:160]}), so its CPU variant ran: {why}",
+                    }
+                )
+                self.notes.append(f"`{before}` needs a GPU; ran `{tried[-1]}` ({why})")
+                return alt
+        if tried:
+            self.notes.append(
+                f"`{before}` needs a GPU; its CPU variants needed one too: {'; '.join(tried)}"
+            )
+        else:
+            self.notes.append(
+                f"`{before}` needs a GPU and the repo offers no CPU option for it; pass --cmd "
+                "with one"
+            )
         return run
 
     def baseline_trace_functions(self) -> list[str]:

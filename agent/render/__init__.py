@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, get_args
 
+from torch_investigate.agent.render.html import to_html
+from torch_investigate.agent.render.json_out import to_json
+from torch_investigate.agent.render.markdown import to_markdown
+from torch_investigate.agent.render.sarif import to_sarif
 from torch_investigate.tools.records import Report
-
-from .html import to_html
-from .json_out import to_json
-from .markdown import to_markdown
-from .sarif import to_sarif
 
 Format = Literal["md", "json", "sarif", "html"]
 FORMATS: tuple[str, ...] = get_args(Format)

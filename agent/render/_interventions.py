@@ -32,6 +32,8 @@ INTERVENTION_WORDS: dict[str, str] = {
     "step_after_backward": "an optimizer step after each backward",
     "shuffle_loader": "the training data shuffled",
     "reinit_params": "parameters re-initialized with PyTorch's defaults",
+    "rejoin_cuts": "numbers cut from the graph and used again given their tensors back",
+    "reshape_as_permute": "the reshape to a reordered shape done as a permute",
 }
 AS_WRITTEN = "as written"
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from torch_investigate.agent.core.curves import final_level, first_recorded, window
+from torch_investigate.agent.render._format import sentence
 from torch_investigate.tools.records import (
     Experiment,
     Finding,
@@ -22,8 +23,6 @@ from torch_investigate.tools.records import (
     StageResult,
 )
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
-
-from ._format import sentence
 
 _STATUS_RANK = {"confirmed": 0, "plausible": 1, "refuted": 2}
 _CONFIDENCE_RANK = {"high": 0, "medium": 1, "low": 2}

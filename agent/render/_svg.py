@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from ._format import fmt_num
+from torch_investigate.agent.render._format import fmt_num
 
 # Colour-blind-safe categorical palette (Tableau 10); the first series is drawn
 # darker and thicker because it is the run as written.

@@ -7,10 +7,10 @@ embedded in the same schema as `investigate -f json`.
 
 from __future__ import annotations
 
-from torch_investigate.tools.bisect_records import BisectReport, CommitDetail, Probe
-
-from ._format import fmt_num, fmt_seconds, one_line
-from .markdown import cell, code, md, to_markdown
+from torch_investigate.agent.bisect.records import BisectReport, Probe
+from torch_investigate.agent.render._format import fmt_num, fmt_seconds, one_line
+from torch_investigate.agent.render.markdown import cell, code, md, to_markdown
+from torch_investigate.tools.records import CommitDetail
 
 _STATUS = {"reference": "good (reference)", "good": "good", "bad": "BAD", "skipped": "skipped"}
 _MAX_FILES = 30

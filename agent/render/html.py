@@ -11,19 +11,16 @@ import shlex
 from html import escape
 
 from torch_investigate.agent.core.curves import STATISTICS_NOTE
-from torch_investigate.tools.records import (
-    CheckItem,
-    Finding,
-    Observation,
-    Report,
-    StageResult,
-    SummaryFinding,
+from torch_investigate.agent.render import _svg
+from torch_investigate.agent.render._format import (
+    fmt_num,
+    fmt_seconds,
+    fmt_value,
+    one_line,
+    sentence,
 )
-
-from . import _svg
-from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence
-from ._interventions import run_title
-from ._sections import (
+from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
     ReportView,
     category_title,
@@ -35,7 +32,15 @@ from ._sections import (
     view,
     where_text,
 )
-from .summary import confirming_label, lead, summary_of
+from torch_investigate.agent.render.summary import confirming_label, lead, summary_of
+from torch_investigate.tools.records import (
+    CheckItem,
+    Finding,
+    Observation,
+    Report,
+    StageResult,
+    SummaryFinding,
+)
 
 UPDATE_RATIO_REFERENCE = 1e-3  # the usual rule of thumb for |dw|/|w| per step
 

@@ -10,18 +10,15 @@ from __future__ import annotations
 import shlex
 
 from torch_investigate.agent.core.curves import STATISTICS_NOTE
-from torch_investigate.tools.records import (
-    CheckItem,
-    Finding,
-    Observation,
-    Report,
-    StageResult,
-    SummaryFinding,
+from torch_investigate.agent.render._format import (
+    fmt_num,
+    fmt_seconds,
+    fmt_value,
+    one_line,
+    sentence,
 )
-
-from ._format import fmt_num, fmt_seconds, fmt_value, one_line, sentence
-from ._interventions import run_title
-from ._sections import (
+from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
     ReportView,
     category_title,
@@ -32,7 +29,15 @@ from ._sections import (
     view,
     where_text,
 )
-from .summary import confirming_label, lead, summary_of
+from torch_investigate.agent.render.summary import confirming_label, lead, summary_of
+from torch_investigate.tools.records import (
+    CheckItem,
+    Finding,
+    Observation,
+    Report,
+    StageResult,
+    SummaryFinding,
+)
 
 # `<` is what turns text into HTML on GitHub; `*` and backticks into emphasis and code.
 # `>` only matters at the start of a line, where repo text never stands here.

@@ -9,10 +9,9 @@ an older report without one compute it the same way.
 
 from __future__ import annotations
 
+from torch_investigate.agent.render._format import sentence
+from torch_investigate.agent.render._sections import finding_key, is_baseline, strongest_suspicion
 from torch_investigate.tools.records import Finding, Observation, Report, Summary, SummaryFinding
-
-from ._format import sentence
-from ._sections import finding_key, is_baseline, strongest_suspicion
 
 NO_DEFECT = "No defect found: every runtime check passed."
 _REASON_LIMIT = 240
@@ -80,6 +79,8 @@ def _not_run_reason(report: Report) -> str | None:
     item = next((c for c in stage1 if c.id == "run" and c.outcome != "passed"), None)
     detail = item.detail if item is not None and item.detail else ""
     detail = detail or (base.message if base is not None else "") or report.conclusion_reason
+    if base is not None and base.status == "completed" and detail:
+        return f"the training path ran, but {detail}"
     return f"the training path could not run: {detail or 'no reason recorded'}"
 
 

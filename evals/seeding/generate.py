@@ -50,6 +50,10 @@ PER_CATEGORY = 4
 
 # Categories no operator seeds, and why.
 NOT_SEEDABLE = {
+    "objective_unbounded": (
+        "no template's loss has a second term whose sign could be flipped (a KL or a "
+        "regularizer); the real-repo suite seeds it in a VAE"
+    ),
     "vanishing_or_exploding_gradients": (
         "needs a deep stack (tens of layers) to show; the templates are 2-4 layers deep, so "
         "any seeding would be an architecture rewrite or read as bad_initialization"

@@ -1,8 +1,8 @@
 """A scripted OpenAI-compatible server for tests: no network, the real `openai` client."""
 
-from .recorded import RecordedSession
-from .server import Delay, HTTPError, Reply, Request, ScriptedLLM, call
-from .walker import ProtocolWalker
+from fakellm.recorded import RecordedSession
+from fakellm.server import Delay, HTTPError, Reply, Request, ScriptedLLM, call
+from fakellm.walker import ProtocolWalker
 
 __all__ = [
     "ProtocolWalker",

@@ -20,9 +20,9 @@ if __package__ in (None, ""):  # run as a script: import the package like the te
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     __package__ = "fakellm"
 
-from .helpers import ROOT, run_policy, run_review
-from .server import Reply, Request, ScriptedLLM, call
-from .walker import ProtocolWalker
+from fakellm.helpers import ROOT, run_policy, run_review
+from fakellm.server import Reply, Request, ScriptedLLM, call
+from fakellm.walker import ProtocolWalker
 
 EXAMPLE = ROOT / "examples" / "not_learning"
 _FINDING = re.compile(

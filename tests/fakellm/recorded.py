@@ -12,7 +12,7 @@ import json
 import re
 from pathlib import Path
 
-from .server import Reply, Request, call
+from fakellm.server import Reply, Request, call
 
 ISSUED = re.compile(r"recorded as observation (E\d+)")
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .server import Reply, Request, ToolCallSpec, call
+from fakellm.server import Reply, Request, ToolCallSpec, call
 
 _ITEM = re.compile(r"^- (\w+): (passed|failed|skipped|not_applicable|pending)\b", re.MULTILINE)
 _CANDIDATE = re.compile(r"^- (C\d+) \[(\w+)/", re.MULTILINE)

@@ -14,10 +14,16 @@ from typing import TypeVar, cast
 from tree_sitter import Node
 
 from torch_investigate.tools.code import syntax as sx
-from torch_investigate.tools.code.events import Loop, Occurrence, Programs
+from torch_investigate.tools.code.events import (
+    Loop,
+    Occurrence,
+    Programs,
+    gradient_transform_names,
+)
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.flow import Flow
 from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.code.names import GRADIENT_CALLS, GRADIENT_TRANSFORMS
 from torch_investigate.tools.code.records import MODULE_SYMBOL
 
 T = TypeVar("T")
@@ -81,6 +87,7 @@ class Analysis:
         calls: dict[tuple[str, str], set[str]] = {}
         direct: set[tuple[str, str]] = set()
         for unit in self.index.units.values():
+            transforms = gradient_transform_names(unit)
             for call, scope in zip(unit.call_nodes, unit.call_scopes, strict=True):
                 fn = sx.call_function(call)
                 if fn is None:
@@ -92,7 +99,11 @@ class Analysis:
                 called.add(name)
                 # a function handed over to run later (`optimizer.step(closure)`)
                 called.update(sx.text(a) for a in sx.call_args(call)[0] if a.type == "identifier")
-                if name == "backward":
+                if (
+                    name == "backward"
+                    or (fn.type == "identifier" and name in transforms)
+                    or unit.resolve_callee(fn)[1] in GRADIENT_CALLS | GRADIENT_TRANSFORMS
+                ):
                     direct.add(key)
         reaching = set(direct)
         for _ in range(6):  # helpers are inlined this deep at most

@@ -10,7 +10,7 @@ from tree_sitter import Node
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
-from torch_investigate.tools.code.flow import Frame, Value
+from torch_investigate.tools.code.flow import EvalContext, Value
 
 ARGS_NAMES = frozenset(
     {"args", "opt", "opts", "options", "hparams", "cfg", "config", "FLAGS", "flags"}
@@ -62,7 +62,7 @@ def _config_attribute(a: Analysis, obj: Value, attr: str, depth: int) -> float |
                 return number_value(a, Value(given, o.ctor.frame), depth + 1)
         for unit, binding in a.flow.attribute_bindings(o.symbol, attr):
             if binding.value is not None and binding.kind == "assign":
-                frame = Frame(unit, binding.scope)
+                frame = EvalContext(unit, binding.scope)
                 return number_value(a, Value(binding.value, frame), depth + 1)
     return None
 
@@ -76,7 +76,7 @@ def _imported_constant(a: Analysis, v: Value, depth: int) -> float | None:
     module = a.index.module_for(prefix, unit)
     if module is None:
         return None
-    module_frame = Frame(module, None)
+    module_frame = EvalContext(module, None)
     for binding in a.flow.bindings(module_frame).get(member, [])[-1:]:
         if binding.value is not None:
             return number_value(a, Value(binding.value, module_frame), depth + 1)

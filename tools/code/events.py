@@ -33,16 +33,19 @@ from torch_investigate.tools.code.event_kinds import (
     manual_update_or_reset,
 )
 from torch_investigate.tools.code.extract import FileUnit
-from torch_investigate.tools.code.flow import Flow, Frame, Obj, Value
+from torch_investigate.tools.code.flow import EvalContext, Flow, Obj, Value
 from torch_investigate.tools.code.names import (
     BUILTIN_CALLS,
     COMMON_METHODS,
+    GRADIENT_CALLS,
+    GRADIENT_TRANSFORMS,
     MODEL_NAME,
     is_grad_scaler,
     is_optimizer,
     is_scheduler,
     last,
 )
+from torch_investigate.tools.code.records import MODULE_SYMBOL
 
 MAX_INLINE_DEPTH = 4
 MAX_OCCURRENCES = 4000
@@ -122,11 +125,11 @@ class Occurrence:
         return self.event.kind
 
 
-def bound_frame(flow: Flow, o: Occurrence) -> Frame | None:
+def bound_frame(flow: Flow, o: Occurrence) -> EvalContext | None:
     """The frame of the helper an occurrence sits in, with its parameters bound to the
     arguments of the call chain that led there (None outside helpers). Programs are
     built once per function without bindings; this recovers the calling context."""
-    frame: Frame | None = None
+    frame: EvalContext | None = None
     for helper in o.via:
         call = Value(helper.value.node, frame) if frame is not None else helper.value
         frame = flow.bind_call(helper.unit, helper.function, call, helper.self_obj)
@@ -160,7 +163,7 @@ class Programs:
         if cached is None:
             self._programs[fn.id] = []  # recursion guard while building
             body = sx.function_body(fn)
-            frame = Frame(unit, fn)
+            frame = EvalContext(unit, fn)
             cached = self._block(body, frame) if body is not None else []
             self._programs[fn.id] = cached
         return cached
@@ -169,17 +172,17 @@ class Programs:
         root = unit.tree.root_node
         cached = self._programs.get(root.id)
         if cached is None:
-            cached = self._block(root, Frame(unit, None))
+            cached = self._block(root, EvalContext(unit, None))
             self._programs[root.id] = cached
         return cached
 
-    def _block(self, block: Node, frame: Frame) -> list[Item]:
+    def _block(self, block: Node, frame: EvalContext) -> list[Item]:
         items: list[Item] = []
         for stmt in block.named_children:
             items += self._statement(stmt, frame)
         return items
 
-    def _statement(self, stmt: Node, frame: Frame) -> list[Item]:
+    def _statement(self, stmt: Node, frame: EvalContext) -> list[Item]:
         t = stmt.type
         if t in ("function_definition", "class_definition", "decorated_definition", "comment"):
             return []
@@ -234,7 +237,7 @@ class Programs:
             return [Guarded(Value(stmt, frame), self._expression_events(stmt, frame))]
         return self._expression_events(stmt, frame)
 
-    def _expression_events(self, node: Node, frame: Frame) -> list[Item]:
+    def _expression_events(self, node: Node, frame: EvalContext) -> list[Item]:
         """Events of the calls (and grad resets / manual updates) inside one statement,
         inner calls first."""
         items: list[Item] = []
@@ -246,13 +249,13 @@ class Programs:
             items.append(Event(manual, Value(node, frame)))
         return items
 
-    def _call_events(self, call: Node, frame: Frame) -> list[Item]:
+    def _call_events(self, call: Node, frame: EvalContext) -> list[Item]:
         method = sx.method_name(call)
         recv = sx.receiver(call)
         v = Value(call, frame)
         fn = sx.call_function(call)
         resolved = frame.unit.resolve_callee(fn)[1] if fn is not None else ""
-        if method == "backward" or resolved == "torch.autograd.backward":
+        if method == "backward" or resolved in GRADIENT_CALLS:
             return [Event("backward", v, recv)]
         if method == "zero_grad":
             return [Event("zero_grad", v, recv)]
@@ -304,6 +307,11 @@ class Programs:
                 models.append(callee)
             elif callee.kind == "external" and callee.ctor is not None and is_layer(callee):
                 models.append(callee)
+        if any(
+            o.kind == "external" and o.resolved in GRADIENT_TRANSFORMS for o in callees
+        ) or _gradient_transform_name(fn, frame):
+            # `step = grad_and_value(loss_fn)` ... `grads, loss = step(params, x, y)`
+            return [Event("backward", v, fn)]
         if helpers:
             return list(helpers.values())
         if models:
@@ -320,7 +328,7 @@ class Programs:
             return False
         return name in (COMMON_METHODS if method is not None else BUILTIN_CALLS)
 
-    def _closure(self, call: Node, frame: Frame) -> list[Item]:
+    def _closure(self, call: Node, frame: EvalContext) -> list[Item]:
         arg = sx.argument(call, 0, "closure")
         if arg is None or arg.type != "identifier":
             return []
@@ -329,7 +337,7 @@ class Programs:
                 return [HelperCall(Value(call, frame), obj.node, obj.unit)]
         return []
 
-    def _step_kind(self, recv: Node, frame: Frame) -> EventKind | None:
+    def _step_kind(self, recv: Node, frame: EvalContext) -> EventKind | None:
         objs = self.flow.objects(Value(recv, frame), budget=80)
         for o in objs:
             if o.kind == "external" and o.ctor is not None:
@@ -457,3 +465,24 @@ class Programs:
                 yield from self.iter_loops(item.items, (*outer, item))
             elif isinstance(item, (Guarded, NoGradBlock)):
                 yield from self.iter_loops(item.items, outer)
+
+
+def _gradient_transform_name(fn: Node, frame: EvalContext) -> bool:
+    """`fn` is a name the module binds, at its top level, to a torch.func transform's
+    result (`step = grad_and_value(loss_fn)`): calling it computes gradients."""
+    return fn.type == "identifier" and sx.text(fn) in gradient_transform_names(frame.unit)
+
+
+def gradient_transform_names(unit: FileUnit) -> set[str]:
+    """Names a module binds at its top level to a torch.func transform of a function."""
+    names = set()
+    for raw in unit.raw_assignments:
+        callee = sx.call_function(raw.value)
+        if (
+            raw.scope == MODULE_SYMBOL
+            and raw.target.type == "identifier"
+            and callee is not None
+            and unit.resolve_callee(callee)[1] in GRADIENT_TRANSFORMS
+        ):
+            names.add(sx.text(raw.target))
+    return names

@@ -34,13 +34,13 @@ from torch_investigate.tools.code.scopes import Binding, class_methods
 from torch_investigate.tools.code.values import (
     SHARED_BUDGET,
     STEP_BUDGET,
-    Frame,
+    EvalContext,
     Obj,
     Origin,
     Value,
 )
 
-__all__ = ["Flow", "Frame", "Obj", "Origin", "Value"]
+__all__ = ["Flow", "EvalContext", "Obj", "Origin", "Value"]
 
 
 class Flow(ObjectResolution):
@@ -63,13 +63,13 @@ class Flow(ObjectResolution):
 
     # ---- frames and values ---------------------------------------------------------
 
-    def frame_at(self, unit: FileUnit, node: Node) -> Frame:
-        return Frame(unit, sx.enclosing_function(node))
+    def frame_at(self, unit: FileUnit, node: Node) -> EvalContext:
+        return EvalContext(unit, sx.enclosing_function(node))
 
     def value(self, unit: FileUnit, node: Node) -> Value:
         return Value(node, self.frame_at(unit, node))
 
-    def bindings(self, frame: Frame) -> dict[str, list[Binding]]:
+    def bindings(self, frame: EvalContext) -> dict[str, list[Binding]]:
         return frame.unit.scopes.of_function(frame.scope)
 
     def class_of_method(self, fn: Node) -> tuple[FileUnit, Symbol, Node] | None:
@@ -135,11 +135,11 @@ class Flow(ObjectResolution):
 
     # ---- names -----------------------------------------------------------------------
 
-    def lookup(self, name: str, frame: Frame, at: Node) -> list[tuple[Binding, Frame]]:
+    def lookup(self, name: str, frame: EvalContext, at: Node) -> list[tuple[Binding, EvalContext]]:
         """Bindings of name visible at node `at`: the latest before it in the same scope
         (plus later ones inside an enclosing loop, which a later iteration sees), then
         enclosing functions, then the module."""
-        current: Frame | None = frame
+        current: EvalContext | None = frame
         while current is not None:
             table = self.bindings(current)
             found = table.get(name)
@@ -150,13 +150,13 @@ class Flow(ObjectResolution):
             current = self._outer_frame(current)
         return []
 
-    def _outer_frame(self, frame: Frame) -> Frame | None:
+    def _outer_frame(self, frame: EvalContext) -> EvalContext | None:
         if frame.scope is None:
             return None
         outer = sx.enclosing_function(frame.scope)
-        return Frame(frame.unit, outer)
+        return EvalContext(frame.unit, outer)
 
-    def binding_values(self, binding: Binding, frame: Frame) -> list[Value | Obj]:
+    def binding_values(self, binding: Binding, frame: EvalContext) -> list[Value | Obj]:
         """What a binding may hold, as values to follow or objects it denotes."""
         if binding.kind == "param":
             return self.param_values(binding.name, frame)
@@ -169,7 +169,7 @@ class Flow(ObjectResolution):
             return [Value(binding.value, frame, binding.index)]  # element of the iterable
         return [Value(binding.value, frame, binding.index)]
 
-    def param_values(self, name: str, frame: Frame) -> list[Value | Obj]:
+    def param_values(self, name: str, frame: EvalContext) -> list[Value | Obj]:
         if name in frame.bound:
             return [frame.bound[name]]
         scope = frame.scope
@@ -189,7 +189,7 @@ class Flow(ObjectResolution):
                 out.append(arg)
         default = sx.parameter_default(scope, name)
         if default is not None:
-            out.append(Value(default, Frame(frame.unit, sx.enclosing_function(scope))))
+            out.append(Value(default, EvalContext(frame.unit, sx.enclosing_function(scope))))
         # An annotation naming a repo class is the declared type: an instance of it (with
         # no constructor, so it matches any instance) whatever the callers pass.
         annotation = sx.parameter_annotation(scope, name)
@@ -220,13 +220,15 @@ class Flow(ObjectResolution):
             return Value(positional[position], call.frame)
         return None
 
-    def bind_call(self, fn: FileUnit, fn_node: Node, call: Value, self_obj: Obj | None) -> Frame:
+    def bind_call(
+        self, fn: FileUnit, fn_node: Node, call: Value, self_obj: Obj | None
+    ) -> EvalContext:
         bound: dict[str, Value] = {}
         for name in sx.parameter_names(fn_node):
             arg = self.argument_for(fn_node, call, name)
             if arg is not None:
                 bound[name] = arg
-        return Frame(fn, fn_node, bound, self_obj, call.frame.depth + 1)
+        return EvalContext(fn, fn_node, bound, self_obj, call.frame.depth + 1)
 
     # ---- callers -----------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from torch_investigate.tools.code.values import (
     SAME_OBJECT_METHODS,
     SHARED_BUDGET,
     STEP_BUDGET,
-    Frame,
+    EvalContext,
     Obj,
     Value,
 )
@@ -143,7 +143,7 @@ class ObjectResolution:
     def _module_member(
         self, module: FileUnit, member: str, v: Value, hops: int = 0
     ) -> list[Value | Obj]:
-        frame = Frame(module, None)
+        frame = EvalContext(module, None)
         table = self.bindings(frame)
         found = table.get(member)
         if found:
@@ -168,7 +168,7 @@ class ObjectResolution:
         if base.kind == "instance" and base.symbol is not None:
             out: list[Value | Obj] = []
             for unit, b in self.attribute_bindings(base.symbol, attr):
-                frame = Frame(unit, b.scope, {}, base)
+                frame = EvalContext(unit, b.scope, {}, base)
                 if (
                     b.scope is not None
                     and sx.function_name(b.scope) == "__init__"
@@ -191,7 +191,7 @@ class ObjectResolution:
             return [
                 item
                 for unit, b in self.attribute_bindings(base.symbol, attr)
-                for item in self.binding_values(b, Frame(unit, b.scope))
+                for item in self.binding_values(b, EvalContext(unit, b.scope))
             ]
         if base.kind == "module" and base.unit is not None:
             return self._module_member(base.unit, attr, v)
@@ -257,7 +257,7 @@ class ObjectResolution:
             return [Value(body, v.frame)] if body is not None else []
         return []
 
-    def return_values(self, frame: Frame, index: tuple[int, ...] = ()) -> list[Value]:
+    def return_values(self, frame: EvalContext, index: tuple[int, ...] = ()) -> list[Value]:
         scope = frame.scope
         if scope is None:
             return []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import gc
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path, PurePosixPath
@@ -65,13 +65,17 @@ class CodeIndex:
     # ---- building -------------------------------------------------------------
 
     @classmethod
-    def build(cls, root: Path | str) -> CodeIndex:
+    def build(cls, root: Path | str, exclude: Collection[str] = ()) -> CodeIndex:
+        """`exclude`: files (relative, forward slashes) that are not the repo's code, such
+        as the ones git ignores (a copy of the code a logger saved with a run)."""
         started = time.perf_counter()
         index = cls(Path(root).resolve())
         parser = sx.new_parser()
         with _gc_paused():
             for path in iter_python_files(index.root):
                 rel = relative_name(index.root, path)
+                if rel in exclude:
+                    continue
                 data = read_source(rel, path)
                 index._add(rel, data, parser)
             index._finish()

@@ -301,6 +301,17 @@ def is_parameter_ctor(resolved: str) -> bool:
     return resolved in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
 
 
+# Calls that compute gradients without `.backward()`: autograd's functional form, and
+# torch.func transforms whose result, called, returns gradients (a functional training
+# step: `grads, loss = grad_and_value(loss_fn)(params, x, y)`).
+GRADIENT_CALLS = frozenset({"torch.autograd.backward", "torch.autograd.grad"})
+GRADIENT_TRANSFORMS = frozenset(
+    f"{pkg}.{fn}"
+    for pkg in ("torch.func", "functorch")
+    for fn in ("grad", "grad_and_value", "vjp", "jacrev", "jacfwd", "hessian")
+)
+
+
 def torch_function(resolved: str) -> str | None:
     """`softmax` for torch.softmax / torch.nn.functional.softmax / torch.special.softmax."""
     for prefix in ("torch.nn.functional.", "torch.special.", "torch."):

@@ -1,6 +1,6 @@
 """The values the flow analysis passes around: where an expression is evaluated
-(`Frame`), an expression in its frame (`Value`), what it denotes (`Obj`) and where a
-traced value comes from (`Origin`), plus the tables of value-keeping operations."""
+(`EvalContext`), an expression in its context (`Value`), what it denotes (`Obj`) and where
+a traced value comes from (`Origin`), plus the tables of value-keeping operations."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ OriginKind = Literal["call", "module_call", "element", "param", "name", "attribu
 
 
 @dataclass(eq=False)
-class Frame:
+class EvalContext:
     """Where an expression is evaluated: a file, a function (None: module level), the
     arguments bound by the call we came through, and the instance behind `self`."""
 
@@ -100,7 +100,7 @@ class Frame:
 @dataclass(eq=False)
 class Value:
     node: Node
-    frame: Frame
+    frame: EvalContext
     index: tuple[int, ...] = ()  # a tuple position still to select: `a, b = f()` -> b: (1,)
 
     @property

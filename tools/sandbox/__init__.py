@@ -5,9 +5,9 @@ with Sandbox(workspace.root) as sandbox:
     result.failure  # None, or the classified Failure with the repo frame
 """
 
-from .isolation import ISOLATIONS, available, choose
-from .models import Failure, FailureKind, Limits, RunResult
-from .sandbox import Sandbox, SandboxError
+from torch_investigate.tools.sandbox.isolation import ISOLATIONS, available, choose
+from torch_investigate.tools.sandbox.models import Failure, FailureKind, Limits, RunResult
+from torch_investigate.tools.sandbox.sandbox import Sandbox, SandboxError
 
 __all__ = [
     "ISOLATIONS",

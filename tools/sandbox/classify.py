@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .models import Failure, Limits
+from torch_investigate.tools.sandbox.models import Failure, Limits
 
 NETWORK_PREFIX = "network access blocked by torch-investigate"
 # Written by runtime/child.py when its own set-up or the tracer raised (exit code 70).
@@ -39,6 +39,11 @@ _GPU_TEXT = (
     "CUDA driver",
     "no CUDA-capable device",
 )
+# An exception about an accelerator this machine does not have: its message names one, or
+# it was raised inside torch's accelerator modules (`torch.cuda.set_device` on a CPU build
+# fails with an AttributeError about `torch._C._cuda_setDevice`).
+_ACCELERATOR_WORDS = re.compile(r"cuda|\bgpus?\b|\bmps\b|\bxpu\b|accelerator|nccl", re.I)
+_ACCELERATOR_MODULES = ("/torch/cuda/", "/torch/backends/cuda", "/torch/mps/", "/torch/xpu/")
 _DATA_SUFFIXES = {
     ".csv", ".tsv", ".txt", ".json", ".jsonl", ".npy", ".npz", ".pt", ".pth", ".pkl",
     ".pickle", ".h5", ".hdf5", ".parquet", ".arrow", ".feather", ".png", ".jpg", ".jpeg",
@@ -187,6 +192,27 @@ def _failure(kind: str, message: str, error: RunError | None, frame: Frame | Non
     )
 
 
+def _accelerator_error(error) -> bool:
+    """The program's exception concerns a GPU (or other accelerator) and this machine has
+    none: an environment failure, not a defect of the program."""
+    if error is None or _has_accelerator():
+        return False
+    text = f"{error.type}: {error.message}"
+    in_module = any(
+        any(m in (f.file or "").replace("\\", "/") for m in _ACCELERATOR_MODULES)
+        for f in error.frames
+    )
+    return in_module or bool(_ACCELERATOR_WORDS.search(text))
+
+
+def _has_accelerator() -> bool:
+    try:
+        import torch
+    except ImportError:  # the classifier runs beside the sandbox, where torch is installed
+        return False
+    return bool(torch.cuda.is_available())
+
+
 def classify(ev: RunEvidence) -> Failure | None:
     """None for a clean exit (code 0), else the one failure that explains the run."""
     error = error_from_trace(ev.trace) or error_from_stderr(ev.stderr)
@@ -254,7 +280,7 @@ def classify(ev: RunEvidence) -> Failure | None:
         )
         return _failure("out_of_memory", msg, error, frame, f"signal {name}")
 
-    if mentions(_GPU_TEXT):
+    if mentions(_GPU_TEXT) or _accelerator_error(error):
         msg = f"training command requires a CUDA GPU ({_one_line(err_text or 'CUDA error', 120)}){_where(frame)}"
         return _failure("gpu_required", msg, error, frame)
 

@@ -33,13 +33,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from . import isolation as isolation_mod
-from .classify import RunEvidence, classify
-from .environment import sandbox_env
-from .models import Failure, Limits, RunResult
-from .progress import ProgressCallback, ProgressPoller, progress_path
-from .server import Answer, SandboxProcess, ServerError
-from .staging import SITE_DIR, stage_runtime
+from torch_investigate.tools.sandbox import isolation as isolation_mod
+from torch_investigate.tools.sandbox.classify import RunEvidence, classify
+from torch_investigate.tools.sandbox.environment import sandbox_env
+from torch_investigate.tools.sandbox.models import Failure, Limits, RunResult
+from torch_investigate.tools.sandbox.process import Answer, SandboxProcess, ServerError
+from torch_investigate.tools.sandbox.progress import ProgressCallback, ProgressPoller, progress_path
+from torch_investigate.tools.sandbox.staging import SITE_DIR, stage_runtime
 
 # Seconds the host waits beyond the wall limit before it gives up on the server
 # (which enforces the limit itself: TERM, 2 s grace, KILL, 2 s to drain the pipes).

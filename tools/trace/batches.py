@@ -36,6 +36,7 @@ class BatchStats:
         self.target_moments: dict[str, dict] = {}  # phase -> n, values, min, max
         self.column_target: dict[int, dict] = {}  # feature column -> n, min_abs_corr
 
+
     def record_inputs(
         self,
         phase: str,

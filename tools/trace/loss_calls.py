@@ -51,9 +51,9 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     key = frame_key(frame)
     applied: list[str] = []
     if grad and rec.detailed and rec.status == "running":
-        target_order.at_loss(
-            rec, inp if tgt.requires_grad and not inp.requires_grad else tgt, frame
-        )
+        target = inp if tgt.requires_grad and not inp.requires_grad else tgt
+        target_order.at_loss(rec, target, frame)
+        target_order.target_against_input(rec, target, frame)
     if grad and rec.status == "running":
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
         _keep_for_probes(rec, func, ops, tgt)
@@ -161,6 +161,7 @@ def describe_loss(rec: Recorder, name, inp, tgt, ops: _Operands, frame, grad) ->
     }
     isum = _input_summary(inp)
     d["input"] = isum
+    d["input_forward"] = getattr(inp, "_ti_fw", None)  # the forward that produced the input
     tsum = _operand_summary(tgt, values=True, dim=False)
     tsum["from_batch"] = bool(getattr(tgt, "_ti_batch", False))
     masked = getattr(tgt, "_ti_masked", None)

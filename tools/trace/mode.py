@@ -18,6 +18,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from . import ops, target_order
+from .interventions import reentry
 from .interventions.loss import kept_graph
 from .loss_calls import loss_call, weighted_loss
 from .ops import BINARY, DIM_OPS, DROPOUTS, GRAPH_CUTS, LOSSES, PASSTHROUGH, PROB_OPS, tag_of
@@ -30,6 +31,19 @@ def _cuda_device(d) -> bool:
         return d.startswith("cuda")
     if isinstance(d, torch.device):
         return d.type == "cuda"
+    return False
+
+
+def _adds_unit_axis(name: str, a0: torch.Tensor, out: torch.Tensor, args) -> bool:
+    """`x.unsqueeze(1)`, `x[:, None]`, `x.view(b, 1, d)`: the output has more axes of size
+    one than the input, written by the program to line an operand up for broadcasting."""
+    if name in ("unsqueeze", "unsqueeze_"):
+        return True
+    if name == "__getitem__" and len(args) > 1:
+        index = args[1] if isinstance(args[1], tuple) else (args[1],)
+        return any(i is None for i in index)
+    if name in ("view", "reshape") and out.dim() > a0.dim():
+        return sum(d == 1 for d in out.shape) > sum(d == 1 for d in a0.shape)
     return False
 
 
@@ -62,7 +76,12 @@ class TraceMode(TorchFunctionMode):
         super().__init__()
         self.rec = rec
         # interventions that act on ops before the loss need every training op
-        self.op_interventions = rec.iv.strip_prob or rec.iv.keep_graph
+        self.op_interventions = (
+            rec.iv.strip_prob
+            or rec.iv.keep_graph
+            or rec.iv.reshape_as_permute
+            or rec.iv.rejoin_cuts
+        )
         # site of the last broadcast that grew an operand, until a binary op's output
         # carries it
         self._grew: str | None = None
@@ -93,10 +112,34 @@ class TraceMode(TorchFunctionMode):
         if name == "tensor" and args and isinstance(args[0], torch.Tensor):
             return self._graph_cut("tensor_rewrap", func, args, kwargs)
         self._before_op(name, args, kwargs)
-        out = func(*args, **kwargs)
+        out = None
+        if rec.cut_values and torch.is_grad_enabled():
+            out = reentry.rejoined(rec, name, func, args, kwargs)
+        if out is None:
+            out = func(*args, **kwargs)
         if isinstance(out, torch.Tensor):
+            out = self._reshape_as_permute(name, args, out)
             self._after_op(name, func, args, kwargs, out)
         return out
+
+    def _reshape_as_permute(self, name: str, args, out: torch.Tensor) -> torch.Tensor:
+        """reshape_as_permute: inside the training forward, a reshape to a reordering of
+        the input's sizes returns the permuted tensor instead."""
+        rec = self.rec
+        if not (
+            rec.iv.reshape_as_permute
+            and name in ("view", "reshape")
+            and rec.depth > 0
+            and torch.is_grad_enabled()
+            and args
+            and isinstance(args[0], torch.Tensor)
+        ):
+            return out
+        perm = ops.permutation_of(args[0].shape, out.shape)
+        if perm is None or min(args[0].shape) < 2:
+            return out
+        with rec.quiet():
+            return args[0].permute(perm).contiguous()
 
     def _before_op(self, name: str, args, kwargs) -> None:
         rec = self.rec
@@ -148,6 +191,22 @@ class TraceMode(TorchFunctionMode):
         if name in ("mul", "__mul__", "__rmul__") and len(args) >= 2:
             with self.rec.quiet():
                 weighted_loss(self.rec, args, out)
+        rec = self.rec
+        if out.dtype == torch.bool:
+            out._ti_boolish = True
+        if (
+            name in ("mul", "__mul__", "__rmul__")
+            and len(args) >= 2
+            and rec.detailed
+            and (rec.depth > 0 or rec.between_forward_and_backward)
+        ):
+            with rec.quiet():
+                ops.mask_product(rec, args)
+        if out.dim() == 0 and out.requires_grad and rec.detailed and rec.status == "running":
+            if name in ops.TERM_SUMS and len(args) >= 2:
+                with rec.quiet():
+                    ops.loss_term(rec, name, args, out)
+            ops.scalar_made(rec, out)
 
     def _passthrough(self, name: str, func, args, kwargs, a0, out: torch.Tensor) -> None:
         """A view-like op: the output is the same data, so it keeps the input's tags."""
@@ -168,6 +227,8 @@ class TraceMode(TorchFunctionMode):
             and isinstance(a0, torch.Tensor)
         ):
             ops.reshape(rec, name, a0, out)
+            if torch.is_grad_enabled():
+                ops.permuting_reshape(rec, name, a0, out)
         elif (
             name in ("transpose", "permute", "t") and rec.depth > 0 and isinstance(a0, torch.Tensor)
         ):
@@ -180,6 +241,12 @@ class TraceMode(TorchFunctionMode):
             except Exception:  # noqa: BLE001 - replay on the logits is best effort
                 src2 = None
             out._ti_tag = (kind, frame, src2, dim)
+        if isinstance(a0, torch.Tensor) and getattr(a0, "_ti_boolish", False):
+            out._ti_boolish = True  # a boolean mask converted (`.float()`) stays a mask
+        if isinstance(a0, torch.Tensor) and (
+            getattr(a0, "_ti_expanded", False) or _adds_unit_axis(name, a0, out, args)
+        ):
+            out._ti_expanded = True  # an axis of size one the code added on purpose
         if isinstance(a0, torch.Tensor):
             if getattr(a0, "_ti_out", False):
                 out._ti_out = True
@@ -299,8 +366,13 @@ class TraceMode(TorchFunctionMode):
         if kept is not None:
             return kept
         out = func(*args, **kwargs)
+        if on_path and kind in ("item", "__float__") and isinstance(t, torch.Tensor):
+            reentry.remember(rec, t, out, repo_frame())
         if kind in ("detach", "data") and isinstance(out, torch.Tensor):
             tag = tag_of(t)
             if tag is not None:
                 out._ti_tag = tag
+            fw = getattr(t, "_ti_fw", None)
+            if fw is not None:  # the same values: still that forward's output
+                out._ti_fw = fw
         return out

@@ -71,7 +71,7 @@ DIM_OPS = {
     "logcumsumexp",
 }
 DIM_POSITION = {"normalize": (2, 1)}  # (position of dim, default dim) where it is not (1, None)
-GRAPH_CUTS = {"detach", "item", "numpy", "tolist", "detach_"}
+GRAPH_CUTS = {"detach", "item", "numpy", "tolist", "detach_", "__float__"}
 DROPOUTS = ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout")
 
 
@@ -96,6 +96,40 @@ def reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tensor) -> Non
         shapes=[list(x.shape), list(out.shape)],
         in_forward=True,
     )
+
+
+def permutation_of(x_shape, out_shape) -> list[int] | None:
+    """The axis order that turns `x_shape` into `out_shape` when the reshape only reorders
+    its sizes (`(B, N, 3)` -> `(B, 3, N)`): what a permute would give; None when the
+    shapes are not a reordering or the reordering moves nothing of a different size."""
+    x_shape, out_shape = list(x_shape), list(out_shape)
+    if (
+        len(x_shape) != len(out_shape)
+        or x_shape == out_shape
+        or sorted(x_shape) != sorted(out_shape)
+    ):
+        return None
+    free = list(range(len(x_shape)))
+    perm = []
+    for size in out_shape:
+        j = next(j for j in free if x_shape[j] == size)
+        free.remove(j)
+        perm.append(j)
+    return perm
+
+
+def permuting_reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tensor) -> None:
+    """A view/reshape inside the training forward whose result has the input's sizes in
+    another order: data laid out for one axis order read as another, as a reshape used
+    where a transpose was meant does."""
+    if permutation_of(x.shape, out.shape) is None or min(x.shape) < 2:
+        return
+    site = rec.op_site(
+        "permuting_reshape", repo_frame(), op=name, shapes=[list(x.shape), list(out.shape)],
+        in_forward=True,
+    )  # fmt: skip
+    if site:
+        site["phases"]["train"] = site["phases"].get("train", 0) + 1
 
 
 def batch_transpose(rec: Recorder, name: str, x: torch.Tensor, args) -> None:
@@ -130,10 +164,15 @@ def broadcast(rec: Recorder, name: str, args) -> str | None:
     if n <= max(a.numel(), b.numel()):
         return None
     frame = repo_frame()
+    # every operand that gets broadcast had its unit axes added by the program on purpose
+    # (`s.unsqueeze(2) - s.unsqueeze(1)`: all pairs): an outer operation by design
+    deliberate = all(
+        getattr(t, "_ti_expanded", False) for t in (a, b) if tuple(t.shape) != tuple(shape)
+    )
     site = rec.op_site(
         "broadcast", frame, op=name.strip("_"), shapes=[list(a.shape), list(b.shape)],
         out_shape=list(shape), in_forward=rec.depth > 0,
-        roles=[_role(a), _role(b)],
+        roles=[_role(a), _role(b)], deliberate=deliberate,
     )  # fmt: skip
     if site:
         ph = rec.phase_now()
@@ -228,3 +267,58 @@ def functional_dropout(rec: Recorder, name: str, args, kwargs) -> None:
     )
     s["calls"] += 1
     s["calls_in_eval"] += 1
+
+
+# the sum of scalar terms a training loss is made of: `recon + kl`, `loss - beta * h`
+TERM_SUMS = {"add", "sub", "__add__", "__radd__", "__sub__", "__rsub__", "rsub"}
+MAX_TERM_VALUES = 2000
+
+
+def scalar_made(rec: Recorder, out: torch.Tensor) -> None:
+    """A scalar on the way to a training loss: the line that computed it (the last op that
+    wrote it: `0.5 * torch.sum(...)` is the line of the sum and the scaling)."""
+    out._ti_scalar = frame_key(repo_frame())
+
+
+def loss_term(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
+    """Two scalars that both carry gradient added (or subtracted) into one: the values each
+    contributes, step by step, by the line that computed it. A term whose value runs away
+    while the total falls is the one that leaves the objective without a minimum."""
+    a, b = args[0], args[1]
+    if not all(isinstance(x, torch.Tensor) and x.dim() == 0 and x.requires_grad for x in (a, b)):
+        return
+    frame = repo_frame()
+    site = rec.loss_terms.get(frame_key(frame))
+    if site is None:
+        if len(rec.loss_terms) >= 32:
+            return
+        site = rec.loss_terms[frame_key(frame)] = {"frame": frame_dict(frame), "terms": {}}
+    first, second = (b, a) if name in ("__rsub__", "rsub") else (a, b)
+    sign = -1.0 if name in TERM_SUMS - {"add", "__add__", "__radd__"} else 1.0
+    for x, s in ((first, 1.0), (second, sign)):
+        key = getattr(x, "_ti_scalar", None) or "?"
+        values = site["terms"].setdefault(key, [])
+        if len(values) < MAX_TERM_VALUES:
+            v = float(x.detach()) * s
+            values.append((rec.n_steps, v if math.isfinite(v) else None))
+
+
+def mask_product(rec: Recorder, args) -> None:
+    """A tensor that carries gradient multiplied by a boolean mask on the training path
+    (`(hinge * pairs).sum() / pairs.sum()`): how many elements the mask keeps. A mask
+    that keeps nothing turns the term into an exact zero with no gradient."""
+    a, b = args[0], args[1]
+    if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
+        return
+    grad, mask = (a, b) if a.requires_grad else (b, a)
+    boolish = mask.dtype == torch.bool or getattr(mask, "_ti_boolish", False)
+    if not grad.requires_grad or mask.requires_grad or not boolish or mask.numel() < 2:
+        return
+    frame = repo_frame()
+    site = rec.op_site("mask_product", frame, shape=list(mask.shape), in_forward=rec.depth > 0)
+    if not site:
+        return
+    kept = int(mask.sum())
+    site["empty"] = site.get("empty", 0) + (kept == 0)
+    site["kept"] = site.get("kept", 0) + kept
+    site["total"] = site.get("total", 0) + mask.numel()

@@ -31,83 +31,161 @@ class Restore:
         return False
 
 
-def _rows(outs: list[torch.Tensor], b: int) -> list[torch.Tensor]:
-    # NaN/inf compare as a sentinel: a forward that returns NaN for every input ignores it
-    return [
-        torch.nan_to_num(o.detach().float(), nan=-1234.5, posinf=1e30, neginf=-1e30)
-        for o in outs
-        if o.dim() >= 1 and o.shape[0] == b and o.is_floating_point()
-    ]
+SEED = 20240  # the RNG state of every probe forward: sampling layers draw the same noise
+
+
+def _rows(outs: list[torch.Tensor], axis: int, n: int, lead: tuple[int, ...]) -> list[torch.Tensor]:
+    """The per-sample outputs with the sample axis moved first. An output flattened over
+    the input's leading axes (a language model's `(T*B, V)`) is unflattened first."""
+    rows = []
+    for o in outs:
+        if not o.is_floating_point() or o.dim() == 0:
+            continue
+        o = o.detach().float()
+        if o.dim() >= 1 and len(lead) >= 2 and o.shape[0] == lead[0] * lead[1] != n:
+            o = o.reshape(*lead[:2], *o.shape[1:])
+        ax = axis if o.dim() > axis and o.shape[axis] == n else _axis_of(o, n)
+        if ax is None:
+            continue
+        # NaN/inf compare as a sentinel: a forward that returns NaN for every input ignores it
+        rows.append(torch.nan_to_num(o.movedim(ax, 0), nan=-1234.5, posinf=1e30, neginf=-1e30))
+    return rows
+
+
+def _axis_of(t: torch.Tensor, n: int, prefer: int = 0) -> int | None:
+    if t.dim() > prefer and t.shape[prefer] == n:
+        return prefer
+    return next((d for d in range(t.dim()) if t.shape[d] == n), None)
+
+
+def _along(t: torch.Tensor, axis: int, n: int, op) -> torch.Tensor:
+    ax = _axis_of(t, n, axis) if t.dim() >= 1 else None
+    return op(t, ax) if ax is not None else t
+
+
+def _roll_axis(t: torch.Tensor, ax: int) -> torch.Tensor:
+    return t.roll(1, dims=ax)
+
+
+def _swap0_axis(t: torch.Tensor, ax: int) -> torch.Tensor:
+    t = t.clone()
+    t.select(ax, 0).copy_(t.select(ax, 1))
+    return t
 
 
 def _roll(t: torch.Tensor, b: int) -> torch.Tensor:
     return t.roll(1, dims=0) if t.dim() >= 1 and t.shape[0] == b else t
 
 
-def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) -> dict:
-    """Per-sample independence and input dependence, by rolling the batch by one row.
+def _moved(run, args, kwargs, axis: int, n: int, lead: tuple[int, ...], op) -> list[torch.Tensor]:
+    """The outputs for inputs with `op` applied along their sample axis."""
+    a = map_tensors(args, lambda t: _along(t, axis, n, op))
+    k = map_tensors(kwargs, lambda t: _along(t, axis, n, op))
+    return _rows(run(a, k), axis, n, lead)
 
-    A model whose samples are independent satisfies f(roll(x)) == roll(f(x)); one
-    that ignores its input satisfies f(roll(x)) == f(x).
+
+def _axes(x: torch.Tensor, batch: int | None) -> list[int]:
+    """The axes of the first input that may hold the samples: the first axis, then one of
+    the loader's batch size (time-first sequences put the samples second), then the rest
+    of size two or more."""
+    axes = [0] if x.shape[0] >= 2 else []
+    axes += [d for d in range(1, x.dim()) if batch and x.shape[d] == batch and x.shape[d] >= 2]
+    axes += [d for d in range(1, min(x.dim(), 3)) if x.shape[d] >= 2 and d not in axes]
+    return axes[:3]
+
+
+def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) -> dict:
+    """Per-sample independence and input dependence, by rolling the samples by one and by
+    changing one sample.
+
+    A model whose samples are independent satisfies f(roll(x)) == roll(f(x)); one that
+    ignores its input satisfies f(roll(x)) == f(x). The sample axis is the first axis of
+    the input along which that holds (a time-first RNN batch holds its samples on axis
+    1; rolling time is not reordering samples). Every forward runs from the same RNG
+    state; a forward that still samples differently from another state (a VAE's
+    reparameterization) is judged by changing one sample only, since rolled samples would
+    meet other noise.
     """
     tensors = tensors_in(args) or tensors_in(kwargs)
     if not tensors or tensors[0].dim() == 0:
         return {"status": "skipped", "reason": "no tensor input"}
-    b = int(tensors[0].shape[0])
-    if b < 2:
+    x = tensors[0]
+    loader = rec.loaders.get(rec.current_loader or "", {}) if rec.current_loader else {}
+    axes = _axes(x, loader.get("batch_size"))
+    if not axes:
         return {"status": "skipped", "reason": "batch of one sample"}
+    lead = tuple(int(d) for d in x.shape[:2])
 
-    def roll(t: torch.Tensor) -> torch.Tensor:
-        return _roll(t, b)
+    def run(a, k, seed: int = SEED) -> list[torch.Tensor]:
+        torch.manual_seed(seed)
+        return tensors_in(module(*a, **k))
 
+    verdicts = []
     with rec.quiet(), Restore(module), torch.no_grad():
         try:
             module.eval()
-            out_a = _rows(tensors_in(module(*args, **kwargs)), b)
-            out_a2 = _rows(tensors_in(module(*args, **kwargs)), b)
-            if not out_a:
-                return {"status": "skipped", "reason": "no per-sample floating output"}
-            if any(
+            plain, again, other = run(args, kwargs), run(args, kwargs), run(args, kwargs, SEED + 1)
+            if len(plain) != len(again) or any(
                 a.shape != c.shape or not torch.allclose(a, c, rtol=1e-5, atol=1e-6)
-                for a, c in zip(out_a, out_a2)
+                for a, c in zip(plain, again)
             ):
                 return {
                     "status": "skipped",
-                    "reason": "the forward is not deterministic in eval mode (stateful or random)",
+                    "reason": "the forward keeps state between calls (the same input and RNG "
+                    "state give different outputs)",
                 }
-            r_args, r_kwargs = map_tensors(args, roll), map_tensors(kwargs, roll)
-            inputs_differ = any(
-                not torch.equal(t, roll(t))
-                for t in tensors_in(args) + tensors_in(kwargs)
-                if t.dim() >= 1 and t.shape[0] == b
+            stochastic = any(
+                a.shape == c.shape and not torch.allclose(a, c, rtol=1e-5, atol=1e-6)
+                for a, c in zip(plain, other)
             )
-            out_b = _rows(tensors_in(module(*r_args, **r_kwargs)), b)
+            for axis in axes:
+                n = int(x.shape[axis])
+                out_a = _rows(plain, axis, n, lead)
+                if not out_a:
+                    continue
+                inputs_differ = any(
+                    not torch.equal(t, _along(t, axis, n, _roll_axis))
+                    for t in tensors_in(args) + tensors_in(kwargs)
+                    if t.dim() >= 1
+                )
 
-            # batch-wide ops that are permutation-equivariant (a mean or norm over the batch,
-            # softmax over dim 0, attention across samples) survive the roll test; changing
-            # one sample and watching the others catches them
-            def swap0(t: torch.Tensor) -> torch.Tensor:
-                if t.dim() >= 1 and t.shape[0] == b:
-                    t = t.clone()
-                    t[0] = t[1]
-                return t
-
-            out_p = _rows(
-                tensors_in(module(*map_tensors(args, swap0), **map_tensors(kwargs, swap0))), b
-            )
+                out_p = _moved(run, args, kwargs, axis, n, lead, _swap0_axis)
+                out_b = (
+                    out_a if stochastic else _moved(run, args, kwargs, axis, n, lead, _roll_axis)
+                )
+                if len(out_b) != len(out_a) or any(
+                    a.shape != c.shape for a, c in zip(out_a, out_b)
+                ):
+                    continue
+                v = _verdict(n, inputs_differ, out_a, out_b, out_p, stochastic=stochastic)
+                v["sample_axis"], v["stochastic"] = axis, stochastic
+                verdicts.append(v)
+                if v["independent"]:
+                    return v
         except Exception as e:  # noqa: BLE001 - a probe that cannot run is reported, not raised
             return {"status": "error", "reason": f"{type(e).__name__}: {e}"[:300]}
-        if len(out_b) != len(out_a) or any(a.shape != c.shape for a, c in zip(out_a, out_b)):
-            return {"status": "skipped", "reason": "output shapes change when rows are reordered"}
-        return _verdict(b, inputs_differ, out_a, out_b, out_p)
+    if not verdicts:
+        return {"status": "skipped", "reason": "no output holds one row per input sample"}
+    return verdicts[0]
 
 
-def _verdict(b: int, inputs_differ: bool, out_a: list, out_b: list, out_p: list) -> dict:
-    """Compare the outputs: as run (a), rows rolled by one (b), sample 0 changed (p)."""
+def _verdict(
+    b: int, inputs_differ: bool, out_a: list, out_b: list, out_p: list, *, stochastic: bool = False
+) -> dict:
+    """Compare the outputs: as run (a), rows rolled by one (b), sample 0 changed (p). A
+    stochastic forward is judged on (p) alone: the other samples must not move, and
+    sample 0 must."""
     scale = max(float(a.abs().max()) for a in out_a) + 1e-12
-    change = max(float((bb - a).abs().max()) for a, bb in zip(out_a, out_b))
-    cross = max(float((bb - _roll(a, b)).abs().max()) for a, bb in zip(out_a, out_b))
-    if len(out_p) == len(out_a) and all(a.shape == p.shape for a, p in zip(out_a, out_p)):
+    same_p = len(out_p) == len(out_a) and all(a.shape == p.shape for a, p in zip(out_a, out_p))
+    if stochastic:
+        if not same_p:
+            return {"status": "skipped", "reason": "output shapes change when one sample changes"}
+        change = max(float((p[:1] - a[:1]).abs().max()) for a, p in zip(out_a, out_p))
+        cross = 0.0
+    else:
+        change = max(float((bb - a).abs().max()) for a, bb in zip(out_a, out_b))
+        cross = max(float((bb - _roll(a, b)).abs().max()) for a, bb in zip(out_a, out_b))
+    if same_p:
         cross = max(cross, max(float((p[1:] - a[1:]).abs().max()) for a, p in zip(out_a, out_p)))
     rows_identical = all(bool((a - a[:1]).abs().max() <= 1e-7 * scale) for a in out_a)
     # which other samples move when only sample 0 changes (a finer look at mixing)

@@ -66,6 +66,12 @@ class Recorder:
         self.gather_key: object = None  # the index of the last `X[idx]` outside a model
         self.gather_rows: list = []
         self.target_order = {"compared": 0, "reordered": 0, "moved_sum": 0.0, "frame": None}
+        # the tensors the last training forward received: a loss target equal to one of
+        # them is the input itself (target_order.target_against_input)
+        self.received: list = []
+        self.target_is_input = {
+            "compared": 0, "equal": 0, "frame": None, "reconstructed": 0, "shifted": 0,
+        }  # fmt: skip
         self.update_intervals = {"observed": 0, "changed": 0, "nonfinite": 0}
 
         # models and parameters
@@ -114,6 +120,15 @@ class Recorder:
         # [optimizer steps so far, call site, value]
         self.eval_losses: list[list] = []
         self.activations: dict[str, dict] = {}
+        # scalar terms added into a training loss (ops.loss_term): site -> the line of
+        # the sum, and each term's values by the line that computed it
+        self.loss_terms: dict[str, dict] = {}
+        # numbers cut from scalars that carry gradient this step (interventions/reentry.py)
+        self.cut_values: dict[float, tuple] = {}
+        self.loss_sources: list[str] = []  # `file:line` of the op that made each loss backward'ed
+        # loader site -> batch position of a per-row target -> per code column: code ->
+        # [count, sum, sum of squares] of the targets (hooks/loader.py code_targets)
+        self.code_targets: dict[str, dict[int, list[dict]]] = {}
         self.activation_calls: dict[str, int] = {}  # per forward: calls of each activation line
 
         # batches per phase

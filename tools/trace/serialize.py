@@ -1,4 +1,4 @@
-"""The trace JSON: one serializer per section of `tools/trace_models.Trace`.
+"""The trace JSON: one serializer per section of `tools/tracefile/trace.Trace`.
 
 `finish` runs once, after the program ended (or was stopped). Parameters are named
 here, from the final models, and the ids kept while running are replaced by names.
@@ -34,6 +34,18 @@ def trace_dict(rec: Recorder) -> dict:
         "wall_s": round(rec.elapsed(), 4),
         "error": rec.error,
         "target_order": _target_order(rec),
+        "target_is_input": dict(rec.target_is_input),
+        "loss_sources": list(rec.loss_sources),
+        "code_targets": [
+            {
+                "site": site,
+                "role": rec.loaders.get(site, {}).get("role"),
+                "target_index": index,
+                "columns": [{str(k): v for k, v in col.items()} for col in columns],
+            }
+            for site, by_index in rec.code_targets.items()
+            for index, columns in by_index.items()
+        ],
         "counts": {
             **rec.counts,
             # plain leaves a loss reached in one backward only (made afresh each iteration)
@@ -67,6 +79,15 @@ def trace_dict(rec: Recorder) -> dict:
         "attr_tensors": list(rec.attr_tensors.values()),
         "submodule_modes": list(rec.submodule_modes.values()),
         "activations": list(rec.activations.values()),
+        "loss_terms": [
+            {
+                "frame": site["frame"],
+                "terms": [
+                    {"source": source, "values": values} for source, values in site["terms"].items()
+                ],
+            }
+            for site in rec.loss_terms.values()
+        ],
         "batches": batches_section(rec.batches),
         "train_mode_counts": rec.train_mode_counts,
         "detail_windows": rec.detail_windows,

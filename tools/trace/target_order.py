@@ -42,6 +42,64 @@ def gathered(rec: Recorder, source, index, out) -> None:
     loaded(rec, [t for _, t in rec.gather_rows])
 
 
+def received(rec: Recorder, tensors: list[torch.Tensor]) -> None:
+    """The tensors a training forward receives, kept until the next training loss call
+    compares its target with them."""
+    rec.received = [t for t in tensors[:4] if not t.is_complex() and t.dim() >= 1]
+
+
+def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
+    """A training target against what the model received in the same iteration.
+
+    - integer ids equal position by position to ids the model received: the model is
+      shown the answer it is asked for (a language model whose targets were not shifted,
+      a label kept among the input columns). A second input that is the target shifted
+      by one position (a decoder fed the previous target tokens: teacher forcing in a
+      copy task) says the equality is the task;
+    - floating targets equal to the model's input: the model reconstructs its input (an
+      autoencoder), so there are no input/target pairs to misalign;
+    - targets equal to an input shifted by one position (the next token): paired with
+      their inputs by construction."""
+    fed, rec.received = rec.received, []
+    if not fed or target.numel() < 2:
+        return
+    with rec.quiet(), torch.no_grad():
+        y = target.detach()
+        same = [x for x in fed if x.numel() == y.numel() and _equal(x.reshape(y.shape), y)]
+        others = [x for x in fed if all(x is not z for z in same)]
+        forced = y.dim() >= 1 and any(
+            x.shape == y.shape and _equal(x[..., 1:], y[..., :-1]) for x in others
+        )
+        next_token = not same and any(_shifted(x, y) for x in fed)
+    s = rec.target_is_input
+    s["compared"] += 1
+    if same and y.is_floating_point():
+        s["reconstructed"] += 1
+    elif same and not forced:
+        s["equal"] += 1
+        if s["frame"] is None:
+            s["frame"] = frame_dict(frame)
+    elif next_token:
+        s["shifted"] += 1
+
+
+def _shifted(x: torch.Tensor, y: torch.Tensor) -> bool:
+    """`y`, laid out as `x`, is `x` moved one position along some axis: the next token of
+    a batch-first or a time-first (and flattened) sequence."""
+    if x.numel() != y.numel() or x.dim() == 0:
+        return False
+    yy = y.reshape(x.shape)
+    return any(
+        x.shape[ax] > 1
+        and _equal(x.narrow(ax, 1, x.shape[ax] - 1), yy.narrow(ax, 0, x.shape[ax] - 1))
+        for ax in range(x.dim())
+    )
+
+
+def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.numel() > 0 and bool(torch.equal(a.detach().to(b.dtype), b))
+
+
 def fed(rec: Recorder, x: torch.Tensor) -> None:
     """A training forward's first input: is it one of the batch's tensors, unchanged?"""
     if not rec.loader_batch or rec.input_as_loaded is not None:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
-from torch_investigate.evals.seeding.operators.common import first
+from torch_investigate.evals.seeding.operators.loop_lookup import first
 from torch_investigate.evals.seeding.source import Source
 from torch_investigate.tools.code import syntax as sx
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from torch_investigate.evals.seeding import sites
 from torch_investigate.evals.seeding.operators.base import Mutation, operator, site
-from torch_investigate.evals.seeding.operators.common import (
+from torch_investigate.evals.seeding.operators.loop_lookup import (
     event_statement,
     events,
     first,

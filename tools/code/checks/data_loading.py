@@ -20,7 +20,7 @@ from torch_investigate.tools.code.checks.base import (
     spot,
     symbol_spot,
 )
-from torch_investigate.tools.code.checks.common_data import LoaderSite, is_eval_named, loaders
+from torch_investigate.tools.code.checks.loaders import LoaderSite, is_eval_named, loaders
 from torch_investigate.tools.code.consts import number_value
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.models import has_batchnorm

@@ -28,22 +28,23 @@ from torch_investigate.tools.code.checks.base import (
     observe,
     spot,
 )
-from torch_investigate.tools.code.checks.common import (
+from torch_investigate.tools.code.checks.detach_between import between_models
+from torch_investigate.tools.code.checks.graph_cuts import (
     STATE_NAME,
     Cut,
     assigned_names,
     backward_root,
     cut_of,
-    forward_methods,
     in_no_grad_block,
-    model_origins,
-    module_objects,
     reaches_return,
+)
+from torch_investigate.tools.code.checks.model_values import (
+    forward_methods,
+    model_origins,
 )
 from torch_investigate.tools.code.consts import number_value
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.losses import loss_calls
-from torch_investigate.tools.code.params import covers, freezes, module_ref, optimizers
 from torch_investigate.tools.records import Finding
 
 NAME = "detached_graph"
@@ -79,7 +80,7 @@ MAX_DEPTH = 14
 def detached_graph(ctx: CheckContext) -> Iterator[Finding]:
     """detach / .data / .item / numpy / re-wrap between the parameters and the loss."""
     seen: set[tuple[str, int]] = set()
-    for found in [*_in_forward(ctx), *_in_loss(ctx), *_between_models(ctx)]:
+    for found in [*_in_forward(ctx), *_in_loss(ctx), *between_models(ctx)]:
         key = (found.file or "", found.line or 0)
         if key not in seen:
             seen.add(key)
@@ -403,97 +404,4 @@ def _loss_finding(ctx: CheckContext, issue: _Issue, backward: Value) -> Finding:
             f"After one backward, print `.grad` of a parameter that only feeds this term "
             f"(None or zero); then remove the {issue.cut.how} at {at.file}:{at.line} and compare."
         ),
-    )
-
-
-# ---- between models in the training loop ----------------------------------------------------
-
-
-def _between_models(ctx: CheckContext) -> Iterator[Finding]:
-    a = ctx.analysis
-    for loop in a.training_loops:
-        if loop.loop is None:
-            continue
-        body = loop.loop.value.node.child_by_field_name("body")
-        if body is None:
-            continue
-        frame = loop.loop.value.frame
-        forwards = [
-            o
-            for o in loop.occurrences
-            if o.kind == "forward" and o.event.value.frame.unit is frame.unit
-        ]
-        for node in sx.descendants(body):
-            cut = cut_of(node, frame.unit)
-            if cut is None:
-                continue
-            statement = sx.statement_of(node)
-            targets = [t for t in assigned_names(statement) if "." not in t]
-            if not targets or any(STATE_NAME.search(t) for t in targets):
-                continue
-            if sx.flat(cut.operand) in targets:
-                continue
-            origins = model_origins(ctx.flow, Value(cut.operand, frame))
-            producers = module_objects(origins)
-            if not producers or not _still_trained(ctx, Value(cut.operand, frame), origins):
-                continue
-            consumer = next(
-                (
-                    f
-                    for f in forwards
-                    if f.event.value.node.start_byte > statement.end_byte
-                    and set(targets)
-                    & sx.identifiers_in(
-                        f.event.value.node.child_by_field_name("arguments") or f.event.value.node
-                    )
-                ),
-                None,
-            )
-            if consumer is None:
-                continue
-            at = spot(ctx, Value(node, frame))
-            yield finding(
-                "detached_graph",
-                at,
-                confidence="medium",
-                evidence=[
-                    observe(
-                        spot(ctx, origins[0].value),
-                        "features from a module whose parameters the optimizer updates",
-                    ),
-                    observe(at, f"are cut with {cut.how}"),
-                    observe(spot(ctx, consumer.event.value), "before the next model consumes them"),
-                ],
-                why=(
-                    f"Nothing before the {cut.how} gets a gradient: the module producing the "
-                    "features is in the optimizer but never changes (a frozen encoder by "
-                    "accident)."
-                ),
-                confirm=(
-                    "Record one weight of that module before and after a few steps (unchanged); "
-                    f"then remove the {cut.how} at {at.file}:{at.line} and compare."
-                ),
-            )
-
-
-def _still_trained(ctx: CheckContext, operand: Value, origins: list) -> bool:
-    """The module behind the cut is optimized and not frozen (else the cut is intended)."""
-    a = ctx.analysis
-    refs = []
-    for o in origins:
-        fn = sx.call_function(o.node) if o.node.type == "call" else None
-        if fn is not None:
-            refs.append(module_ref(a, Value(fn, o.value.frame)))
-    if not refs:
-        return False
-    frozen = [
-        f for f in freezes(a) if any(covers(a, f.ref, r) or covers(a, r, f.ref) for r in refs)
-    ]
-    if frozen:
-        return False
-    return any(
-        covers(a, s.module, r) and not s.filtered
-        for opt in optimizers(a)
-        for s in opt.sources
-        for r in refs
     )

@@ -18,7 +18,7 @@ from torch_investigate.tools.code.checks.base import (
     observe,
     spot,
 )
-from torch_investigate.tools.code.checks.common import model_origins
+from torch_investigate.tools.code.checks.model_values import model_origins
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.names import last, torch_layer

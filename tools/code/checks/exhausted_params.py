@@ -13,7 +13,7 @@ from torch_investigate.tools.code.checks.base import (
     observe,
     spot,
 )
-from torch_investigate.tools.code.flow import Frame, Value
+from torch_investigate.tools.code.flow import EvalContext, Value
 from torch_investigate.tools.code.names import (
     CLIPPING_FUNCTIONS,
     is_optimizer,
@@ -80,7 +80,9 @@ def _module_receiver(ctx: CheckContext, call: Value) -> bool:
     return looks_like_model(sx.flat(recv)) or sx.flat(recv) == "self"
 
 
-def _consumers(ctx: CheckContext, unit, target: Node, frame: Frame) -> list[tuple[Value, str]]:
+def _consumers(
+    ctx: CheckContext, unit, target: Node, frame: EvalContext
+) -> list[tuple[Value, str]]:
     """Uses of the generator name that iterate it, in execution order (a use inside a
     loop that starts after the assignment counts twice: it runs again)."""
     name = sx.text(target)

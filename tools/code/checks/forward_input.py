@@ -9,7 +9,7 @@ from tree_sitter import Node
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
-from torch_investigate.tools.code.checks.common import ForwardMethod, forward_methods
+from torch_investigate.tools.code.checks.model_values import ForwardMethod, forward_methods
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.names import last
 from torch_investigate.tools.records import Finding

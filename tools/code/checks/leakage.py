@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
-from torch_investigate.tools.code.checks.common_data import LoaderSite, is_eval_named, loaders
+from torch_investigate.tools.code.checks.loaders import LoaderSite, is_eval_named, loaders
 from torch_investigate.tools.code.flow import Value
 from torch_investigate.tools.code.names import TRAIN_FALSE, TRAINING_TEXT
 from torch_investigate.tools.records import Finding

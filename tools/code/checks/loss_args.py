@@ -14,7 +14,7 @@ from tree_sitter import Node
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
-from torch_investigate.tools.code.checks.common import model_origins
+from torch_investigate.tools.code.checks.model_values import model_origins
 from torch_investigate.tools.code.flow import Origin, Value
 from torch_investigate.tools.code.losses import LossCall, loss_calls
 from torch_investigate.tools.code.names import SYMMETRIC_LOSSES, last, torch_layer

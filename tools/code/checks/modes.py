@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import Analysis
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
-from torch_investigate.tools.code.checks.common import forward_methods
+from torch_investigate.tools.code.checks.model_values import forward_methods
 from torch_investigate.tools.code.events import Occurrence, contextual_objects
 from torch_investigate.tools.code.flow import Flow, Obj, Value
 from torch_investigate.tools.code.models import mode_dependent

@@ -23,12 +23,14 @@ from torch_investigate.tools.code.checks.base import (
     observe,
     spot,
 )
-from torch_investigate.tools.code.checks.common import (
+from torch_investigate.tools.code.checks.graph_cuts import (
     backward_root,
-    forward_methods,
-    model_origins,
     no_grad_block,
     reaches_return,
+)
+from torch_investigate.tools.code.checks.model_values import (
+    forward_methods,
+    model_origins,
     upstream_model_calls,
 )
 from torch_investigate.tools.code.event_kinds import decorated_no_grad

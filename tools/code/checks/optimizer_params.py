@@ -22,7 +22,7 @@ from torch_investigate.tools.code.checks.base import (
     spot,
 )
 from torch_investigate.tools.code.checks.exhausted_params import _exhausted_generators
-from torch_investigate.tools.code.flow import Frame, Obj, Value
+from torch_investigate.tools.code.flow import EvalContext, Obj, Value
 from torch_investigate.tools.code.models import forward_reads, parameterized_submodules
 from torch_investigate.tools.code.names import (
     CONTAINER_LAYERS,
@@ -105,7 +105,7 @@ def _replaced_after(ctx: CheckContext) -> Iterator[Finding]:
 
 
 def _replacement(
-    ctx: CheckContext, node: Node, frame: Frame, roots: dict
+    ctx: CheckContext, node: Node, frame: EvalContext, roots: dict
 ) -> tuple[str, Value, object] | None:
     if node.type != "assignment":
         return None
@@ -122,7 +122,7 @@ def _replacement(
 
 
 def _replacement_in_helper(
-    ctx: CheckContext, node: Node, frame: Frame, roots: dict
+    ctx: CheckContext, node: Node, frame: EvalContext, roots: dict
 ) -> tuple[str, Value, object] | None:
     """`replace_head(model)` after the optimizer, where the helper does `model.fc = ...`."""
     if node.type != "call":
@@ -229,7 +229,7 @@ def _model_value(model: Obj) -> Value:
     if model.ctor is not None:
         return model.ctor
     assert model.node is not None and model.unit is not None
-    return Value(model.node, Frame(model.unit, None))
+    return Value(model.node, EvalContext(model.unit, None))
 
 
 def _trained_models(ctx: CheckContext) -> list[Obj]:
@@ -274,7 +274,7 @@ def _parts(ctx: CheckContext, model: Obj) -> dict[str, ModuleRef]:
         for unit, b in ctx.flow.attribute_bindings(model.symbol, name):
             if b.value is None:
                 continue
-            frame = Frame(unit, b.scope, {}, model)
+            frame = EvalContext(unit, b.scope, {}, model)
             objs = [
                 o for o in ctx.flow.objects(Value(b.value, frame), budget=60) if o.kind != "unknown"
             ]

@@ -15,9 +15,9 @@ from tree_sitter import Node
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
-from torch_investigate.tools.code.checks.common import forward_methods
+from torch_investigate.tools.code.checks.model_values import forward_methods
 from torch_investigate.tools.code.extract import FileUnit
-from torch_investigate.tools.code.flow import Frame, Value
+from torch_investigate.tools.code.flow import EvalContext, Value
 from torch_investigate.tools.code.models import forward_reads
 from torch_investigate.tools.code.names import (
     CONTAINER_LAYERS,
@@ -226,7 +226,7 @@ def params_created_in_forward(ctx: CheckContext) -> Iterator[Finding]:
                 )
 
 
-def _forward_bodies(ctx: CheckContext, cls: Symbol, fn: Node, frame: Frame) -> list[Node]:
+def _forward_bodies(ctx: CheckContext, cls: Symbol, fn: Node, frame: EvalContext) -> list[Node]:
     """forward's body and the bodies of the methods it calls on self."""
     out, todo, seen = [], [fn], set()
     while todo:

@@ -16,7 +16,7 @@ from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
 from torch_investigate.tools.code.consts import number_value
 from torch_investigate.tools.code.events import Occurrence
-from torch_investigate.tools.code.flow import Frame, Obj, Value
+from torch_investigate.tools.code.flow import EvalContext, Obj, Value
 from torch_investigate.tools.code.names import PER_EPOCH_SCHEDULERS, is_scheduler, last
 from torch_investigate.tools.records import Finding
 
@@ -147,7 +147,7 @@ def _epoch_scale(ctx: CheckContext, sched: Obj) -> str | None:
     return None
 
 
-def _small(ctx: CheckContext, arg: Node | None, frame: Frame, label: str) -> str | None:
+def _small(ctx: CheckContext, arg: Node | None, frame: EvalContext, label: str) -> str | None:
     if arg is None:
         return None
     text = sx.flat(arg)

@@ -4,6 +4,6 @@ the runtime dir, so that dir is `sys.path[0]` and the private packages import by
 import sys
 
 if __name__ == "__main__":
-    from _torch_investigate_sandbox.server import main
+    from _torch_investigate_sandbox.server import main  # pyright: ignore[reportMissingImports]
 
     sys.exit(main(sys.argv[1:]))

@@ -145,7 +145,7 @@ def run(request: dict, out_fd: int, err_fd: int, close_fds: list) -> None:
         _apply_env(request["env"])
         os.chdir(run_dir)
         _prepare_sys_path(argv, run_dir, list(request.get("pythonpath", [])))
-        from _torch_investigate_trace import run_traced
+        from _torch_investigate_trace import run_traced  # pyright: ignore[reportMissingImports]
 
         guard.install(run_dir, request.get("net_log"))
         _set_limits(request["limits"])

@@ -16,7 +16,7 @@ def _install() -> None:
     if runtime not in sys.path:
         sys.path.append(runtime)
     try:
-        from _torch_investigate_sandbox import guard
+        from _torch_investigate_sandbox import guard  # pyright: ignore[reportMissingImports]
     except ImportError:
         return
     guard.install(run_dir, os.environ.get("TORCH_INVESTIGATE_NET_LOG"))

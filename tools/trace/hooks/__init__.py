@@ -14,6 +14,7 @@ from . import (
     backward,
     clip,
     cuda,
+    functional,
     loader,
     module_call,
     module_init,
@@ -22,10 +23,10 @@ from . import (
     torch_compile,
     warning_log,
 )
-from .common import repo_frame_of
+from .built_at import repo_frame_of
 
 # installed in this order, undone in reverse
-ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer)
+ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer, functional)
 WHEN_TRACING = (module_call, module_init, clip, scheduler, loader)
 
 

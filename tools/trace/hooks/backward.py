@@ -15,7 +15,7 @@ from ..params import grad_stats
 from ..recorder import MAX_CURVE, MAX_EVENTS, Recorder
 from ..tensors import frame_dict, repo_frame
 from ..user_probe import probe_and_stop
-from .common import Undo, guarded
+from .guard import Undo, guarded
 
 MAX_GRAPH_NODES = 200_000
 MAX_LEAVES_SEEN_ONCE = 10_000
@@ -94,6 +94,7 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
     value = _count_backward(rec, loss, frame)
     _count_train_mode(rec)
     rec.between_forward_and_backward = False
+    rec.cut_values.clear()  # a cut number belongs to the step it was cut in
     training.before_backward(rec)
     for record in rec.pending_nograd:
         rec.resolve_phase(record, "eval")
@@ -194,6 +195,9 @@ def _count_backward(rec: Recorder, loss: torch.Tensor, frame) -> float:
     if len(rec.losses) < MAX_CURVE:
         rec.losses.append(value)
     rec.last_backward_value = value
+    source = getattr(loss, "_ti_scalar", None)  # the line whose op made the loss
+    if source is not None and source not in rec.loss_sources and len(rec.loss_sources) < 16:
+        rec.loss_sources.append(source)
     rec.event("backward", frame)
     rec.backward_since_step += 1
     return value

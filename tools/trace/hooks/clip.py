@@ -10,7 +10,7 @@ import torch
 from ..interventions import training
 from ..recorder import Recorder
 from ..tensors import frame_dict, frame_key, repo_frame
-from .common import Undo, guarded
+from .guard import Undo, guarded
 
 MAX_TOTALS = 200
 

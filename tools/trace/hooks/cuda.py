@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from ..recorder import Recorder
-from .common import Undo
+from .guard import Undo
 
 
 def install(rec: Recorder, undo: Undo) -> None:

@@ -1,8 +1,15 @@
 """`DataLoader`: construction (site, batch size, sampler, dataset length) and iteration
 (batches per loader, the loader that fed each forward). Once fast-forwarding, each
-training epoch gets one batch and each evaluation pass `eval_batches`."""
+training epoch gets one batch and each evaluation pass `eval_batches`.
+
+Worker processes load in-process (`num_workers` 0): a forked worker would carry the
+tracer's hooks into every batch it loads, and its batches would reach the recorder only
+as pickles; the loader's record keeps the number the program asked for. Pinned memory
+is turned off when there is no GPU to pin it for."""
 
 from __future__ import annotations
+
+import inspect
 
 import torch
 from torch.utils.data import ConcatDataset, DataLoader, RandomSampler, Subset
@@ -11,7 +18,8 @@ from .. import target_order
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
 from ..tensors import frame_dict, frame_key, tensors_in
-from .common import Undo, construction_frame
+from .built_at import construction_frame
+from .guard import Undo
 
 
 class LoaderIter:
@@ -46,6 +54,8 @@ class LoaderIter:
         tensors = tensors_in(batch)
         for t in tensors:
             t._ti_batch = True
+        with rec.quiet():
+            code_targets(rec, self.site, tensors)
         if rec.detailed:
             target_order.loaded(rec, tensors)
         return batch
@@ -55,7 +65,12 @@ def install(rec: Recorder, undo: Undo) -> None:
     orig_init = DataLoader.__init__
     orig_iter = DataLoader.__iter__
 
+    signature = inspect.signature(orig_init)
+
     def init(self, *a, **k):
+        asked = 0
+        if not rec.busy:
+            a, k, asked = _in_process(signature, self, a, k)
         orig_init(self, *a, **k)
         if rec.busy:
             return
@@ -64,6 +79,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         object.__setattr__(self, "_ti_site", site)
         if site not in rec.loaders:
             rec.loaders[site] = _loader_info(self, site, frame)
+            rec.loaders[site]["num_workers"] = asked
             _subset(rec, self.dataset, site)
 
     def iter_(self):
@@ -79,6 +95,62 @@ def install(rec: Recorder, undo: Undo) -> None:
     DataLoader.__iter__ = iter_
     undo.append(lambda: setattr(DataLoader, "__init__", orig_init))
     undo.append(lambda: setattr(DataLoader, "__iter__", orig_iter))
+
+
+def _in_process(signature: inspect.Signature, loader, a: tuple, k: dict) -> tuple[tuple, dict, int]:
+    """The constructor's arguments with worker processes (and the options only they
+    accept) removed; the number of workers the program asked for."""
+    try:
+        bound = signature.bind(loader, *a, **k)
+    except TypeError:
+        return a, k, 0  # the constructor will say what is wrong with the call
+    args = bound.arguments
+    asked = int(args.get("num_workers") or 0)
+    if asked:
+        args["num_workers"] = 0
+        for name in ("prefetch_factor", "persistent_workers", "multiprocessing_context"):
+            args.pop(name, None)
+        if "worker_init_fn" in args:
+            args["worker_init_fn"] = None
+    if args.get("pin_memory") and not torch.cuda.is_available():
+        args["pin_memory"] = False
+        args.pop("pin_memory_device", None)
+    return bound.args[1:], bound.kwargs, asked
+
+
+MAX_CODE_COLUMNS, MAX_CODES = 32, 256
+
+
+def code_targets(rec: Recorder, site: str, tensors: list) -> None:
+    """A batch that holds integer codes (rows, columns) and a per-row target: for each
+    column, each code's count and the sum and sum of squares of the targets that came with
+    it, per loader. Training and evaluation loaders are compared later: a code that goes
+    with other targets in evaluation stands for another category there."""
+    codes = next(
+        (t for t in tensors if t.dim() == 2 and not t.is_floating_point()
+         and t.dtype != torch.bool and 1 <= t.shape[1] <= MAX_CODE_COLUMNS),
+        None,
+    )  # fmt: skip
+    if codes is None:
+        return
+    rows = codes.shape[0]
+    store = rec.code_targets.setdefault(site, {})
+    for i, y in enumerate(tensors):
+        if y is codes or y.dim() != 1 or y.shape[0] != rows or y.dtype == torch.bool:
+            continue
+        yv = y.detach().double()
+        columns = store.setdefault(i, [{} for _ in range(codes.shape[1])])
+        if len(columns) != codes.shape[1]:
+            continue
+        for j, column in enumerate(codes.detach().T.tolist()):
+            acc = columns[j]
+            for code, v in zip(column, yv.tolist()):
+                if code not in acc and len(acc) >= MAX_CODES:
+                    continue
+                a = acc.setdefault(code, [0, 0.0, 0.0])
+                a[0] += 1
+                a[1] += v
+                a[2] += v * v
 
 
 MAX_SUBSET = 500_000

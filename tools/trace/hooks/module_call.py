@@ -26,7 +26,7 @@ from ..tensors import (
     summarize,
     tensors_in,
 )
-from .common import Undo, guarded
+from .guard import Undo, guarded
 from .module_facts import init_stats, other_mode_submodules, scan_tensor_attributes
 
 
@@ -91,6 +91,7 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
         t._ti_batch = True
     if grad and tensors and rec.detailed:
         target_order.fed(rec, tensors[0])
+        target_order.received(rec, tensors)
     if tensors and tensors[0].dim() >= 1:
         rec.batch_size = int(tensors[0].shape[0])
         rec.last_input = tensors[0]
@@ -136,6 +137,9 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
                 "step": rec.n_steps,
                 "inputs": [summarize(t, values=False) for t in tensors[:4]],
                 "loader": rec.current_loader,
+                # the forward whose output this one receives (a discriminator fed samples)
+                "fed_by": getattr(tensors[0], "_ti_fw", None) if tensors else None,
+                "fed_grad": bool(tensors and tensors[0].requires_grad),
                 "other_mode": other_mode_submodules(module),
             }
             fps = row_fingerprints(tensors[0]) if tensors else []

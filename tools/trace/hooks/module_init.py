@@ -8,7 +8,8 @@ from torch import nn
 
 from ..recorder import Recorder
 from ..tensors import frame_dict, frame_key, repo_frame
-from .common import Undo, construction_frame
+from .built_at import construction_frame
+from .guard import Undo
 
 
 def install(rec: Recorder, undo: Undo) -> None:

@@ -14,7 +14,17 @@ from ..interventions import batch, training
 from ..recorder import MAX_CURVE, MAX_EVENTS, Recorder
 from ..tensors import frame_dict, repo_frame
 from ..user_probe import probe_and_stop
-from .common import Undo, construction_frame, guarded, lr_of
+from .built_at import construction_frame
+from .guard import Undo, guarded
+
+
+def lr_of(group: dict) -> float:
+    lr = group.get("lr", float("nan"))
+    try:
+        return float(lr)
+    except (TypeError, ValueError):
+        return float("nan")
+
 
 SNAPSHOT_BUDGET = 20_000_000  # elements of weights copied before a detailed step
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..recorder import Recorder
 from ..tensors import frame_dict, repo_frame
-from .common import Undo, guarded, lr_of
+from .guard import Undo, guarded
+from .optimizer import lr_of
 
 MAX_LRS = 400
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import torch
 
 from ..recorder import Recorder
-from .common import Undo
+from .guard import Undo
 
 
 def install(rec: Recorder, undo: Undo) -> None:

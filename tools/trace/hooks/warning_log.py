@@ -6,7 +6,7 @@ import warnings
 
 from ..recorder import Recorder
 from ..tensors import relpath
-from .common import Undo
+from .guard import Undo
 
 MAX_WARNINGS = 50
 

@@ -1,0 +1,142 @@
+"""The baseline run as the checks read it: its trace when training ran (else every item
+skipped, with why), runtime observations, and facts read off it: an evaluation phase,
+dead units, parameters the loss never reaches, stale copies, raw-scale inputs, small
+BatchNorm batches."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from torch_investigate.agent.checks.locations import where
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.tools.records import Observation
+from torch_investigate.tools.tracefile.trace import Frame, Trace
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.checks.base import Evidence
+    from torch_investigate.agent.core.session import Session
+
+
+def baseline_trace(session: Session) -> Trace | None:
+    run = session.baseline()
+    return run.trace if run is not None else None
+
+
+def runtime(
+    text: str, frame: Frame | None = None, session: Session | None = None, **values: Any
+) -> Observation:
+    loc = where(session, frame) if session is not None else None
+    return Observation(source="runtime", text=text, values=values, where=loc)
+
+
+def skip_all(ev: Evidence, items: tuple[str, ...], reason: str) -> None:
+    for item in items:
+        ev.item(item, "skipped", reason)
+
+
+def usable(session: Session, ev: Evidence, items: tuple[str, ...]) -> Trace | None:
+    """The baseline trace if training ran; otherwise mark the items skipped with the reason."""
+    if session.options.static_only:
+        skip_all(ev, items, "static-only: the training path was not run")
+        return None
+    t = baseline_trace(session)
+    if t is None or not t.ran_training:
+        why = "the training path did not run" + (
+            f" ({session.failure.message})" if session.failure else ""
+        )
+        skip_all(ev, items, why)
+        return None
+    return t
+
+
+def eval_missing(t: Trace) -> tuple[str, str] | None:
+    if t.batches.eval_fingerprints or t.eval_forwards():
+        return None
+    if t.status == "completed":
+        return (
+            "not_applicable",
+            "the program has no evaluation phase (no forward under no_grad or eval mode)",
+        )
+    return (
+        "skipped",
+        f"no evaluation forward was reached before the run stopped ({t.stop_reason or t.status}); rerun with more --steps",
+    )
+
+
+def numerically_dead(t: Trace) -> str | None:
+    """A constant output explained by dead units or a degenerate init, not by the code."""
+    for a in t.activations:
+        if a.kind == "relu" and a.dead_units >= 0.95:
+            return f"{fmt(100 * a.dead_units)}% of the ReLU units at {a.frame} are zero for every sample"
+        if a.kind in ("sigmoid", "tanh") and a.inactive >= 0.95:
+            return f"{fmt(100 * a.inactive)}% of the {a.kind} outputs at {a.frame} are saturated"
+    for s in t.init_stats:
+        if (
+            len(s.get("shape", [])) >= 2
+            and s["shape"][0] > 1
+            and (s.get("std", 1.0) == 0.0 or s.get("identical_rows"))
+        ):
+            return f"{s['name']} starts with identical rows (std {fmt(s.get('std'))})"
+    return None
+
+
+def cut_parameters(t: Trace) -> list:
+    """Parameters the forward uses, meant to train (an optimizer holds them, or there is no
+    optimizer), that the loss's graph never reaches. A network no optimizer trains whose
+    output the training uses detached (an EMA copy, a target network, a teacher) is
+    unreachable by design and not among them."""
+    return [
+        p
+        for p in t.parameters
+        if p.graph.walks > 0
+        and p.is_leaf
+        and p.graph.reachable == 0
+        and p.requires_grad
+        and (p.in_optimizer or not t.optimizers)
+    ]
+
+
+MODULE_LESS = (
+    "the model is a function of plain tensors, not an nn.Module: there is no model call to "
+    "observe or probe (its parameters are followed through the loss's graph)"
+)
+
+
+def module_less(t: Trace) -> bool:
+    """No nn.Module model ran, yet the loss reaches trainable leaves: plain tensors and a
+    function (`W = torch.randn(..., requires_grad=True)`, `def predict(x)`)."""
+    return not t.forwards and any(p.reached for p in t.parameters)
+
+
+def raw_scale(x) -> float | None:
+    """The largest magnitude of a float input summary far off unit scale (0..255 pixels,
+    prices in the thousands), else None."""
+    if x is None or not x.dtype.startswith("float") or x.std is None or x.max is None:
+        return None
+    big = max(abs(x.max or 0), abs(x.min or 0))
+    return big if big > 50 and (x.std > 10 or abs(x.mean or 0) > 10) else None
+
+
+def first_train_input(t: Trace):
+    """The first training forward's first input summary, if any."""
+    fws = t.train_forwards()
+    return fws[0].inputs[0] if fws and fws[0].inputs else None
+
+
+def small_batchnorm(t: Trace) -> list:
+    """BatchNorm layers that ran in train mode on batches of one or two samples (or one or
+    two values per channel): their batch statistics are noise."""
+    return [
+        b for b in t.batchnorm if (b.min_batch or 99) <= 2 or (b.min_values_per_channel or 99) <= 2
+    ]
+
+
+# backward calls at which the loss reached a leaf through the very same copy before it
+# counts as a copy made once (the forward never sees the leaf's updates)
+STALE_COPY = 3
+
+
+def stale_copies(t: Trace) -> list:
+    """Leaves the training loss reached only through one copy made once: the registration
+    check's finding (stage 5); their absence from the optimizer follows from it."""
+    return [p for p in t.parameters if p.reached and p.stale_steps >= STALE_COPY]

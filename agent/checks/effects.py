@@ -1,0 +1,117 @@
+"""What an intervention did: the training path rerun with one change, its settled loss
+compared with the run as written over the same steps, as intervention evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.core.curves import window
+from torch_investigate.tools.records import Observation
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.core.runs import Run
+    from torch_investigate.agent.core.session import Session
+
+
+# interventions that change what the loss computes (its inputs' meaning): their loss values
+# are not comparable with the run as written, only with each other
+LOSS_CHANGING = frozenset({"strip_prob", "swap_loss_args", "fix_broadcast"})
+
+
+@dataclass
+class Effect:
+    """How an intervention changed the loss the run settled at."""
+
+    base_final: float | None
+    iv_final: float | None
+    first: float | None
+    improved: bool
+    text: str
+    base_nonfinite: int = 0
+    iv_nonfinite: int = 0
+    interventions: dict[str, Any] | None = None  # the change, to combine it with others
+    train_loader: str | None = None
+
+    def observation(self) -> Observation:
+        """The comparison as intervention evidence, with its numbers (and the change
+        itself, so the root-cause choice can combine two fixes)."""
+        values: dict[str, Any] = {
+            "loss_as_written": self.base_final,
+            "loss_with_change": self.iv_final,
+            "relative_improvement": round(self.relative, 4),
+            "improved": self.improved,
+        }
+        if self.interventions:
+            values["interventions"] = self.interventions
+            values["train_loader"] = self.train_loader
+            # a change to the loss itself makes the two losses different quantities
+            values["same_objective"] = not (set(self.interventions) & LOSS_CHANGING)
+        text = self.text
+        if values.get("same_objective") is False:
+            text += " (the change alters the loss itself, so the two values are different quantities: the runtime observation is the proof)"
+        return Observation(source="intervention", text=text, values=values)
+
+    @property
+    def relative(self) -> float:
+        if self.base_final is None or self.iv_final is None:
+            return 0.0
+        scale = max(abs(self.first or 0.0), abs(self.base_final), 1e-12)
+        return (self.base_final - self.iv_final) / scale
+
+
+def compare(base: Run, iv: Run, what: str, *, steps: int | None = None) -> Effect:
+    """Settled loss with and without the intervention, over the same number of steps."""
+    w = window(
+        base.trace.raw_curve() if base.trace else [],
+        iv.trace.raw_curve() if iv.trace else [],
+        steps,
+    )
+    i = w.other
+    bnf, inf_ = w.base_nonfinite, w.other_nonfinite
+    bf, if_ = w.base_settled, w.settled
+    first = w.base_first
+    if iv.trace is None or not i:
+        return Effect(
+            bf,
+            if_,
+            first,
+            False,
+            f"the run {what} produced no loss values ({iv.summary().message or iv.summary().status})",
+            bnf,
+            inf_,
+        )
+    if bnf and not inf_:
+        return Effect(
+            bf,
+            if_,
+            first,
+            True,
+            f"{what}: the loss stays finite for {len(i)} steps (settles at {fmt(if_)}), while as written {bnf} of {w.base_steps} steps are non-finite",
+            bnf,
+            inf_,
+        )
+    if bf is None:
+        return Effect(
+            bf, if_, first, False, f"{what}: no finite baseline loss to compare", bnf, inf_
+        )
+    eff = Effect(bf, if_, first, False, "", bnf, inf_)
+    improved = if_ is not None and if_ < bf and eff.relative > 0.05 and if_ < 0.85 * bf + 1e-12
+    eff.improved = improved
+    verb = "falls to" if improved else "settles at"
+    eff.text = (
+        f"{what}: after {len(i)} steps the loss {verb} {fmt(if_)} instead of {fmt(bf)} as written"
+        f" (the run as written starts at {fmt(first)})"
+    )
+    return eff
+
+
+def intervene(
+    session: Session, interventions: dict[str, Any], what: str, *, train_loader: str | None = None
+) -> Effect:
+    """Rerun the training path with one change and compare its loss with the baseline's."""
+    run = session.runner.get(interventions, train_loader=train_loader)
+    effect = compare(session.baseline(), run, what)
+    effect.interventions, effect.train_loader = dict(interventions), train_loader
+    return effect

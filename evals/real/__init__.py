@@ -1,0 +1,1 @@
+"""The real-repo suite: see README.md and manifest.yaml."""

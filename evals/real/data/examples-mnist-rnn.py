@@ -1,0 +1,13 @@
+"""Synthetic MNIST (IDX files) for examples-mnist-rnn.
+
+The LSTM classifier reads ../data. The training file is sorted by class, as a
+folder-per-class listing would give; the loader's shuffle=True is what mixes it.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _synth import write_mnist_idx  # noqa: E402
+
+write_mnist_idx("../data", n_train=6000, n_test=1000, seed=0, class_sorted=True)

@@ -1,0 +1,12 @@
+"""Synthetic MNIST (IDX files) for pytorch-template.
+
+The template's MnistDataLoader reads data_dir "data/" in config.json
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _synth import write_mnist_idx  # noqa: E402
+
+write_mnist_idx("data", n_train=6000, n_test=1000, seed=0, class_sorted=False)

@@ -1,0 +1,3 @@
+from .mnist import MNIST
+
+__all__ = ["MNIST"]

@@ -1,0 +1,1 @@
+"""Character LM on a toy grammar."""

@@ -1,0 +1,96 @@
+"""The trace sections the stage checks read as plain dicts, typed: one TypedDict per kind
+(a submodule's mode, an init statistic, a probe's result, a warning, a loss mask, ...)."""
+
+from __future__ import annotations
+
+from typing_extensions import TypedDict
+
+from torch_investigate.tools.tracefile.records import Frame
+
+
+class SubmoduleMode(TypedDict):
+    """A submodule called with grad disabled inside a training forward."""
+
+    kind: str  # "grad_disabled"
+    module: str
+    frame: Frame | None
+    calls: int
+
+
+class _InitStat(TypedDict):
+    name: str
+    shape: list[int]
+    std: float
+    abs_mean: float
+
+
+class InitStat(_InitStat, total=False):
+    """Scale and symmetry of a weight at the first forward."""
+
+    identical_rows: bool
+
+
+class InputNormalizer(TypedDict):
+    """A normalization layer the training batch goes through as is (the model scales its
+    own inputs)."""
+
+    module: str
+    frame: Frame | None
+
+
+class SubsetOverlap(TypedDict):
+    """A training loader and another loader reading Subsets of the same dataset."""
+
+    train: str  # loader sites
+    eval: str
+    train_n: int
+    eval_n: int
+    overlap: int  # samples both read
+
+
+class ProbeResult(TypedDict):
+    """What a caller's probe snippet printed and set (tools/trace/user_probe.py)."""
+
+    stdout: str
+    result: str | None
+    error: str | None
+
+
+class FirstEval(TypedDict):
+    step: int
+    frame: Frame | None
+
+
+class TrainModeCounts(TypedDict):
+    """module.training of every forward a backward followed, over the whole run."""
+
+    train: int
+    eval: int
+    first_eval: FirstEval | None
+
+
+class DetailWindow(TypedDict):
+    """A later training phase that got its own detailed steps."""
+
+    from_step: int
+    reason: str
+
+
+class UpdateIntervals(TypedDict):
+    """Backward-to-backward intervals in which the parameters changed."""
+
+    observed: int
+    changed: int
+    nonfinite: int  # unchanged intervals in which some parameter was non-finite
+
+
+class _TraceWarning(TypedDict):
+    category: str
+    message: str
+
+
+class TraceWarning(_TraceWarning, total=False):
+    """A Python warning of the program, an intervention's note, or a tracer error."""
+
+    file: str
+    line: int

@@ -1,0 +1,261 @@
+"""Pydantic models of the trace the in-sandbox tracer writes (tools/trace/serialize.py):
+`Trace`, its views for the stage checks, and `load_trace`; the records it holds are
+defined in tools/tracefile/records.py and re-exported here.
+
+Everything that crosses back from the repo's process is validated here; analysis
+code reads these models, never raw dicts. `load_trace` accepts the JSON file, NaN
+and infinities included (a diverging loss is evidence).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import Field
+
+from torch_investigate.tools.tracefile.contract import OMITTED_WHEN
+from torch_investigate.tools.tracefile.records import (
+    Activation,
+    AttrTensor,
+    Backward,
+    Batches,
+    BatchNormUse,
+    BatchSummary,
+    Clip,
+    CodeTargets,
+    CreatedInForward,
+    DropoutInEval,
+    ErrorInfo,
+    EvalBatch,
+    Forward,
+    ForwardProbe,
+    Frame,
+    GradStats,
+    GraphStats,
+    LoaderInfo,
+    LossCall,
+    LossMask,
+    LossOperand,
+    LossSite,
+    LossTermSum,
+    ModelInfo,
+    Moments,
+    OpSite,
+    OptimizerInfo,
+    OtherModeSubmodule,
+    Parameter,
+    ParamGroup,
+    PassRows,
+    Provenance,
+    SchedulerInfo,
+    Step,
+    TargetIsInput,
+    TargetOrder,
+    TargetStats,
+    TensorSummary,
+    TraceRecord,
+    UpdateStats,
+)
+from torch_investigate.tools.tracefile.sections import (
+    DetailWindow,
+    FirstEval,
+    InitStat,
+    InputNormalizer,
+    ProbeResult,
+    SubmoduleMode,
+    SubsetOverlap,
+    TraceWarning,
+    TrainModeCounts,
+    UpdateIntervals,
+)
+
+TRACE_FORMAT_VERSION = 1
+
+__all__ = [
+    "OMITTED_WHEN",
+    "TRACE_FORMAT_VERSION",
+    "Trace",
+    "load_trace",
+    "Activation",
+    "AttrTensor",
+    "Backward",
+    "Batches",
+    "BatchNormUse",
+    "BatchSummary",
+    "Clip",
+    "CreatedInForward",
+    "DetailWindow",
+    "DropoutInEval",
+    "ErrorInfo",
+    "EvalBatch",
+    "PassRows",
+    "FirstEval",
+    "Forward",
+    "ForwardProbe",
+    "Frame",
+    "GradStats",
+    "GraphStats",
+    "InitStat",
+    "LoaderInfo",
+    "LossCall",
+    "LossMask",
+    "LossOperand",
+    "LossSite",
+    "ModelInfo",
+    "Moments",
+    "OpSite",
+    "OptimizerInfo",
+    "OtherModeSubmodule",
+    "Parameter",
+    "ParamGroup",
+    "ProbeResult",
+    "Provenance",
+    "SchedulerInfo",
+    "Step",
+    "SubmoduleMode",
+    "CodeTargets",
+    "LossTermSum",
+    "TargetIsInput",
+    "TargetOrder",
+    "TargetStats",
+    "TensorSummary",
+    "TraceRecord",
+    "TraceWarning",
+    "TrainModeCounts",
+    "UpdateIntervals",
+    "UpdateStats",
+]
+
+
+class Trace(TraceRecord):
+    format_version: int
+    status: str  # completed | stopped | crashed
+    stop_reason: str = ""
+    argv: list[str] = Field(default_factory=list)
+    interventions: list[str] = Field(default_factory=list)
+    wall_s: float = 0.0
+    error: ErrorInfo | None = None
+    target_order: TargetOrder = Field(default_factory=TargetOrder)
+    target_is_input: TargetIsInput = Field(default_factory=TargetIsInput)
+    loss_terms: list[LossTermSum] = Field(default_factory=list)
+    code_targets: list[CodeTargets] = Field(default_factory=list)
+    loss_sources: list[str] = Field(default_factory=list)  # `file:line` that made each loss
+    counts: dict[str, int] = Field(default_factory=dict)
+    event_frames: dict[str, Frame | None] = Field(default_factory=dict)
+    iterations: list[list[str]] = Field(default_factory=list)
+    losses: list[float | None] = Field(default_factory=list)
+    step_losses: list[float | None] = Field(default_factory=list)
+    step_optimizers: list[int] = Field(default_factory=list)  # optimizer index per step
+    holdout_losses: list[float | None] = Field(default_factory=list)
+    # every evaluation loss value of the run, the fast-forwarded part included:
+    # (optimizer steps so far, call site, value; a non-finite value as a string)
+    eval_losses: list[tuple[int, str, float | str]] = Field(default_factory=list)
+    input_normalizer: InputNormalizer | None = None
+    subset_overlaps: list[SubsetOverlap] = Field(default_factory=list)
+    lrs: list[list[float | None]] = Field(default_factory=list)
+    models: list[ModelInfo] = Field(default_factory=list)
+    parameters: list[Parameter] = Field(default_factory=list)
+    optimizers: list[OptimizerInfo] = Field(default_factory=list)
+    schedulers: list[SchedulerInfo] = Field(default_factory=list)
+    loaders: list[LoaderInfo] = Field(default_factory=list)
+    forwards: list[Forward] = Field(default_factory=list)
+    loss_calls: list[LossCall] = Field(default_factory=list)
+    loss_sites: list[LossSite] = Field(default_factory=list)
+    backwards: list[Backward] = Field(default_factory=list)
+    steps: list[Step] = Field(default_factory=list)
+    clips: list[Clip] = Field(default_factory=list)
+    ops: list[OpSite] = Field(default_factory=list)
+    created_in_forward: list[CreatedInForward] = Field(default_factory=list)
+    batchnorm: list[BatchNormUse] = Field(default_factory=list)
+    attention: list[DropoutInEval] = Field(default_factory=list)
+    attr_tensors: list[AttrTensor] = Field(default_factory=list)
+    submodule_modes: list[SubmoduleMode] = Field(default_factory=list)
+    activations: list[Activation] = Field(default_factory=list)
+    batches: Batches = Field(default_factory=Batches)
+    probes: dict[str, ForwardProbe] = Field(default_factory=dict)
+    init_stats: list[InitStat] = Field(default_factory=list)
+    probe_result: ProbeResult | None = None
+    train_mode_counts: TrainModeCounts | None = None
+    detail_windows: list[DetailWindow] = Field(default_factory=list)
+    update_intervals: UpdateIntervals | None = None
+    seen_functions: list[str] = Field(default_factory=list)
+    warnings: list[TraceWarning] = Field(default_factory=list)
+
+    # ---- views used by the stage checks -------------------------------------------
+
+    @property
+    def n_steps(self) -> int:
+        return self.counts.get("step", 0)
+
+    @property
+    def ran_training(self) -> bool:
+        return self.counts.get("backward", 0) > 0
+
+    @property
+    def steps_in_closures(self) -> int:
+        """Backward calls made inside optimizer.step(closure) (LBFGS, Lightning)."""
+        return self.counts.get("backward_in_step", 0)
+
+    def eval_curve(self) -> list[tuple[int, float]]:
+        """Mean evaluation loss per evaluation pass: (optimizer steps before it, mean value).
+        A pass is the run of evaluation calls between two optimizer steps."""
+        passes: dict[int, list[float]] = {}
+        for step, _site, value in self.eval_losses:
+            if isinstance(value, float):
+                passes.setdefault(step, []).append(value)
+        return [(step, sum(v) / len(v)) for step, v in sorted(passes.items())]
+
+    def train_loss_calls(self) -> list[LossCall]:
+        return [c for c in self.loss_calls if c.phase == "train"]
+
+    def eval_loss_calls(self) -> list[LossCall]:
+        return [c for c in self.loss_calls if c.phase == "eval"]
+
+    def train_forwards(self) -> list[Forward]:
+        return [f for f in self.forwards if f.phase == "train"]
+
+    def eval_forwards(self) -> list[Forward]:
+        return [f for f in self.forwards if f.phase == "eval"]
+
+    def curve(self) -> list[float]:
+        """Finite loss values per optimizer step (per backward when no step ran)."""
+        src = self.step_losses if self.n_steps else self.losses
+        return [v for v in src if v is not None and v == v and abs(v) != float("inf")]
+
+    def raw_curve(self) -> list[float | None]:
+        return list(self.step_losses if self.n_steps else self.losses)
+
+    def phases(self) -> list[tuple[int, int]]:
+        """The run's training phases as [start, end) ranges of its steps: a phase ends where
+        every optimizer that stepped so far never steps again (pretraining, then a probe
+        with its own optimizer). Optimizers that take turns (a GAN's two) share one phase."""
+        opts = self.step_optimizers[: len(self.step_losses)]
+        if not opts:
+            return [(0, len(self.raw_curve()))]
+        last = {o: i for i, o in enumerate(opts)}
+        bounds, start, reach = [], 0, -1
+        for i, o in enumerate(opts):
+            reach = max(reach, last[o])
+            if i == reach:
+                bounds.append((start, i + 1))
+                start = i + 1
+        return bounds
+
+    def param(self, name: str) -> Parameter | None:
+        return next((p for p in self.parameters if p.name == name), None)
+
+    def train_loader(self) -> LoaderInfo | None:
+        train = [ld for ld in self.loaders if ld.role == "train"]
+        return max(train, key=lambda ld: ld.batches) if train else None
+
+
+def load_trace(path: str | Path) -> Trace:
+    with open(path) as fh:
+        data = json.load(fh)  # accepts NaN/Infinity, which a diverging run produces
+    version = data.get("format_version")
+    if version != TRACE_FORMAT_VERSION:
+        raise ValueError(
+            f"trace format {version} is not supported (expected {TRACE_FORMAT_VERSION})"
+        )
+    return Trace.model_validate(data)
