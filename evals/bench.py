@@ -20,7 +20,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Literal
 
 from pydantic import ValidationError
 
@@ -59,36 +58,23 @@ def run_bench(
     ray: str | None = None,
     ray_cpus_per_case: float = 1.0,
     llm: LLMSpec | None = None,
-    variant: Literal["rename", "restyle"] | None = None,
     repos: Path | None = None,
 ) -> int:
     """`ray`: None runs here; "local" a new Ray instance of `jobs` CPUs; else the address
     of a running cluster (`auto`, `ray://host:10001`). `llm`: score that LLM policy
-    instead of the planner (which becomes its baseline). `variant`: score the suite
-    rewritten with neutral names (rename) or also restructured (restyle) beside the
-    original (evals/rename). `repos`: where the real-repo suite (evals/real) finds the
-    fetched repos."""
+    instead of the planner (which becomes its baseline). `repos`: where the real-repo
+    suite (evals/real) finds the fetched repos. (`--rename`/`--restyle`: evals/rename.)"""
     suite = (suite or DEFAULT_SUITE).expanduser()
     if jobs < 1:
         return _fail("--jobs must be at least 1")
     if is_real_suite(suite):
-        if ray is not None or llm is not None or variant is not None:
-            return _fail(
-                "the real-repo suite runs here with the planner (no --ray, no --model, "
-                "no --rename/--restyle)"
-            )
+        if ray is not None or llm is not None:
+            return _fail("the real-repo suite runs here with the planner (no --ray, no --model)")
         return run_real_bench(
             suite, repos, jobs=jobs, json_out=json_out, investigator=investigator_version()
         )
     if repos is not None:
         return _fail("--repos is for the real-repo suite (evals/real)")
-    if variant is not None:
-        from torch_investigate.evals.rename.bench import run_variant
-
-        return run_variant(
-            suite, variant, jobs=jobs, json_out=json_out, ray=ray,
-            ray_cpus_per_case=ray_cpus_per_case, llm=llm,
-        )  # fmt: skip
     try:
         result, _ = score_suite(
             suite, jobs=jobs, cache=cache_dir(json_out), json_out=json_out,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from torch_investigate.evals.bench import run_bench
+from torch_investigate.evals.rename.bench import run_variant
 from torch_investigate.evals.rename.compare import VariantResult
 from torch_investigate.evals.seeding.generate import SUITE
 
@@ -34,7 +34,7 @@ def tiny_suite(root: Path) -> Path:
 def test_bench_rename_scores_both_suites_side_by_side(tmp_path, capsys):
     suite = tiny_suite(tmp_path / "tiny")
     out = tmp_path / "results" / "rename.json"
-    assert run_bench(suite, jobs=2, json_out=out, variant="rename") == 0
+    assert run_variant(suite, "rename", jobs=2, json_out=out) == 0
     result = VariantResult.model_validate_json(out.read_text())
     assert result.variant == "rename"
     assert len(result.original.cases) == len(result.rewritten.cases) == 2
@@ -50,5 +50,5 @@ def test_bench_rename_scores_both_suites_side_by_side(tmp_path, capsys):
     assert "original" in printed and "verdict changed (0)" in printed
     # a second benchmark in the same folder reuses the original's runs
     again = tmp_path / "results" / "again.json"
-    assert run_bench(suite, jobs=2, json_out=again, variant="rename") == 0
+    assert run_variant(suite, "rename", jobs=2, json_out=again) == 0
     assert "cached" in capsys.readouterr().err

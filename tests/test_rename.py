@@ -377,7 +377,7 @@ def test_a_suite_is_rewritten_with_its_ground_truth_carried(tmp_path):
 
 
 TRAINER = {
-    "fit.py": '''
+    "fit.py": """
         import torch
 
 
@@ -404,7 +404,7 @@ TRAINER = {
         for _ in range(5):
             last = trainer.epoch(xs, xs.sum(1, keepdim=True))
         trainer.report(last)
-    ''',
+    """,
 }
 
 
@@ -415,7 +415,11 @@ def test_restyle_moves_a_training_method_out_of_its_class(tmp_path):
     script = table.file("fit.py")
     done, lines = restyle_repo(out, [])
     assert any(d.startswith("training loop moved out of its class") for d in done)
-    truth = {"file": script, "line": 13, "symbol": f"{table.names['Trainer']}.{table.names['epoch']}"}
+    truth = {
+        "file": script,
+        "line": 13,
+        "symbol": f"{table.names['Trainer']}.{table.names['epoch']}",
+    }
     lines.map(truth)
     assert truth["symbol"] == table.names["epoch"]
     assert ".backward()" in (out / script).read_text().split("\n")[truth["line"] - 1]

@@ -30,6 +30,7 @@ from torch_investigate.evals.bench import (
     score_suite,
 )
 from torch_investigate.evals.benchmark.records import BenchResult, LLMSpec, Run
+from torch_investigate.evals.real.bench import is_real_suite
 from torch_investigate.evals.rename.compare import VariantResult, changes, rows
 from torch_investigate.evals.rename.suite import SuiteRewrite, Variant, rewrite_suite
 
@@ -45,6 +46,10 @@ def run_variant(
     llm: LLMSpec | None = None,
 ) -> int:
     suite = suite.expanduser()
+    if jobs < 1:
+        return _fail("--jobs must be at least 1")
+    if is_real_suite(suite):
+        return _fail("--rename/--restyle rewrite a suite of case folders, not evals/real")
     try:
         check_suite(suite)
     except BenchError as e:

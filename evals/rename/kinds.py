@@ -13,11 +13,27 @@ cut by answering unknown, which only ever keeps more names.
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
-from typing import Literal
 
 from tree_sitter import Node
 
+from torch_investigate.evals.rename.bindings import Binding, Scope, Value, lookup
+from torch_investigate.evals.rename.callsyntax import (
+    argument_for,
+    is_generator,
+    is_site,
+    returned_values,
+)
+from torch_investigate.evals.rename.hierarchy import ClassHierarchy
+from torch_investigate.evals.rename.kind import (
+    CONFIG_LOADERS,
+    OPAQUE_CALLS,
+    SAME_AS_ARGUMENT,
+    SELF_RETURNING,
+    UNKNOWN,
+    WEAK_LIB,
+    Kind,
+    join,
+)
 from torch_investigate.evals.rename.program import (
     ClassInfo,
     FunctionInfo,
@@ -25,68 +41,7 @@ from torch_investigate.evals.rename.program import (
     Program,
     node_key,
 )
-from torch_investigate.evals.rename.scopes import Binding, Scope, Value, lookup
 from torch_investigate.tools.code.syntax import text
-
-Tag = Literal["module", "class", "instance", "function", "lib", "namespace", "config", "unknown"]
-
-CONFIG_LOADERS = frozenset(
-    {
-        "json.load", "json.loads", "yaml.safe_load", "yaml.load", "yaml.full_load",
-        "yaml.unsafe_load", "tomllib.load", "tomllib.loads", "tomli.load", "tomli.loads",
-        "toml.load", "toml.loads", "configparser.ConfigParser", "configparser.RawConfigParser",
-        "configparser.SafeConfigParser",
-    }
-)  # fmt: skip
-# library calls that hand back (a copy of) what they were given, or anything at all
-SAME_AS_ARGUMENT = frozenset({"copy.deepcopy", "copy.copy"})
-OPAQUE_CALLS = frozenset(
-    {
-        "builtins.getattr", "builtins.next", "builtins.iter", "builtins.max", "builtins.min",
-        "builtins.sorted", "builtins.reversed", "builtins.list", "builtins.tuple",
-        "typing.cast", "functools.partial", "torch.load", "pickle.load", "pickle.loads",
-        "torch.compile", "torch.jit.script", "torch.jit.trace", "builtins.super",
-        "builtins.vars", "dataclasses.replace", "builtins.type",
-    }
-)  # fmt: skip
-# nn.Module methods that return the module itself
-SELF_RETURNING = frozenset(
-    {"to", "cuda", "cpu", "train", "eval", "float", "double", "half", "bfloat16",
-     "requires_grad_", "apply", "type", "share_memory", "to_empty"}
-)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Kind:
-    tag: Tag
-    refs: frozenset = frozenset()  # module files / class keys / function keys
-    path: str | None = None  # a library object's dotted path, when known
-    strong: bool = True  # a library object for sure (not an item taken out of one)
-
-    @property
-    def is_unknown(self) -> bool:
-        return self.tag == "unknown"
-
-
-UNKNOWN = Kind("unknown")
-WEAK_LIB = Kind("lib", strong=False)
-
-
-def join(kinds: list[Kind]) -> Kind:
-    if not kinds:
-        return UNKNOWN
-    first = kinds[0]
-    if all(k == first for k in kinds):
-        return first
-    tags = {k.tag for k in kinds}
-    if tags == {"instance"} or tags == {"class"}:
-        refs = frozenset().union(*(k.refs for k in kinds))
-        return Kind(first.tag, refs)
-    if tags == {"lib"}:
-        return Kind("lib", strong=all(k.strong for k in kinds))
-    if tags == {"config"}:
-        return first
-    return UNKNOWN
 
 
 class Kinds:
@@ -98,7 +53,7 @@ class Kinds:
         self._busy: set[tuple] = set()
         self._calls: dict[NodeKey, list[tuple[Node, Scope, bool]]] | None = None
         self._escaped: set[NodeKey] = set()
-        self._subclasses: dict[NodeKey, list[ClassInfo]] | None = None
+        self.classes = ClassHierarchy(program, self.of)
 
     # ---- expressions -----------------------------------------------------------------
 
@@ -251,7 +206,7 @@ class Kinds:
         if position == 0 and fn.owner is not None and not fn.is_static:
             key = node_key(fn.owner.file, fn.owner.node)
             tag = "class" if fn.is_classmethod else "instance"
-            return Kind(tag, frozenset({key, *self.subclass_keys(fn.owner)}))
+            return Kind(tag, frozenset({key, *self.classes.subclass_keys(fn.owner)}))
         if param.kind in ("varargs", "kwargs"):
             return WEAK_LIB
         if b.annotation is not None:
@@ -279,9 +234,9 @@ class Kinds:
                 cls = self.p.classes.get(key)
                 if cls is None:
                     return UNKNOWN
-                owner = self.find_member(cls, name)
+                owner = self.classes.find_member(cls, name)
                 if owner is None:
-                    base = self.library_base(cls)
+                    base = self.classes.library_base(cls)
                     if base is None:
                         return UNKNOWN
                     found.append(Kind("lib", path=f"{base}.{name}"))
@@ -314,60 +269,6 @@ class Kinds:
             else:
                 kinds.append(UNKNOWN)
         return join(kinds)
-
-    def mro(self, cls: ClassInfo, seen: set | None = None) -> list[ClassInfo]:
-        """The repo classes in cls's method resolution order (library bases left out)."""
-        seen = seen if seen is not None else set()
-        key = node_key(cls.file, cls.node)
-        if key in seen:
-            return []
-        seen.add(key)
-        out = [cls]
-        for base in cls.bases:
-            k = self.of(base, cls.outer)
-            if k.tag == "class":
-                for ref in sorted(k.refs):
-                    inner = self.p.classes.get(ref)
-                    if inner is not None:
-                        out += self.mro(inner, seen)
-        return out
-
-    def find_member(self, cls: ClassInfo, name: str) -> ClassInfo | None:
-        """The repo class (in cls's MRO, or a subclass) that defines `name`."""
-        for c in self.mro(cls):
-            if name in c.members:
-                return c
-        for sub in self.subclasses(cls):
-            if name in sub.members:
-                return sub
-        return None
-
-    def library_bases(self, cls: ClassInfo) -> list[str | None]:
-        """Dotted paths of the non-repo bases in cls's MRO (None: a base whose origin is
-        unknown)."""
-        out: list[str | None] = []
-        for c in self.mro(cls):
-            for base in c.bases:
-                k = self.of(base, c.outer)
-                if k.tag == "class":
-                    continue
-                out.append(k.path if k.tag == "lib" else None)
-        return out
-
-    def library_base(self, cls: ClassInfo) -> str | None:
-        paths = [p for p in self.library_bases(cls) if p and p != "builtins.object"]
-        return paths[0] if paths else None
-
-    def subclass_keys(self, cls: ClassInfo) -> list[NodeKey]:
-        return [node_key(c.file, c.node) for c in self.subclasses(cls)]
-
-    def subclasses(self, cls: ClassInfo) -> list[ClassInfo]:
-        if self._subclasses is None:
-            self._subclasses = {}
-            for c in self.p.classes.values():
-                for base in self.mro(c)[1:]:
-                    self._subclasses.setdefault(node_key(base.file, base.node), []).append(c)
-        return self._subclasses.get(node_key(cls.file, cls.node), [])
 
     # ---- calls -----------------------------------------------------------------------
 
@@ -420,7 +321,7 @@ class Kinds:
             if cls is None:
                 return UNKNOWN
             for name in ("forward", "__call__"):
-                owner = self.find_member(cls, name)
+                owner = self.classes.find_member(cls, name)
                 fn = next(
                     (m.function for m in owner.members[name] if m.function is not None), None
                 ) if owner is not None else None  # fmt: skip
@@ -438,10 +339,10 @@ class Kinds:
         fn = self.p.function(s.file, s.node) if s is not None else None
         if fn is None or fn.owner is None:
             return UNKNOWN
-        bases = self.mro(fn.owner)[1:]
+        bases = self.classes.mro(fn.owner)[1:]
         if bases:
             return Kind("instance", frozenset(node_key(c.file, c.node) for c in bases))
-        lib = self.library_base(fn.owner)
+        lib = self.classes.library_base(fn.owner)
         return Kind("lib", path=lib) if lib else UNKNOWN
 
     def returns(self, fn: FunctionInfo) -> Kind:
@@ -453,11 +354,11 @@ class Kinds:
             return UNKNOWN
         self._busy.add(busy)
         try:
-            values = list(_returns(fn.node))
+            values = list(returned_values(fn.node))
             if any(v is None for v in values) and len(values) > 1:
                 k = UNKNOWN
-            elif not values or _is_generator(fn.node):
-                k = UNKNOWN if values or _is_generator(fn.node) else WEAK_LIB
+            elif not values or is_generator(fn.node):
+                k = UNKNOWN if values or is_generator(fn.node) else WEAK_LIB
             else:
                 k = join([self.of(v, fn.scope) for v in values if v is not None])
         finally:
@@ -491,7 +392,7 @@ class Kinds:
         kinds = []
         for call, scope, bound in calls:
             offset = 1 if bound and fn.owner is not None and not fn.is_static else 0
-            arg = _argument(call, position - offset, param.name, param.kind)
+            arg = argument_for(call, position - offset, param.name, param.kind)
             if arg is None:
                 return UNKNOWN  # a default, or a splat: unknown
             kinds.append(self.of(arg, scope))
@@ -527,7 +428,7 @@ class Kinds:
                     continue
                 b = use.binding
                 if b.role == "def" and b.definition is not None and use.node not in b.sites:
-                    if not _is_site(use.node, b):
+                    if not is_site(use.node, b):
                         self._escaped.add(node_key(b.scope.file, b.definition))
             for use in fs.attributes:
                 if node_key(fs.file, use.node.parent) in callee_nodes:
@@ -544,58 +445,8 @@ class Kinds:
             out = []
             for ref in k.refs:
                 cls = self.p.classes.get(ref)
-                owner = self.find_member(cls, "__init__") if cls is not None else None
+                owner = self.classes.find_member(cls, "__init__") if cls is not None else None
                 if owner is not None:
                     out += [m.function for m in owner.members["__init__"] if m.function]
             return out
         return []
-
-
-def _is_site(node: Node, b: Binding) -> bool:
-    return any(s.start_byte == node.start_byte and s.end_byte == node.end_byte for s in b.sites)
-
-
-def _argument(call: Node, position: int, name: str, kind: str) -> Node | None:
-    args = call.child_by_field_name("arguments")
-    if args is None or args.type != "argument_list":
-        return None
-    positional = []
-    for a in args.named_children:
-        if a.type == "keyword_argument":
-            n = a.child_by_field_name("name")
-            if n is not None and text(n) == name:
-                return a.child_by_field_name("value")
-        elif a.type in ("list_splat", "dictionary_splat"):
-            return None
-        elif a.type != "comment":
-            positional.append(a)
-    if kind in ("positional",) and 0 <= position < len(positional):
-        return positional[position]
-    return None
-
-
-def _returns(node: Node):
-    """The values of the return statements of a function body (not nested ones)."""
-    body = node.child_by_field_name("body")
-    stack = list(body.named_children) if body is not None else []
-    while stack:
-        n = stack.pop()
-        if n.type in ("function_definition", "class_definition", "lambda"):
-            continue
-        if n.type == "return_statement":
-            yield n.named_children[0] if n.named_children else None
-            continue
-        stack.extend(n.named_children)
-
-
-def _is_generator(node: Node) -> bool:
-    body = node.child_by_field_name("body")
-    stack = list(body.named_children) if body is not None else []
-    while stack:
-        n = stack.pop()
-        if n.type in ("function_definition", "class_definition", "lambda"):
-            continue
-        if n.type == "yield":
-            return True
-        stack.extend(n.named_children)
-    return False

@@ -27,6 +27,7 @@ from functools import cached_property
 
 from tree_sitter import Node
 
+from torch_investigate.evals.rename.bindings import Scope, lookup
 from torch_investigate.evals.rename.library import class_attributes
 from torch_investigate.evals.rename.names import NameAllocator
 from torch_investigate.evals.rename.repo import Repo
@@ -39,7 +40,6 @@ from torch_investigate.evals.rename.resolve import (
     dunder,
     string_content,
 )
-from torch_investigate.evals.rename.scopes import Scope, lookup
 from torch_investigate.evals.rename.strings import names_in, role_of
 from torch_investigate.tools.code.syntax import text
 
@@ -120,7 +120,7 @@ class Planner(Resolver):
 
     def _block_overrides(self) -> None:
         for cls in self.p.classes.values():
-            bases = self.kinds.library_bases(cls)
+            bases = self.kinds.classes.library_bases(cls)
             if not bases:
                 continue
             owned: set[str] = set()

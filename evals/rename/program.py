@@ -9,14 +9,9 @@ from typing import Literal
 
 from tree_sitter import Node
 
+from torch_investigate.evals.rename.bindings import Binding, FileScopes, Scope
 from torch_investigate.evals.rename.repo import Repo
-from torch_investigate.evals.rename.scopes import (
-    Binding,
-    FileScopes,
-    ImportResolver,
-    Scope,
-    build_scopes,
-)
+from torch_investigate.evals.rename.scopes import ImportResolver, build_scopes
 from torch_investigate.tools.code.syntax import text
 
 ParamKind = Literal["positional", "keyword_only", "varargs", "kwargs"]

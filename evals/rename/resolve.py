@@ -14,12 +14,7 @@ from typing import Literal
 
 from tree_sitter import Node
 
-from torch_investigate.evals.rename.configs import ConfigFile, read_config
-from torch_investigate.evals.rename.kinds import Kind, Kinds
-from torch_investigate.evals.rename.library import is_namespace, library_attributes
-from torch_investigate.evals.rename.program import ClassInfo, FunctionInfo, Program
-from torch_investigate.evals.rename.repo import CONVENTIONAL_FILES, Repo
-from torch_investigate.evals.rename.scopes import (
+from torch_investigate.evals.rename.bindings import (
     AttrUse,
     Binding,
     ImportNameUse,
@@ -29,6 +24,11 @@ from torch_investigate.evals.rename.scopes import (
     Scope,
     StringUse,
 )
+from torch_investigate.evals.rename.configs import ConfigFile, read_config
+from torch_investigate.evals.rename.kinds import Kind, Kinds
+from torch_investigate.evals.rename.library import is_namespace, library_attributes
+from torch_investigate.evals.rename.program import ClassInfo, FunctionInfo, Program
+from torch_investigate.evals.rename.repo import CONVENTIONAL_FILES, Repo
 from torch_investigate.evals.rename.strings import role_of
 from torch_investigate.tools.code.syntax import text
 
@@ -192,10 +192,12 @@ class Resolver:
             return None, None
         if k.tag in ("class", "instance"):
             classes = [self.p.classes.get(r) for r in k.refs]
-            owners = [self.kinds.find_member(c, name) if c is not None else None for c in classes]
+            owners = [
+                self.kinds.classes.find_member(c, name) if c is not None else None for c in classes
+            ]
             if owners and all(o is not None for o in owners):
                 return Ref("attribute", name), None
-            if any(c is not None and self.kinds.library_base(c) for c in classes):
+            if any(c is not None and self.kinds.classes.library_base(c) for c in classes):
                 return None, "an attribute of a library object"
             return self._unknown_attr(name)
         if k.tag == "lib" and k.strong:
@@ -295,12 +297,12 @@ class Resolver:
                 cls = self.p.classes.get(ref)
                 if cls is None:
                     return None, set()
-                owner = self.kinds.find_member(cls, "__init__")
-                if owner is not None and owner in self.kinds.mro(cls):
+                owner = self.kinds.classes.find_member(cls, "__init__")
+                if owner is not None and owner in self.kinds.classes.mro(cls):
                     out += [m.function for m in owner.members["__init__"] if m.function]
                 else:
                     fields |= self._fields(cls)
-                    if not self.kinds.library_bases(cls) and not cls.is_dataclass:
+                    if not self.kinds.classes.library_bases(cls) and not cls.is_dataclass:
                         return None, set()
             return out, fields
         if callee.tag == "instance":
@@ -310,7 +312,7 @@ class Resolver:
                 if cls is None:
                     return None, set()
                 for method in ("forward", "__call__"):
-                    owner = self.kinds.find_member(cls, method)
+                    owner = self.kinds.classes.find_member(cls, method)
                     if owner is not None:
                         out += [m.function for m in owner.members[method] if m.function]
                         break
@@ -322,7 +324,7 @@ class Resolver:
     def _fields(self, cls: ClassInfo) -> set[str]:
         return {
             name
-            for c in self.kinds.mro(cls)
+            for c in self.kinds.classes.mro(cls)
             for name, members in c.members.items()
             if any(m.how == "classattr" for m in members)
         }

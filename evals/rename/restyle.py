@@ -25,11 +25,11 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from torch_investigate.evals.rename.bindings import lookup
 from torch_investigate.evals.rename.edits import Edit, apply
 from torch_investigate.evals.rename.names import NameAllocator
 from torch_investigate.evals.rename.program import FunctionInfo, Program
 from torch_investigate.evals.rename.repo import PyFile, Repo
-from torch_investigate.evals.rename.scopes import lookup
 from torch_investigate.tools.code.index import CodeIndex
 from torch_investigate.tools.code.syntax import text
 
