@@ -32,7 +32,8 @@ from torch_investigate.evals.seeding.apply import repo_files
 
 # A whole investigation normally takes under a minute (each training run is bounded by
 # the investigator itself); a case that takes five is a hang, scored as an error.
-CASE_TIMEOUT_S = 300.0
+CASE_TIMEOUT_S = float(os.environ.get("TORCH_INVESTIGATE_CASE_TIMEOUT", "300"))
+# (raise it on a loaded machine: a case timed out is an error, rerun on resume, never cached)
 LLM_CASE_TIMEOUT_S = 900.0  # an LLM run waits on its endpoint too (30 requests or more)
 REPORTING_EXITS = (0, 1, 3)  # the report is on stdout: finished, confirmed, inconclusive
 
