@@ -2,9 +2,13 @@
 --restyle, its training loop moved), scored beside the original.
 
 repo.py      a case's files, Python parsed with tree-sitter, module resolution
-scopes.py    scopes, bindings and every identifier's role in one file
+bindings.py  the scope records: scopes, bindings, uses of names, name lookup
+scopes.py    scopes, bindings and every identifier's role in one file (builds them)
 program.py   the repo's functions and classes with parameters and members
-kinds.py     what an expression is: repo module/class/instance, library object, ...
+kind.py      a kind (repo module/class/instance, library object, ...) and its join
+kinds.py     what an expression is, inferred over the program
+hierarchy.py the repo's classes: resolution order, subclasses, library bases
+callsyntax.py a function's return values and yields, a call's argument for a parameter
 library.py   the attribute names installed libraries own
 strings.py   what a string literal is for (a key, a name looked up, prose)
 resolve.py   what each occurrence refers to, and what the repo defines
