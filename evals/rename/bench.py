@@ -68,15 +68,17 @@ def run_variant(
         common = dict(
             jobs=jobs, ray=ray, ray_cpus_per_case=ray_cpus_per_case, llm=llm, baselines=False
         )
-        print(f"the original suite: {suite}", file=sys.stderr)
-        original, before = score_suite(
-            suite, cache=cache / "original" if cache else None, json_out=json_out,
-            fallbacks=_earlier_caches(json_out), **common,
-        )  # fmt: skip
+        # the rewrite first: an interrupted run has made what is new, and the original's
+        # runs are the ones an earlier benchmark may already hold
         print(f"the {variant}d suite: {rewritten}", file=sys.stderr)
         renamed, after = score_suite(
             rewritten, cache=cache / variant if cache else None, json_out=json_out,
             fallbacks=_earlier_caches(json_out, variant), **common,
+        )  # fmt: skip
+        print(f"the original suite: {suite}", file=sys.stderr)
+        original, before = score_suite(
+            suite, cache=cache / "original" if cache else None, json_out=json_out,
+            fallbacks=_earlier_caches(json_out), **common,
         )  # fmt: skip
         result = _result(variant, suite, rewritten, record, (original, before), (renamed, after))
     except BenchError as e:
