@@ -119,7 +119,7 @@ def run(
                     on_start=progress.before_call if progress else None,
                 )  # fmt: skip
             report = session.report(**_extra(policy))
-            failure = session.failure
+            failure = session.facts.failure
             training_ran = session.protocol.training_ran
     except InvestigationError as e:
         if recorder is not None and llm is not None:  # e.g. 401: keep what the run did

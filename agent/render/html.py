@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 from html import escape
 
+from torch_investigate.agent.core.answer import confirming_label, lead, summary_of
 from torch_investigate.agent.core.curves import STATISTICS_NOTE
 from torch_investigate.agent.render import _svg
 from torch_investigate.agent.render._format import (
@@ -32,7 +33,6 @@ from torch_investigate.agent.render._sections import (
     view,
     where_text,
 )
-from torch_investigate.agent.render.summary import confirming_label, lead, summary_of
 from torch_investigate.tools.records import (
     CheckItem,
     Finding,
@@ -262,10 +262,8 @@ def _stages(stages: list[StageResult]) -> str:
 
 def _observation(obs: Observation) -> str:
     text = f'<li><span class="src">{esc(obs.source)}</span> {esc(obs.text)}'
-    if obs.values:
-        text += (
-            " (" + ", ".join(f"{esc(k)}={esc(fmt_value(v))}" for k, v in obs.values.items()) + ")"
-        )
+    if values := obs.reported_values:
+        text += " (" + ", ".join(f"{esc(k)}={esc(fmt_value(v))}" for k, v in values.items()) + ")"
     if obs.where is not None:
         text += f", at {_code(str(obs.where))}"
     return text + "</li>"

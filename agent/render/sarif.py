@@ -20,9 +20,9 @@ import json
 from typing import Any
 from urllib.parse import quote
 
+from torch_investigate.agent.core.answer import summary_of
 from torch_investigate.agent.render._format import one_line
 from torch_investigate.agent.render._sections import view
-from torch_investigate.agent.render.summary import summary_of
 from torch_investigate.tools.records import Finding, Report
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 

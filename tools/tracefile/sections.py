@@ -56,9 +56,13 @@ class ProbeResult(TypedDict):
     error: str | None
 
 
-class FirstEval(TypedDict):
+class _FirstEval(TypedDict):
     step: int
     frame: Frame | None
+
+
+class FirstEval(_FirstEval, total=False):
+    switched_at: Frame | None  # the program's line that switched the model to eval mode
 
 
 class TrainModeCounts(TypedDict):
