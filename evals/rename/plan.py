@@ -241,7 +241,12 @@ class Planner(Resolver):
         for fs in self.p.files.values():
             for use in fs.strings:
                 role, _ = role_of(use.node)
-                if role != "key" or use.content not in self.config_keys:
+                if role not in ("key", "dictkey") or use.content not in self.config_keys:
+                    continue
+                if role == "dictkey":
+                    # {"params": ..., "lr": ...} handed to a library: the library reads it
+                    if self._dict_for_library(use.node, use.scope):
+                        self.block("attribute", use.content, "a key of a dict a library reads")
                     continue
                 holder = self._key_holder(use.node)
                 if holder is None:
@@ -249,6 +254,24 @@ class Planner(Resolver):
                 k = self.kinds.of(holder, use.scope)
                 if k.tag == "lib":
                     self.block("attribute", use.content, "a key into a library object")
+                elif k.tag != "config":
+                    # group["lr"] over opt.param_groups: a config's key or a library's,
+                    # the renamer cannot tell, so it keeps the spelling everywhere
+                    self.block("attribute", use.content, "a key into an object of unknown type")
+
+    def _dict_for_library(self, key: Node, scope: Scope) -> bool:
+        """Whether the dict literal holding `key` is passed (directly or inside lists,
+        tuples and dicts) to a call that is not the repo's."""
+        node = key.parent.parent if key.parent is not None else None  # pair -> dictionary
+        while node is not None and node.type in ("dictionary", "list", "tuple", "pair"):
+            node = node.parent
+        if node is None or node.type not in ("argument_list", "keyword_argument"):
+            return False
+        call = node.parent if node.type == "argument_list" else node.parent.parent
+        func = call.child_by_field_name("function") if call is not None else None
+        if call is None or call.type != "call" or func is None:
+            return False
+        return self.kinds.of(func, scope).tag not in ("function", "class", "instance")
 
     def _block_splats(self) -> None:
         for fs in self.p.files.values():
