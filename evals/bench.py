@@ -46,6 +46,10 @@ def cache_dir(json_out: Path | None) -> Path | None:
     return json_out.parent / f"{json_out.stem}.cache" if json_out is not None else None
 
 
+class BenchError(Exception):
+    """The benchmark cannot run as asked: one line for the user (exit 2)."""
+
+
 def run_bench(
     suite: Path | None,
     *,
@@ -61,7 +65,8 @@ def run_bench(
     of a running cluster (`auto`, `ray://host:10001`). `llm`: score that LLM policy
     instead of the planner (which becomes its baseline). `repos`: where the real-repo
     suite (evals/real) finds the fetched repos. `patch`: run `investigate fix` on every
-    case and score its patches too (evals/benchmark/patches.py; no baselines)."""
+    case and score its patches too (evals/benchmark/patches.py; no baselines).
+    (`--rename`/`--restyle`: evals/rename.)"""
     suite = (suite or DEFAULT_SUITE).expanduser()
     if jobs < 1:
         return _fail("--jobs must be at least 1")
@@ -75,25 +80,66 @@ def run_bench(
         )
     if repos is not None:
         return _fail("--repos is for the real-repo suite (evals/real)")
-    if not ray_cpus_per_case > 0:
-        return _fail("--ray-cpus-per-case must be positive")
+    try:
+        result, _ = score_suite(
+            suite, jobs=jobs, cache=cache_dir(json_out), json_out=json_out,
+            ray=ray, ray_cpus_per_case=ray_cpus_per_case, llm=llm, patch=patch,
+        )  # fmt: skip
+    except BenchError as e:
+        return _fail(str(e))
+    render(result)
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    return EXIT_OK
+
+
+def check_suite(suite: Path) -> list[Case | CleanControl]:
+    """The suite's entries, after checking its manifest and case folders (BenchError)."""
     if not (suite / MANIFEST).is_file():
-        return _fail(
+        raise BenchError(
             f"{suite} holds no {MANIFEST} (generate one: python -m evals.seeding.generate)"
         )
     try:
         manifest = Manifest.load(suite)
     except (ValidationError, ValueError) as e:
-        return _fail(f"{suite / MANIFEST} is not a suite manifest: {str(e).splitlines()[0]}")
+        raise BenchError(
+            f"{suite / MANIFEST} is not a suite manifest: {str(e).splitlines()[0]}"
+        ) from None
     entries: list[Case | CleanControl] = [*manifest.cases, *manifest.controls]
     missing = [e.id for e in entries if not (suite / e.path).is_dir()]
     if missing:
-        return _fail(f"case folders missing in {suite}: {', '.join(missing[:5])}")
+        raise BenchError(f"case folders missing in {suite}: {', '.join(missing[:5])}")
+    return entries
 
+
+def score_suite(
+    suite: Path,
+    *,
+    jobs: int = 2,
+    cache: Path | None = None,
+    json_out: Path | None = None,
+    ray: str | None = None,
+    ray_cpus_per_case: float = 1.0,
+    llm: LLMSpec | None = None,
+    fallbacks: list[Path] | None = None,
+    baselines: bool = True,
+    patch: bool = False,
+) -> tuple[BenchResult, dict[str, Run]]:
+    """Run and score every case of `suite` (runs cached in `cache`; `fallbacks`: other
+    caches whose runs of an unchanged case are reused): the result, and the main
+    policy's run of each case by id. `baselines=False` runs the main policy alone (no
+    static-only, TorchFix or planner baseline). Raises BenchError."""
+    suite = suite.expanduser()
+    if jobs < 1:
+        raise BenchError("--jobs must be at least 1")
+    if not ray_cpus_per_case > 0:
+        raise BenchError("--ray-cpus-per-case must be positive")
+    entries = check_suite(suite)
     if llm is not None and (problem := llm_problem(llm)):
-        return _fail(problem)
+        raise BenchError(problem)
 
-    tf_version = torchfix_version() if llm is None and not patch else None
+    tf_version = torchfix_version() if llm is None and not patch and baselines else None
     main: Mode = "fix" if patch else ("investigator" if llm is None else "llm")
     modes: list[Mode] = (
         ["fix"]
@@ -102,14 +148,17 @@ def run_bench(
         if llm is None
         else ["llm", "investigator"]
     )
-    runner = Runner(cache_dir(json_out), llm)
+    if not baselines:
+        modes = [main]
+    runner = Runner(cache, llm, fallbacks=fallbacks)
     started = time.perf_counter()
     try:
         with open_executor(ray, jobs, ray_cpus_per_case) as executor:
             runs = _run_all(runner, suite, entries, modes, jobs, executor)
     except ExecutorError as e:
-        return _fail(str(e))
+        raise BenchError(str(e)) from None
     wall = round(time.perf_counter() - started, 1)
+    print(f"wall time {wall:.0f} s with {executor.description}", file=sys.stderr)
 
     scores = {m: [_score(e, runs[(m, e.id)]) for e in entries] for m in modes}
     patch_summary = (
@@ -142,17 +191,14 @@ def run_bench(
                 else "not run (--patch)"
                 if patch
                 else "not installed"
+                if baselines
+                else "not run"
             )
         ),
         investigator=investigator_version(),
         patches=patch_summary,
     )
-    render(result)
-    print(f"wall time {wall:.0f} s with {executor.description}", file=sys.stderr)
-    if json_out is not None:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    return EXIT_OK
+    return result, {e.id: runs[(main, e.id)] for e in entries}
 
 
 @contextmanager

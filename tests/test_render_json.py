@@ -9,9 +9,9 @@ import jsonschema
 import pytest
 from conftest import load_report as load
 
+from torch_investigate.agent.core.answer import summarize
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.json_out import to_json
-from torch_investigate.agent.core.answer import summarize
 from torch_investigate.tools.records import Report, RunSummary, report_json_schema
 
 NAMES = ["buggy", "healthy", "inconclusive", "static_only"]

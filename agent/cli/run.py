@@ -100,10 +100,10 @@ def run(
     mode: ModeOpt = None,
     quiet: QuietOpt = False,
 ) -> None:
+    from torch_investigate.agent.core.answer import summary_of
     from torch_investigate.agent.core.policy import investigate
     from torch_investigate.agent.core.session import InvestigationError, Options, Session
     from torch_investigate.agent.render import render
-    from torch_investigate.agent.core.answer import summary_of
 
     check_run_limits(steps, timeout)
     options = Options(**given(

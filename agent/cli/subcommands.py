@@ -144,6 +144,16 @@ def bench(
     price_per_1k: PriceOpt = None,
     max_failures: MaxFailuresOpt = None,
     llm_timeout: LLMTimeoutOpt = None,
+    rename: Annotated[
+        bool,
+        typer.Option(
+            "--rename", help="also score the suite with every repo name neutralized (evals/rename)"
+        ),
+    ] = False,
+    restyle: Annotated[
+        bool,
+        typer.Option("--restyle", help="as --rename, with the training loop moved too"),
+    ] = False,
     repos: Annotated[
         Path | None,
         typer.Option(
@@ -174,12 +184,24 @@ def bench(
     if model is None and (mode != Mode.review or any(v is not None for v in given.values())):
         fail("--mode and the LLM options need --model")
     llm = LLMSpec(model=model, mode=mode.value, **given) if model is not None else None
+    cpus = 1.0 if ray_cpus_per_case is None else ray_cpus_per_case
+    if rename or restyle:
+        if repos is not None:
+            fail("--repos is for the real-repo suite (evals/real), not --rename/--restyle")
+        from torch_investigate.evals.bench import DEFAULT_SUITE
+        from torch_investigate.evals.rename.bench import run_variant
+
+        code = run_variant(
+            suite or DEFAULT_SUITE, "restyle" if restyle else "rename", jobs=jobs,
+            json_out=json_out, ray=ray, ray_cpus_per_case=cpus, llm=llm,
+        )  # fmt: skip
+        raise typer.Exit(code)
     code = run_bench(
         suite,
         jobs=jobs,
         json_out=json_out,
         ray=ray,
-        ray_cpus_per_case=1.0 if ray_cpus_per_case is None else ray_cpus_per_case,
+        ray_cpus_per_case=cpus,
         llm=llm,
         repos=repos,
         patch=patch,

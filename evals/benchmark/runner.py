@@ -32,7 +32,8 @@ from torch_investigate.evals.seeding.apply import repo_files
 
 # A whole investigation normally takes under a minute (each training run is bounded by
 # the investigator itself); a case that takes five is a hang, scored as an error.
-CASE_TIMEOUT_S = 300.0
+CASE_TIMEOUT_S = float(os.environ.get("TORCH_INVESTIGATE_CASE_TIMEOUT", "300"))
+# (raise it on a loaded machine: a case timed out is an error, rerun on resume, never cached)
 LLM_CASE_TIMEOUT_S = 900.0  # an LLM run waits on its endpoint too (30 requests or more)
 FIX_CASE_TIMEOUT_S = 1800.0  # `investigate fix` reruns the investigation once per candidate patch
 REPORTING_EXITS = (0, 1, 3)  # the report is on stdout: finished, confirmed, inconclusive
@@ -157,12 +158,27 @@ class Runner:
     """The cache of runs, on the driver: a job is made only for a case not cached yet,
     and every finished run is saved, wherever it ran."""
 
-    def __init__(self, cache: Path | None, llm: LLMSpec | None = None) -> None:
+    def __init__(
+        self, cache: Path | None, llm: LLMSpec | None = None, fallbacks: list[Path] | None = None
+    ) -> None:
         self.cache = cache
         self.llm = llm  # names the folder of mode llm's runs
+        # other caches (of earlier benchmarks of the same investigator) read, never written
+        self.fallbacks = fallbacks or []
 
     def cached(self, mode: Mode, case_id: str, key: str) -> Run | None:
-        path = self._path(mode, case_id)
+        run = self._read(self._path(mode, case_id), key)
+        if run is not None:
+            return run
+        for folder in self.fallbacks:
+            run = self._read(folder / label(mode, self.llm) / f"{case_id}.json", key)
+            if run is not None:
+                self.save(run)
+                return run
+        return None
+
+    @staticmethod
+    def _read(path: Path | None, key: str) -> Run | None:
         if path is None or not path.is_file():
             return None
         try:
