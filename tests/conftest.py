@@ -1,4 +1,7 @@
-"""Test-session settings shared by every test module.
+"""Test-session settings and the helpers shared by every test module (imported as
+`from conftest import ...`: tests/ is on the path): the rendering fixtures' reports, a
+Markdown report's sections, findings recorded through the protocol as a tool records
+them, and a hash of a folder's files, to show a repo was left untouched.
 
 The default run must stay under three minutes on two cores. Besides the tests marked
 `slow` where they are written, the tests below are slow by measurement (each spawns one
@@ -10,7 +13,53 @@ trajectory saved and replayed, one kill signal, MCP, chat, review, the planner o
 seeded bug and one clean base). `python -m pytest -q -m slow` runs them.
 """
 
+import hashlib
+from pathlib import Path
+
 import pytest
+
+from torch_investigate.tools.records import Report
+
+RENDER_FIXTURES = Path(__file__).parent / "fixtures" / "render"
+
+
+def load_report(name: str) -> Report:
+    """One of the rendering fixtures' reports (tests/fixtures/render/NAME.json)."""
+    return Report.model_validate_json((RENDER_FIXTURES / f"{name}.json").read_text())
+
+
+def markdown_section(text: str, heading: str) -> str:
+    """The body under one `## ` heading of a Markdown report, up to the next `## ` heading."""
+    start = text.index(heading + "\n") + len(heading)
+    nxt = text.find("\n## ", start)
+    return text[start : nxt if nxt != -1 else len(text)].strip()
+
+
+def record_finding(protocol, finding):
+    """Record through the protocol as a tool would: dynamic evidence enters its log first."""
+    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in finding.evidence]
+    return protocol.record_finding(finding.model_copy(update={"evidence": issued}))
+
+
+def update_finding(protocol, finding_id, status, evidence, **kw):
+    """Update through the protocol as a tool would: dynamic evidence enters its log first."""
+    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in evidence]
+    return protocol.update_finding(finding_id, status, issued, **kw)
+
+
+def tree_hash(root: Path, *, caches: bool = True) -> str:
+    """Every file under `root`: its path, bytes and mode (`caches=False`: without the
+    __pycache__ folders Python writes where it runs)."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if not caches and "__pycache__" in path.parts:
+            continue
+        digest.update(path.relative_to(root).as_posix().encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+            digest.update(str(path.stat().st_mode).encode())
+    return digest.hexdigest()
+
 
 SLOW_BY_MEASUREMENT = frozenset(
     {

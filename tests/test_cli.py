@@ -3,7 +3,6 @@ original repo left byte-identical. Every test runs the real CLI in a subprocess.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from conftest import tree_hash
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "not_learning"
@@ -30,15 +30,6 @@ def investigate(*args: str, timeout: float = 240) -> subprocess.CompletedProcess
         env=env,
         cwd=ROOT,
     )
-
-
-def tree_hash(root: Path) -> str:
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        h.update(str(p.relative_to(root)).encode())
-        if p.is_file():
-            h.update(p.read_bytes())
-    return h.hexdigest()
 
 
 def one_line_error(proc: subprocess.CompletedProcess) -> str:
@@ -202,7 +193,10 @@ def test_example_report_says_the_answer_first(example_json):
     assert f"**Root cause:** `softmax_before_ce` at {at} in `SpiralNet.forward`" in head
     assert "**Why it breaks learning:**" in head
     # stripping the softmax changes the loss itself: the proof is what reached the loss
-    assert f"**Confirmed by ({s.confirming_id}):** cross_entropy at train.py:24 receives softmax output" in head
+    assert (
+        f"**Confirmed by ({s.confirming_id}):** cross_entropy at train.py:24 receives softmax output"
+        in head
+    )
     assert "100% of rows sum to 1" in head
 
 

@@ -157,7 +157,8 @@ def test_a_run_cut_short_by_the_time_limit_before_two_losses_is_inconclusive(tmp
     pass on it and the answer is not 'no defect found'."""
     repo = tmp_path / "slow_steps"
     repo.mkdir()
-    (repo / "train.py").write_text(textwrap.dedent('''
+    (repo / "train.py").write_text(
+        textwrap.dedent("""
         import time
         import torch
         from torch import nn
@@ -171,7 +172,8 @@ def test_a_run_cut_short_by_the_time_limit_before_two_losses_is_inconclusive(tmp
             loss.backward()
             opt.step()
             time.sleep(2)
-    '''))
+    """)
+    )
     done = subprocess.run(
         [*INVESTIGATE, str(repo), "-f", "json", "-q", "--timeout", "6"],
         capture_output=True, text=True, timeout=300,

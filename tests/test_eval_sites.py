@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-TRAIN = '''
+TRAIN = """
 import numpy as np
 import torch
 from torch import nn
@@ -46,18 +46,18 @@ def main():
 
 if __name__ == "__main__":
     main()
-'''
+"""
 
-MINMAX = '''
+MINMAX = """
 def prepare(X, mu, sd):
     lo, hi = X.min(0), X.max(0)
     return (X - lo) / (hi - lo)
-'''
+"""
 
-SAME = '''
+SAME = """
 def prepare(X, mu, sd):
     return (X - mu) / sd
-'''
+"""
 
 
 def investigate(repo):

@@ -1,6 +1,7 @@
 """Each guardrail rule, with the call it refuses and the call it allows."""
 
 import pytest
+from conftest import record_finding as rec
 
 from torch_investigate.agent.core import guardrails
 from torch_investigate.agent.core.guardrails import Refused, optimization_advice
@@ -11,20 +12,9 @@ RUNTIME = Observation(source="runtime", text="grad None for 4 parameters after b
 STATIC = Observation(source="static", text="layers kept in a list")
 
 
-def rec(protocol, finding):
-    """Record through the protocol as a tool would: dynamic evidence enters its log first."""
-    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in finding.evidence]
-    return protocol.record_finding(finding.model_copy(update={"evidence": issued}))
-
-
 def chk(protocol, finding):
     issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in finding.evidence]
     guardrails.check_finding(protocol, finding.model_copy(update={"evidence": issued}))
-
-
-def upd(protocol, finding_id, status, evidence, **kw):
-    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in evidence]
-    return protocol.update_finding(finding_id, status, issued, **kw)
 
 
 def coherent_until(stage: Stage) -> Protocol:

@@ -5,7 +5,6 @@ sandbox and workspace copy must be gone once the client disconnects or on SIGTER
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -17,6 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from conftest import tree_hash
 from typer.testing import CliRunner
 
 pytest.importorskip("mcp")
@@ -38,17 +38,6 @@ EXPECTED_TOOLS = {"investigate", "static_check", "findings", *STEP_TOOLS}
 @pytest.fixture
 def anyio_backend():
     return "asyncio"
-
-
-def tree_hash(root: Path) -> str:
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        if "__pycache__" in p.parts:
-            continue
-        h.update(str(p.relative_to(root)).encode())
-        if p.is_file():
-            h.update(p.read_bytes())
-    return h.hexdigest()
 
 
 def leftovers(tmp: Path) -> list[str]:
@@ -119,7 +108,7 @@ async def test_bad_input_is_a_one_line_tool_error(tmp_path):
 
 @pytest.mark.anyio
 async def test_guardrail_refusals_come_back_as_tool_errors(tmp_path):
-    before = tree_hash(EXAMPLE)
+    before = tree_hash(EXAMPLE, caches=False)
     repo = str(EXAMPLE)
     async with connect(tmp_path) as client:
         lr = await client.call_tool(
@@ -145,7 +134,7 @@ async def test_guardrail_refusals_come_back_as_tool_errors(tmp_path):
         (uri,) = [str(r.uri) for r in (await client.list_resources()).resources]
         assert uri == "report://" + repo
     assert leftovers(tmp_path / "tmp") == []
-    assert tree_hash(EXAMPLE) == before
+    assert tree_hash(EXAMPLE, caches=False) == before
 
 
 # ---- an investigation, step by step and then with the built-in planner ------------------------
@@ -182,7 +171,7 @@ async def walk(client, repo: str, last: int) -> dict[int, str]:
 
 @pytest.mark.anyio
 async def test_step_by_step_then_investigate_finds_the_softmax(tmp_path):
-    before = tree_hash(EXAMPLE)
+    before = tree_hash(EXAMPLE, caches=False)
     repo = str(EXAMPLE)
     async with connect(tmp_path) as client:
         verdicts = await walk(client, repo, last=4)
@@ -218,7 +207,7 @@ async def test_step_by_step_then_investigate_finds_the_softmax(tmp_path):
         done = await client.call_tool("run_stage_checks", {"repo": repo, "stage": 5})
         assert done.is_error and "none: all closed" in text(done)
     assert leftovers(tmp_path / "tmp") == []
-    assert tree_hash(EXAMPLE) == before
+    assert tree_hash(EXAMPLE, caches=False) == before
 
 
 @pytest.mark.slow

@@ -11,7 +11,12 @@ import tomllib
 ROOT = Path(__file__).resolve().parent.parent
 MAPPED = {"agent", "tools", "evals", "prompts"}
 USER_REPOS = (
-    "evals/suite", "evals/repos", "evals/test", "evals/rounds", "evals/real/standins", "tests/fixtures",
+    "evals/suite",
+    "evals/repos",
+    "evals/test",
+    "evals/rounds",
+    "evals/real/standins",
+    "tests/fixtures",
     "examples",
 )
 

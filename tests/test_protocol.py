@@ -1,6 +1,8 @@
 """Every transition of the protocol state machine, including refusals."""
 
 import pytest
+from conftest import record_finding as rec
+from conftest import update_finding as upd
 
 from torch_investigate.agent.core.guardrails import Refused
 from torch_investigate.agent.core.protocol import Protocol
@@ -8,17 +10,6 @@ from torch_investigate.tools.records import Experiment, Finding, NotYet, Observa
 
 RUNTIME = Observation(source="runtime", text="observed at run time: 3 of 3 steps")
 STATIC = Observation(source="static", text="line 12: F.softmax(out) -> CrossEntropyLoss")
-
-
-def rec(protocol, finding):
-    """Record through the protocol as a tool would: dynamic evidence enters its log first."""
-    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in finding.evidence]
-    return protocol.record_finding(finding.model_copy(update={"evidence": issued}))
-
-
-def upd(protocol, finding_id, status, evidence, **kw):
-    issued = [protocol.evidence.issue(o) if o.is_dynamic else o for o in evidence]
-    return protocol.update_finding(finding_id, status, issued, **kw)
 
 
 def finding(

@@ -74,6 +74,21 @@ CASES = {
         [("    val_ds = Claims(records(2000, 2), train_ds.encoders)", "    val_ds = Claims(records(2000, 2))")],
         ("preprocessing_mismatch", "train.py", "main"), False,
     ),
+    # pretraining scored on its own training rows (not leakage) and a head with no
+    # dropout or BatchNorm evaluated in train mode (changes nothing)
+    "transfer/healthy": ("../trace/transfer", "transfer.py", [], None, False),
+    # a reset helper called before backward in one step and between backward and step in
+    # the other: placed at that call; the generator's backward filling the
+    # discriminator's .grad (reset before its own step) is no missing zero_grad
+    "gan1d/reset_between_backward_and_step": (
+        "../../../evals/rounds/01/cases/gan1d-step_order", "train_gan.py", [],
+        ("step_order", "train_gan.py", "GANTrainer.g_step"), False,
+    ),
+    "gan1d/healthy": (
+        "../../../evals/rounds/01/cases/gan1d-step_order", "train_gan.py",
+        [("        self.reset_grads()\n        self.opt_g.step()", "        self.opt_g.step()\n        self.reset_grads()")],
+        None, False,
+    ),
     # a GAN: the generator's loss must be followed too, not only the first loss
     "gan/healthy": ("../../../evals/test/cases/healthy-gan-ring", "toygan/train.py", [], None, False),
     "gan/generator_toward_fake_label": (

@@ -11,12 +11,12 @@ import zlib
 from pathlib import Path
 
 import pytest
+from conftest import load_report as load
 
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.html import to_html
-from torch_investigate.tools.records import Report, RunSummary
+from torch_investigate.tools.records import RunSummary
 
-FIXTURES = Path(__file__).parent / "fixtures" / "render"
 NAMES = ["buggy", "healthy", "inconclusive", "static_only"]
 CHROMIUM = "/usr/bin/chromium"
 SECTION_HEADINGS = [
@@ -41,10 +41,6 @@ FINDING_LABELS = [
     "Why it breaks learning",
     "Smallest test or change that confirms it",
 ]
-
-
-def load(name: str) -> Report:
-    return Report.model_validate_json((FIXTURES / f"{name}.json").read_text())
 
 
 def svg(html: str, plot_id: str) -> str:

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import jsonschema
 import pytest
+from conftest import load_report as load
 
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.json_out import to_json
 from torch_investigate.tools.records import Report, RunSummary, report_json_schema
 
-FIXTURES = Path(__file__).parent / "fixtures" / "render"
 NAMES = ["buggy", "healthy", "inconclusive", "static_only"]
-
-
-def load(name: str) -> Report:
-    return Report.model_validate_json((FIXTURES / f"{name}.json").read_text())
 
 
 @pytest.fixture(scope="module")

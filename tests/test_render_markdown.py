@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from conftest import load_report as load
+from conftest import markdown_section as section
 
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.markdown import to_markdown
-from torch_investigate.tools.records import Finding, Observation, Report, RunSummary, Stage
+from torch_investigate.tools.records import Finding, Observation, RunSummary, Stage
 
-FIXTURES = Path(__file__).parent / "fixtures" / "render"
 SECTIONS = [
     "## Stages",
     "## Findings",
@@ -33,17 +33,6 @@ FINDING_LABELS = [
     "**Why it breaks learning:**",
     "**Smallest test or change that confirms it:**",
 ]
-
-
-def load(name: str) -> Report:
-    return Report.model_validate_json((FIXTURES / f"{name}.json").read_text())
-
-
-def section(text: str, heading: str) -> str:
-    """The body under one `## ` heading, up to the next `## ` heading."""
-    start = text.index(heading + "\n") + len(heading)
-    nxt = text.find("\n## ", start)
-    return text[start : nxt if nxt != -1 else len(text)].strip()
 
 
 def finding_block(text: str, finding_id: str) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import load_report as load
 
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.sarif import FINGERPRINT_KEY, artifact_uri, sarif_log, to_sarif
@@ -17,10 +18,6 @@ from torch_investigate.tools.taxonomy import taxonomy
 FIXTURES = Path(__file__).parent / "fixtures" / "render"
 NAMES = ["buggy", "healthy", "inconclusive", "static_only"]
 SUBSET = FIXTURES / "sarif-2.1.0-subset.json"
-
-
-def load(name: str) -> Report:
-    return Report.model_validate_json((FIXTURES / f"{name}.json").read_text())
 
 
 def official_schema() -> dict[str, Any] | None:

@@ -9,13 +9,15 @@ import json
 import math
 import re
 from dataclasses import fields
-from pathlib import Path
 from types import SimpleNamespace
 
 import jsonschema
 import pytest
+from conftest import load_report as load
+from conftest import markdown_section as section
 
 from torch_investigate.agent.checks.effects import compare
+from torch_investigate.agent.core.answer import NO_DEFECT, summarize
 from torch_investigate.agent.core.curves import curve_stats, final_level
 from torch_investigate.agent.core.runs import Run
 from torch_investigate.agent.render import render
@@ -24,7 +26,6 @@ from torch_investigate.agent.render._interventions import (
     change_words,
     run_title,
 )
-from torch_investigate.agent.render.summary import NO_DEFECT, summarize
 from torch_investigate.agent.render.terminal import print_markdown
 from torch_investigate.tools.records import (
     Finding,
@@ -36,18 +37,7 @@ from torch_investigate.tools.records import (
 )
 from torch_investigate.tools.trace.config import Interventions
 
-FIXTURES = Path(__file__).parent / "fixtures" / "render"
 NAMES = ["buggy", "healthy", "inconclusive", "static_only"]
-
-
-def load(name: str) -> Report:
-    return Report.model_validate_json((FIXTURES / f"{name}.json").read_text())
-
-
-def section(text: str, heading: str) -> str:
-    start = text.index(heading + "\n") + len(heading)
-    nxt = text.find("\n## ", start)
-    return text[start : nxt if nxt != -1 else len(text)].strip()
 
 
 def suspected_only(conclusion: str = "no_defect_found") -> Report:

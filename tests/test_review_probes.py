@@ -80,4 +80,4 @@ def test_a_probe_gets_the_time_it_asks_for_on_top_of_the_run(tmp_path):
 
     Runner(Sandbox(), ["train.py"], timeout_s=120).probe("print(1)", 600)
     assert (seen["limits"].wall_s, seen["limits"].cpu_s) == (720, 1200)
-    assert seen["config"]["max_wall_s"] == 715 and seen["config"]["probe_code"] == "print(1)"
+    assert seen["config"].max_wall_s == 715 and seen["config"].probe_code == "print(1)"

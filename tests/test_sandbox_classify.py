@@ -12,6 +12,7 @@ from torch_investigate.tools.sandbox.classify import RunEvidence, classify, erro
 from torch_investigate.tools.sandbox.environment import is_secret, sandbox_env
 from torch_investigate.tools.sandbox.models import Limits
 from torch_investigate.tools.sandbox.runtime.capture import HeadTail
+from torch_investigate.tools.tracefile.records import ErrorInfo
 
 RUN_DIR = Path("/sandbox/runs/001/repo")
 
@@ -32,13 +33,13 @@ def evidence(**kw) -> RunEvidence:
     return RunEvidence(**base)
 
 
-def trace_error(type_: str, message: str, file: str = "train.py", line: int = 5) -> dict:
+def trace_error(type_: str, message: str, file: str = "train.py", line: int = 5) -> ErrorInfo:
     frames = [
         {"file": "/rt/_torch_investigate_trace/runner.py", "line": 20, "function": "run_traced"},
         {"file": str(RUN_DIR / file), "line": line, "function": "main"},
         {"file": "/venv/lib/torch/nn/modules/module.py", "line": 1, "function": "_call_impl"},
     ]
-    return {"error": {"type": type_, "message": message, "frames": frames}}
+    return ErrorInfo.model_validate({"type": type_, "message": message, "frames": frames})
 
 
 def test_clean_exit_is_no_failure() -> None:
@@ -46,7 +47,7 @@ def test_clean_exit_is_no_failure() -> None:
 
 
 def test_timeout_wins_and_says_the_group_was_killed() -> None:
-    f = classify(evidence(timed_out=True, trace=trace_error("WallClockLimit", "stopped")))
+    f = classify(evidence(timed_out=True, error=trace_error("WallClockLimit", "stopped")))
     assert f is not None and f.kind == "timeout"
     assert f.message.startswith(
         "training command timed out after 120 s (the whole process group was killed)"
@@ -70,7 +71,7 @@ def test_out_of_memory_from_stderr(stderr: str) -> None:
 
 
 def test_memory_error_and_kill_signals_are_out_of_memory() -> None:
-    f = classify(evidence(trace=trace_error("MemoryError", "")))
+    f = classify(evidence(error=trace_error("MemoryError", "")))
     assert f is not None and f.kind == "out_of_memory" and f.file == "train.py"
     for sig in (signal.SIGKILL, signal.SIGSEGV):
         f = classify(evidence(exit_code=None, signal=sig))
@@ -78,7 +79,7 @@ def test_memory_error_and_kill_signals_are_out_of_memory() -> None:
 
 
 def test_a_value_error_mentioning_memory_is_still_a_user_exception() -> None:
-    f = classify(evidence(trace=trace_error("ValueError", "bad"), stderr="log: out of memory"))
+    f = classify(evidence(error=trace_error("ValueError", "bad"), stderr="log: out of memory"))
     assert f is not None and f.kind == "user_exception"
 
 
@@ -92,7 +93,7 @@ def test_a_value_error_mentioning_memory_is_still_a_user_exception() -> None:
     ],
 )
 def test_gpu_required(message: str) -> None:
-    f = classify(evidence(trace=trace_error("RuntimeError", message)))
+    f = classify(evidence(error=trace_error("RuntimeError", message)))
     assert f is not None and f.kind == "gpu_required"
 
 
@@ -105,7 +106,7 @@ def test_network_from_guard_log_names_host_and_repo_frame() -> None:
             "frames": [{"file": str(RUN_DIR / "data.py"), "line": 9, "function": "get"}],
         }
     ]
-    f = classify(evidence(network=net, trace=trace_error("URLError", "<urlopen error ...>")))
+    f = classify(evidence(network=net, error=trace_error("URLError", "<urlopen error ...>")))
     assert f is not None and f.kind == "network_blocked"
     assert (
         "download.pytorch.org:443" in f.message
@@ -116,14 +117,14 @@ def test_network_from_guard_log_names_host_and_repo_frame() -> None:
 
 
 def test_missing_module_names_it_and_suggests_python() -> None:
-    f = classify(evidence(trace=trace_error("ModuleNotFoundError", "No module named 'timm'")))
+    f = classify(evidence(error=trace_error("ModuleNotFoundError", "No module named 'timm'")))
     assert f is not None and f.kind == "missing_module"
     assert "'timm'" in f.message and "--python" in f.message and "/venv/bin/python" in f.message
 
 
 def test_missing_data_names_the_path() -> None:
     msg = "[Errno 2] No such file or directory: 'data/train.csv'"
-    f = classify(evidence(trace=trace_error("FileNotFoundError", msg)))
+    f = classify(evidence(error=trace_error("FileNotFoundError", msg)))
     assert f is not None and f.kind == "missing_data"
     assert "data/train.csv" in f.message and "../data" in f.message and "--data" not in f.message
 
@@ -208,7 +209,7 @@ def test_a_syntax_error_names_the_file_and_line():
             "frames": [],
         }
     }
-    f = classify(evidence(exit_code=1, trace=trace))
+    f = classify(evidence(exit_code=1, error=ErrorInfo.model_validate(trace["error"])))
     assert f.kind == "syntax_error" and f.file == "model.py" and f.line == 29
     assert f.message.startswith("model.py:29 does not parse")
 
@@ -219,7 +220,7 @@ def test_a_missing_module_the_repo_holds_at_its_top_names_pythonpath(tmp_path) -
     (tmp_path / "mingpt").mkdir()
     (tmp_path / "mingpt" / "__init__.py").write_text("")
     ev = evidence(
-        trace=trace_error("ModuleNotFoundError", "No module named 'mingpt'"), run_dir=tmp_path
+        error=trace_error("ModuleNotFoundError", "No module named 'mingpt'"), run_dir=tmp_path
     )
     f = classify(ev)
     assert f is not None and f.kind == "missing_module"

@@ -7,13 +7,13 @@ parent environment carries planted credentials the whole time.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import tree_hash
 
 from torch_investigate.tools.sandbox import Limits, RunResult, Sandbox
 from torch_investigate.tools.workspace import Workspace
@@ -28,19 +28,6 @@ HANG = Limits(wall_s=1.5, memory_mb=512)
 def mark(relpath: str, name: str) -> int:
     text = (FIXTURES / relpath).read_text().splitlines()
     return next(i for i, line in enumerate(text, 1) if f"# MARK: {name}" in line)
-
-
-def tree_hash(root: Path) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if "__pycache__" in rel:
-            continue
-        digest.update(rel.encode())
-        if path.is_file():
-            digest.update(path.read_bytes())
-            digest.update(str(path.stat().st_mode).encode())
-    return digest.hexdigest()
 
 
 def processes_with(token: str) -> list[int]:
@@ -206,18 +193,21 @@ def test_secrets_are_invisible_inside(flat, pkg) -> None:
 
 def test_original_repo_is_unchanged_after_runs_that_write(ckpt, flat) -> None:
     ws, sandbox = ckpt
-    before_source, before_copy = tree_hash(ws.source), tree_hash(ws.root)
+    before_source, before_copy = (
+        tree_hash(ws.source, caches=False),
+        tree_hash(ws.root, caches=False),
+    )
     result = sandbox.run(["train.py"], trace_config={}, label="ckpt")
     assert result.failure is None, result.stderr
     assert (result.run_dir / "checkpoints" / "last.pt").is_file()
     assert (result.run_dir / "data.txt").read_text() == "overwritten by the run\n"
-    assert tree_hash(ws.source) == before_source
-    assert tree_hash(ws.root) == before_copy
+    assert tree_hash(ws.source, caches=False) == before_source
+    assert tree_hash(ws.root, caches=False) == before_copy
     assert not (ws.source.parent / "escape.txt").exists()
     ws_flat, flat_box = flat
-    before = tree_hash(ws_flat.source)
+    before = tree_hash(ws_flat.source, caches=False)
     run_flat(flat_box, "ok")
-    assert tree_hash(ws_flat.source) == before
+    assert tree_hash(ws_flat.source, caches=False) == before
 
 
 def test_runs_do_not_contaminate_each_other(ckpt, pkg) -> None:
@@ -350,7 +340,7 @@ def test_set_up_commands_leave_their_files_for_every_later_run(tmp_path):
     (repo / "train.py").write_text(
         "from pathlib import Path\nassert Path('data/x.txt').read_text() == 'ready'\n"
     )
-    before = tree_hash(repo)
+    before = tree_hash(repo, caches=False)
     with Workspace.create(repo) as ws, Sandbox(ws.root, limits=FAST) as sandbox:
         notes = sandbox.prepare([["make_data.py"]])
         assert notes == ["set-up `python make_data.py` ran first (1 files made or changed)"]
@@ -359,4 +349,4 @@ def test_set_up_commands_leave_their_files_for_every_later_run(tmp_path):
         assert done.failure is None, done.stderr
         failing = sandbox.prepare([["missing.py"]])
         assert failing[0].startswith("set-up `python missing.py` failed")
-    assert tree_hash(repo) == before  # the user's repo never sees the data
+    assert tree_hash(repo, caches=False) == before  # the user's repo never sees the data

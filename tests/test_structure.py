@@ -1,67 +1,13 @@
 """The code's shape: no import cycles among the project's modules (imports under
-`if TYPE_CHECKING:` aside) and no module over 500 lines outside the user-repo folders."""
+`if TYPE_CHECKING:` aside), no module over 500 lines outside the user-repo folders, no
+module named for no concept (common, utils, misc) and each one saying what it holds."""
 
 import ast
-from pathlib import Path
+import re
 
-ROOT = Path(__file__).resolve().parent.parent
-TOPS = ("agent", "tools", "evals", "prompts", "torch_investigate")
-USER_REPOS = ("evals/suite", "evals/repos", "evals/test", "tests/fixtures", "examples")
+from import_graph import NOT_OURS, ROOT, TOPS, USER_REPOS, imports, modules
+
 MAX_LINES = 500
-
-
-def _modules() -> dict[str, Path]:
-    mods = {}
-    for top in TOPS:
-        for path in (ROOT / top).rglob("*.py"):
-            rel = path.relative_to(ROOT).as_posix()
-            if rel.startswith(USER_REPOS):
-                continue
-            name = rel[:-3].replace("/", ".")
-            name = name.removesuffix(".__init__")
-            if top != "torch_investigate":
-                name = f"torch_investigate.{name}"
-            mods[name] = path
-    return mods
-
-
-def _imports(name: str, path: Path, mods: dict[str, Path]) -> set[str]:
-    """Modules `name` imports at run time: `from pkg import sub` is an edge to pkg.sub,
-    `from pkg import Name` an edge to pkg's __init__."""
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    edges: set[str] = set()
-
-    class Visitor(ast.NodeVisitor):
-        def visit_If(self, node: ast.If) -> None:
-            test = node.test
-            if (
-                getattr(test, "id", None) == "TYPE_CHECKING"
-                or getattr(test, "attr", None) == "TYPE_CHECKING"
-            ):
-                for child in node.orelse:
-                    self.visit(child)
-                return
-            self.generic_visit(node)
-
-        def visit_Import(self, node: ast.Import) -> None:
-            edges.update(a.name for a in node.names if a.name in mods)
-
-        def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[: len(parts) - node.level + 1])
-                module = f"{base}.{node.module}" if node.module else base
-            else:
-                module = node.module or ""
-            for alias in node.names:
-                if f"{module}.{alias.name}" in mods:
-                    edges.add(f"{module}.{alias.name}")
-                elif module in mods:
-                    edges.add(module)
-
-    Visitor().visit(ast.parse(path.read_text(encoding="utf-8")))
-    edges.discard(name)
-    return edges
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -100,8 +46,8 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_import_cycles():
-    mods = _modules()
-    graph = {name: _imports(name, path, mods) for name, path in mods.items()}
+    mods = modules()
+    graph = {name: imports(name, path, mods) for name, path in mods.items()}
     assert _cycles(graph) == []
 
 
@@ -118,3 +64,25 @@ def test_no_module_over_500_lines():
             if not rel.startswith(USER_REPOS) and n > MAX_LINES:
                 long[rel] = n
     assert long == {}
+
+
+def _ours() -> dict[str, str]:
+    """Our modules (tests included) by path, with their source."""
+    found = {}
+    for top in (*TOPS, "tests"):
+        for path in (ROOT / top).rglob("*.py"):
+            rel = path.relative_to(ROOT).as_posix()
+            if not rel.startswith(NOT_OURS):
+                found[rel] = path.read_text(encoding="utf-8")
+    return found
+
+
+def test_no_module_is_named_for_no_concept():
+    vague = re.compile(r"(^|/)_?(common|utils?|misc)(/|\.py$)")
+    assert [rel for rel in _ours() if vague.search(rel)] == []
+
+
+def test_every_module_says_first_what_it_holds():
+    """A docstring whose first line says the one thing the module holds."""
+    missing = [rel for rel, source in _ours().items() if not ast.get_docstring(ast.parse(source))]
+    assert missing == []

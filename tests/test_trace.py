@@ -36,6 +36,9 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     # over axes the program added itself
     "mlp_float_term": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "loss = F.cross_entropy(model(xb), yb) + float(1e-3 * model.out.weight.pow(2).sum())")]),
     "mlp_pairwise": (MLP, [("loss = F.cross_entropy(model(xb), yb)", "s = model(xb)[:, 0]\n            loss = F.cross_entropy(model(xb), yb) + 1e-3 * (s.unsqueeze(1) - s.unsqueeze(0)).clamp(min=0).mean()")]),
+    # pretraining scored on its own training rows, then a head fitted on cached features
+    "transfer": ("transfer/transfer.py", []),
+    "func_vmap": ("func_vmap/train.py", []),
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
@@ -87,6 +90,36 @@ def test_a_cut_number_used_again_is_seen_and_rejoined_on_request(tracer):
 def test_a_broadcast_over_axes_the_program_added_is_deliberate(tracer):
     sites = [o for o in tracer("mlp_pairwise").ops if o.kind == "broadcast"]
     assert sites and all(o.deliberate for o in sites), sites
+
+
+def test_an_evaluation_pass_over_the_training_rows_is_seen_as_one(tracer):
+    from torch_investigate.agent.checks.data_holdout import _train_set_passes
+
+    t = tracer("transfer", max_steps=600, detail_steps=40)
+    first = t.batches.eval_batches[0]  # enc(xo): the pretraining rows, scored
+    assert first.module_train_rows >= 20
+    assert first.holds_train_rows == first.module_train_rows
+    assert (first.site, first.step) in _train_set_passes(t.batches.eval_batches)
+    # the fine-tuning's test rows are held out
+    last = t.batches.eval_batches[-1]
+    assert last.holds_train_rows == 0
+    assert (last.site, last.step) not in _train_set_passes(t.batches.eval_batches)
+
+
+def test_which_models_compute_differently_by_mode(tracer):
+    forwards = tracer("transfer", max_steps=600, detail_steps=40).forwards
+    # the encoder holds a BatchNorm (12 input features); the heads only Linear and ReLU
+    width = {f.index: f.inputs[0].shape[-1] for f in forwards if f.inputs}
+    assert {f.mode_layers for f in forwards if width.get(f.index) == 12} == {True}
+    assert {f.mode_layers for f in forwards if width.get(f.index) == 8} == {False}
+
+
+def test_torch_func_transforms_run_untouched_under_the_tracer(tracer):
+    # per-example gradients by vmap(grad(functional_call)): a data-dependent read by the
+    # tracer inside the transform would raise in the program
+    t = tracer("func_vmap")
+    assert t.error is None and t.status == "completed", t.error
+    assert t.counts.get("functional_grad", 0) > 0
 
 
 def test_loader_workers_load_in_process_and_every_batch_is_traced(tracer):
@@ -154,6 +187,15 @@ def test_grad_mode_and_module_training_at_every_forward(tracer):
     evals = t.eval_forwards()
     assert evals and all(not f.training and not f.grad_enabled for f in evals)
     assert all(not f.training for f in tracer("mlp_evalmode").train_forwards()[8:])
+
+
+def test_the_line_that_switched_training_to_eval_mode_is_kept(tracer):
+    first = (tracer("mlp_evalmode").train_mode_counts or {}).get("first_eval") or {}
+    switched = first.get("switched_at")
+    assert switched is not None and (switched.file, switched.line) == (
+        "mlp_evalmode/train.py",
+        43,
+    )  # model.eval() in the loop
 
 
 def test_gradients_and_reachable_leaves_after_backward(tracer):

@@ -8,8 +8,18 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
+from pydantic.json_schema import SkipJsonSchema
 
+from torch_investigate.tools.fix_records import Patch
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
@@ -97,6 +107,40 @@ class Location(BaseModel):
         return f"{where} ({self.symbol})" if self.symbol else where
 
 
+class InterventionEffect(BaseModel):
+    """What one intervention did to the loss: the settled loss with the change against the
+    run as written, over the same steps (agent/checks/effects.py makes it; the conclusion,
+    the contradiction rule and the answer read it)."""
+
+    loss_as_written: float | None
+    loss_with_change: float | None
+    relative_improvement: float  # (as written - with the change) / the loss scale
+    improved: bool
+    # the change (tracer keys) and the loader it applied to, so two fixes can be combined
+    interventions: dict[str, JSONValue] | None = None
+    train_loader: str | None = None
+    same_objective: bool = True  # False: the change alters the loss itself
+
+    def as_values(self) -> dict[str, JSONValue]:
+        """The effect as the report's `values` hold it (the JSON keeps these keys)."""
+        values: dict[str, JSONValue] = {
+            "loss_as_written": self.loss_as_written,
+            "loss_with_change": self.loss_with_change,
+            "relative_improvement": self.relative_improvement,
+            "improved": self.improved,
+        }
+        if self.interventions:
+            values.update(
+                interventions=self.interventions,
+                train_loader=self.train_loader,
+                same_objective=self.same_objective,
+            )
+        return values
+
+
+_EFFECT_KEYS = frozenset(InterventionEffect.model_fields)
+
+
 class Observation(BaseModel):
     """One piece of evidence: what was seen, with its numbers.
 
@@ -112,10 +156,40 @@ class Observation(BaseModel):
     text: str
     values: dict[str, JSONValue] = Field(default_factory=dict)
     where: Location | None = None
+    # An intervention's comparison, typed. The JSON writes it into `values` under the same
+    # keys as ever (the schema is unchanged), and reading a report back restores it.
+    effect: SkipJsonSchema[InterventionEffect | None] = Field(default=None, exclude=True)
 
     @property
     def is_dynamic(self) -> bool:
         return self.source in DYNAMIC_SOURCES
+
+    @property
+    def reported_values(self) -> dict[str, JSONValue]:
+        """Every number the report states for it: the effect's, then the others."""
+        return {**self.effect.as_values(), **self.values} if self.effect else self.values
+
+    @model_validator(mode="before")
+    @classmethod
+    def _effect_from_values(cls, data: Any) -> Any:
+        """A report read back: the comparison's keys in `values` become the typed effect."""
+        if not isinstance(data, dict) or data.get("effect") is not None:
+            return data
+        values = data.get("values")
+        if data.get("source") != "intervention" or not isinstance(values, dict):
+            return data
+        if "relative_improvement" not in values or "improved" not in values:
+            return data
+        effect = {k: v for k, v in values.items() if k in _EFFECT_KEYS}
+        rest = {k: v for k, v in values.items() if k not in _EFFECT_KEYS}
+        return {**data, "values": rest, "effect": effect}
+
+    @model_serializer(mode="wrap")
+    def _effect_into_values(self, handler: SerializerFunctionWrapHandler) -> Any:
+        out = handler(self)
+        if self.effect is not None and isinstance(out, dict) and "values" in out:
+            out["values"] = {**self.effect.as_values(), **out["values"]}
+        return out
 
 
 def merged_evidence(*groups: list[Observation]) -> list[Observation]:
@@ -128,6 +202,12 @@ def merged_evidence(*groups: list[Observation]) -> list[Observation]:
         seen.add(obs.id)
         out.append(obs)
     return out
+
+
+def category_enum(schema: dict[str, Any]) -> None:
+    """A category field's schema lists the taxonomy's ids (read when the schema is made),
+    so a model and a reader name a defect as the reports do."""
+    schema["enum"] = [*taxonomy().ids(), OTHER]
 
 
 class Revision(BaseModel):
@@ -145,7 +225,7 @@ class Finding(BaseModel):
     model_config = ConfigDict(validate_assignment=True)
 
     id: str = ""  # assigned by the ledger: F1, F2, ...
-    category: str
+    category: str = Field(json_schema_extra=category_enum)
     title: str = ""  # defaults to the taxonomy title; required for `other`
     stage: Stage
     status: Status
@@ -401,6 +481,8 @@ class Report(BaseModel):
     llm: LLMUsage | None = None
     notes: list[str] = Field(default_factory=list)
     summary: Summary | None = None  # the answer; filled when the report is built
+    # `investigate fix`: a source patch per confirmed finding (tools/fix_records.py)
+    patches: list[Patch] = Field(default_factory=list)
 
     @field_validator("symptom")
     @classmethod

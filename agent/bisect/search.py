@@ -28,7 +28,7 @@ from torch_investigate.agent.checks.base import run_checks
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.planner import Planner
 from torch_investigate.agent.core.policy import investigate
-from torch_investigate.agent.core.runs import DEFAULT_STEPS, Run
+from torch_investigate.agent.core.runs import DEFAULT_STEPS, DEFAULT_TIMEOUT_S, Run
 from torch_investigate.agent.core.session import TOOL_VERSION, InvestigationError, Options, Session
 from torch_investigate.tools.commits import (
     History,
@@ -54,7 +54,7 @@ class BisectError(Exception):
 class BisectOptions(BaseModel):
     cmd: str | None = None
     steps: int = DEFAULT_STEPS
-    timeout_s: float = 120.0
+    timeout_s: float = DEFAULT_TIMEOUT_S
     python: str | None = None
     isolation: str = "auto"
     investigate: bool = True  # run the full investigation on the first bad commit
@@ -214,7 +214,7 @@ class Bisection:
                 session = stack.enter_context(Session(tree / self.walk.prefix, self._options()))
             except InvestigationError as e:
                 return ProbedCommit(_skipped(base, e.message), None, stack)
-            run_checks(session, Stage.SYMPTOM)
+            session.record_facts(run_checks(session, Stage.SYMPTOM).facts)
             return ProbedCommit(_measured(base, session, self.options.steps), session, stack)
         except BaseException:
             stack.close()
@@ -284,7 +284,7 @@ def _skipped(probe: Probe, reason: str) -> Probe:
 def _measured(probe: Probe, session: Session, steps: int) -> Probe:
     """The probe with its loss levels, or skipped with the reason the run gives."""
     run = session.baseline()
-    update = {"symptom": session.symptom, "symptom_evidence": session.symptom_evidence}
+    update = {"symptom": session.symptom, "symptom_evidence": session.facts.symptom_evidence}
     if run is not None:
         update["wall_s"] = round(run.result.wall_s, 3)
     probe = probe.model_copy(update=update)

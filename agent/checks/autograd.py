@@ -213,7 +213,12 @@ def gradient_values(session: Session, ev: Evidence) -> None:
     always_zero = [p for p in obs if p.grad.zero == p.grad.observed and p.grad.observed >= 5]
     norms = [p.grad.mean_norm for p in obs if p.grad.mean_norm is not None]
     summary = f"{len(obs)} parameters; mean gradient norms {fmt(min(norms) if norms else None)}..{fmt(max(norms) if norms else None)} over {obs[0].grad.observed} backward calls"
-    if nonfinite and session.symptom == "divergence" and t.curve() and t.curve()[0] == t.curve()[0]:
+    if (
+        nonfinite
+        and ev.facts.symptom == "divergence"
+        and t.curve()
+        and t.curve()[0] == t.curve()[0]
+    ):
         # the loss started finite and grew: non-finite gradients are the divergence itself,
         # which stage 8 examines (learning rate, initialization)
         ev.item(

@@ -2,9 +2,11 @@
 evidence they return.
 
 A check reads the session (static findings, the baseline trace, intervention runs)
-and writes into `Evidence`: checklist outcomes and candidate findings. Checks never
-touch the protocol; `run_stage_checks` records the outcomes, and a policy decides
-which findings to record (the planner records all of them).
+and writes into `Evidence`: checklist outcomes, candidate findings and the facts its
+stage establishes for later ones (`StageFacts`: the symptom, the fixed-batch fits).
+Checks never touch the protocol or the session; `run_stage_checks` records the
+outcomes and the facts, and a policy decides which findings to record (the planner
+records all of them).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.core.facts import StageFacts
 from torch_investigate.agent.core.outcomes import merge_outcome
 from torch_investigate.tools.records import (
     Confidence,
@@ -37,6 +40,8 @@ class Evidence:
     findings: list[Finding] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     untested: set[str] = field(default_factory=set)
+    # what earlier stages established, and what this one adds (read and written here)
+    facts: StageFacts = field(default_factory=StageFacts)
 
     def item(self, item_id: str, outcome: Outcome, detail: str, *, untested: bool = False) -> None:
         """Record an item's outcome (two checks may speak about one item: see merge_outcome).
@@ -119,7 +124,7 @@ def check(stage: Stage) -> Callable[[Check], Check]:
 
 
 def run_checks(session: Session, stage: Stage) -> Evidence:
-    ev = Evidence(stage)
+    ev = Evidence(stage, facts=session.facts.copy())
     for name, fn in REGISTRY[stage]:
         try:
             fn(session, ev)

@@ -42,7 +42,7 @@ def usable(session: Session, ev: Evidence, items: tuple[str, ...]) -> Trace | No
     t = baseline_trace(session)
     if t is None or not t.ran_training:
         why = "the training path did not run" + (
-            f" ({session.failure.message})" if session.failure else ""
+            f" ({ev.facts.failure.message})" if ev.facts.failure else ""
         )
         skip_all(ev, items, why)
         return None

@@ -25,6 +25,7 @@ from torch_investigate.agent.checks.locations import (
 from torch_investigate.agent.checks.loss_operands import prediction_of, target_of
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Stage
+from torch_investigate.tools.trace.loss_kinds import BINARY_TARGET, INDEX_TARGET
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -182,7 +183,7 @@ def label_encoding(session: Session, ev: Evidence) -> None:
     values = _values(tstats.values if tstats else y.values)
     fn = c.fn
     problems = []
-    if fn in ("cross_entropy", "nll_loss") and not y.dtype.startswith("float"):
+    if fn in INDEX_TARGET and not y.dtype.startswith("float"):
         n_classes = x.shape[1] if len(x.shape) >= 2 else None
         vals = [v for v in values if c.ignore_index is None or v != c.ignore_index]
         if n_classes and vals and (max(vals) >= n_classes or min(vals) < 0):
@@ -190,7 +191,7 @@ def label_encoding(session: Session, ev: Evidence) -> None:
                 f"class indices {fmt(min(vals))}..{fmt(max(vals))} for {n_classes} logits"
             )
         detail = f"{fn}: integer targets {_show(tstats.values if tstats else y.values)} for {n_classes} logits"
-    elif fn in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
+    elif fn in BINARY_TARGET:
         lo, hi = (tstats.min, tstats.max) if tstats else (y.min, y.max)
         if lo is not None and hi is not None and (lo < 0 or hi > 1):
             problems.append(f"{fn} targets range over [{fmt(lo)}, {fmt(hi)}], outside [0, 1]")

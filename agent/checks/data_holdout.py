@@ -241,6 +241,25 @@ CHANCE_MARGIN = 0.1
 MIN_REPEATS = 3  # repeats within one evaluation pass before the data counts as repeating
 
 
+# An evaluation pass holding at least this share of the distinct training rows its model
+# was seen receiving evaluates the training data itself (a train-set metric), whatever
+# share of the training set the trace saw.
+HOLDS_TRAINING = 0.9
+MIN_TRAIN_ROWS = 20
+
+
+def _train_set_passes(batches) -> set[tuple[str, int]]:
+    """The evaluation passes (call site, step) that score the training data: together their
+    batches hold nearly every training row the evaluated model received. Scoring the
+    training set through the same code as validation is not leakage."""
+    held: dict[tuple[str, int], list[int]] = {}
+    for eb in batches:
+        if eb.module_train_rows >= MIN_TRAIN_ROWS:
+            acc = held.setdefault((eb.site, eb.step), [0, eb.module_train_rows])
+            acc[0] += eb.holds_train_rows
+    return {k for k, (n, total) in held.items() if n >= HOLDS_TRAINING * total}
+
+
 def _chance_overlap(b) -> float | None:
     """The share of held-out rows that data repeating itself puts among the training rows
     by chance. Repeats within one evaluation pass estimate how many distinct rows the data
@@ -378,12 +397,14 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
     )
     # An evaluation batch drawn from the training data itself (a train-loss estimate) is
     # not leakage; leakage is training rows inside batches that are meant to be held out.
+    scoring_train = _train_set_passes(b.eval_batches)
     on_train, held_out = [], []
     for eb in b.eval_batches:
         if not eb.rows:
             continue
         frac = eb.overlap / eb.rows
-        (on_train if frac / max(coverage, 1e-9) >= 0.9 else held_out).append(eb)
+        whole = (eb.site, eb.step) in scoring_train
+        (on_train if whole or frac / max(coverage, 1e-9) >= 0.9 else held_out).append(eb)
     seen = (
         f"{b.train_unique} distinct training rows seen ({fmt(100 * coverage)}% of the training set)"
     )
@@ -409,6 +430,15 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
             f"{overlap} of {rows} rows in {len(held_out)} held-out evaluation batches (first at {eb.site}) are among the {seen}: "
             f"about {fmt(100 * min(est, 1.0))}% of the held-out data is training data"
         )
+    elif on_train and not held_out and t.status == "stopped":
+        # the tracer stopped the run: held-out passes may come after the part it saw
+        ev.item(
+            "leakage",
+            "passed",
+            f"the {len(on_train)} evaluation batches seen score training rows ({seen}); the "
+            f"run was stopped ({t.stop_reason}) before any held-out evaluation, if there is one",
+        )
+        return
     elif on_train and not held_out:
         # no held-out data at all: the reported metric measures training fit. Worth saying,
         # but an author may intend it, so it stays a suspicion.

@@ -31,6 +31,7 @@ from torch_investigate.agent.checks.locations import first_static_location, load
 from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses, swapped, target_of
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Observation, Stage
+from torch_investigate.tools.taxonomy import taxonomy
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ def _reordered(session: Session, ev: Evidence, t: Trace) -> bool:
         confidence="high",
         evidence=[runtime(text, o.frame, session, reordered=o.reordered, compared=o.compared)],
         where=first_static_location(session, "label_misaligned") or where(session, o.frame),
-        why="when targets no longer belong to their inputs the model can only memorize; nothing it learns transfers to new samples",
+        why=taxonomy().category("label_misaligned").why,
         confirm="compare the target rows at the loss with the batch the DataLoader yields; remove the reordering between them",
     )
     ev.item("pairing", "failed", text)
@@ -483,7 +484,7 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
         or places.dataset_class(session, loader.dataset_class if loader else None)
         or places.batch_source(session)
         or loader_location(session, t),
-        why="when targets no longer belong to their inputs the model can only memorize; nothing it learns transfers to new samples",
+        why=taxonomy().category("label_misaligned").why,
         confirm="print a few (input, target) pairs next to their source records; check both are indexed by the same permutation",
     )
     ev.item("pairing", "failed", text)

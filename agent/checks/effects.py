@@ -8,16 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import window
-from torch_investigate.tools.records import Observation
+from torch_investigate.tools.interventions import changes_loss
+from torch_investigate.tools.records import InterventionEffect, Observation
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.runs import Run
     from torch_investigate.agent.core.session import Session
-
-
-# interventions that change what the loss computes (its inputs' meaning): their loss values
-# are not comparable with the run as written, only with each other
-LOSS_CHANGING = frozenset({"strip_prob", "swap_loss_args", "fix_broadcast"})
 
 
 @dataclass
@@ -37,21 +33,25 @@ class Effect:
     def observation(self) -> Observation:
         """The comparison as intervention evidence, with its numbers (and the change
         itself, so the root-cause choice can combine two fixes)."""
-        values: dict[str, Any] = {
-            "loss_as_written": self.base_final,
-            "loss_with_change": self.iv_final,
-            "relative_improvement": round(self.relative, 4),
-            "improved": self.improved,
-        }
+        effect = InterventionEffect(
+            loss_as_written=self.base_final,
+            loss_with_change=self.iv_final,
+            relative_improvement=round(self.relative, 4),
+            improved=self.improved,
+        )
         if self.interventions:
-            values["interventions"] = self.interventions
-            values["train_loader"] = self.train_loader
             # a change to the loss itself makes the two losses different quantities
-            values["same_objective"] = not (set(self.interventions) & LOSS_CHANGING)
+            effect = effect.model_copy(
+                update={
+                    "interventions": self.interventions,
+                    "train_loader": self.train_loader,
+                    "same_objective": not changes_loss(self.interventions),
+                }
+            )
         text = self.text
-        if values.get("same_objective") is False:
+        if not effect.same_objective:
             text += " (the change alters the loss itself, so the two values are different quantities: the runtime observation is the proof)"
-        return Observation(source="intervention", text=text, values=values)
+        return Observation(source="intervention", text=text, effect=effect)
 
     @property
     def relative(self) -> float:

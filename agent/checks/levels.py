@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from torch_investigate.agent.checks.loss_operands import target_of
+from torch_investigate.tools.trace.loss_kinds import BINARY_TARGET, INDEX_TARGET
 from torch_investigate.tools.tracefile.trace import Trace
 
 
@@ -18,7 +19,7 @@ def marginal_level(calls: list) -> float | None:
     recorded calls saw; None for other losses."""
     fn = calls[0].fn
     ys = [target_of(c) for c in calls]
-    if fn in ("cross_entropy", "nll_loss"):
+    if fn in INDEX_TARGET:
         counts: dict[str, int] = {}
         for c, y in zip(calls, ys, strict=True):
             for k, n in (y.values or {}).items():
@@ -26,7 +27,7 @@ def marginal_level(calls: list) -> float | None:
                     counts[k] = counts.get(k, 0) + n
         total = sum(counts.values())
         return -sum(n / total * math.log(n / total) for n in counts.values()) if total else None
-    if fn in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
+    if fn in BINARY_TARGET:
         means = [y.mean for y in ys if y.mean is not None]
         if not means:
             return None
@@ -55,19 +56,14 @@ LN2 = math.log(2.0)  # 0.693147: BCE at logit 0, or CE of two equal logits
 
 
 def is_classification(fn: str) -> bool:
-    return fn in (
-        "cross_entropy",
-        "nll_loss",
-        "binary_cross_entropy",
-        "binary_cross_entropy_with_logits",
-    )
+    return fn in (*INDEX_TARGET, *BINARY_TARGET)
 
 
 def chance_level(fn: str, input_shape: list[int]) -> float | None:
     """Loss of an uninformed classifier: ln C for C classes, ln 2 for one binary logit."""
-    if fn in ("binary_cross_entropy", "binary_cross_entropy_with_logits"):
+    if fn in BINARY_TARGET:
         return LN2
-    if fn in ("cross_entropy", "nll_loss") and len(input_shape) >= 2 and input_shape[1] > 1:
+    if fn in INDEX_TARGET and len(input_shape) >= 2 and input_shape[1] > 1:
         return math.log(input_shape[1])
     return None
 

@@ -15,6 +15,7 @@ from torch_investigate.agent.checks.loss_operands import swapped
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
+from torch_investigate.tools.trace.loss_kinds import INDEX_TARGET
 from torch_investigate.tools.tracefile.trace import LossCall, Trace
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) 
             found = ("sigmoid_before_bce_logits", "sigmoid")
     if found is None:
         extra = ""
-        if prov and prov.op == "log_softmax" and fn in ("cross_entropy", "nll_loss"):
+        if prov and prov.op == "log_softmax" and fn in INDEX_TARGET:
             extra = f"; the input is log_softmax output ({prov.frame}), which {'NLLLoss expects' if fn == 'nll_loss' else 'cross_entropy accepts unchanged (log_softmax is idempotent)'}"
         ev.item("output_semantics", "passed", f"{fn} receives {_describe(c)}{extra}")
         return
@@ -463,7 +464,7 @@ def _loss_tensor(session: Session, ev: Evidence, t: Trace | None) -> None:
             )
             ev.item("loss_scale", "failed", text)
             return
-    chance = session.chance
+    chance = ev.facts.chance
     text = f"loss {fmt(value)} with grad_fn {b.grad_fn}" + (
         f"; chance level {fmt(chance)}" if chance else ""
     )

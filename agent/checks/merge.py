@@ -9,32 +9,10 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, run_checks
 from torch_investigate.tools.records import Finding, Observation, Stage
+from torch_investigate.tools.taxonomy import taxonomy
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
-
-# The checklist item whose runtime outcome decides each category, for categories
-# whose check observes the fact itself (call order, ownership, modes, provenance...).
-REFUTED_BY: dict[str, str] = {
-    "missing_zero_grad": "gradient_reset",
-    "step_order": "call_order",
-    "optimizer_missing_params": "ownership",
-    "unregistered_parameters": "registration",
-    "params_created_in_forward": "registration",
-    "non_leaf_parameters": "registration",
-    "frozen_parameters": "registration",
-    "no_grad_training": "grad_mode",
-    "detached_graph": "reachability",
-    "eval_mode_in_training": "training_mode",
-    "train_mode_in_eval": "evaluation_mode",
-    "softmax_before_ce": "output_semantics",
-    "wrong_loss_for_task": "target_semantics",
-    "sigmoid_before_bce_logits": "output_semantics",
-    "loss_args_swapped": "argument_order",
-    "unshuffled_data": "class_balance",
-    "step_not_called": "updates",
-}
-
 
 # An intervention applies the fix a finding names; when the loss gets worse with the fix
 # by more than this (relative to the loss scale), the run contradicts the finding.
@@ -46,11 +24,9 @@ def contradicted(f: Finding) -> Finding:
     if f.status != "confirmed":
         return f
     effects = [
-        o.values.get("relative_improvement")
+        o.effect.relative_improvement
         for o in f.evidence
-        if o.source == "intervention"
-        and isinstance(o.values.get("relative_improvement"), float)
-        and o.values.get("same_objective", True)
+        if o.source == "intervention" and o.effect is not None and o.effect.same_objective
     ]
     if not effects or max(effects) > CONTRADICTED:
         return f
@@ -83,7 +59,7 @@ def stage_evidence(session: Session, stage: Stage) -> Evidence:
         merged.append(f)
     seen = set(session.baseline_trace_functions())
     for s in statics:
-        item = REFUTED_BY.get(s.category)
+        item = taxonomy().refuted_by(s.category)  # the item that observes the fact itself
         outcome = ev.items.get(item) if item else None
         on_path = bool(s.file and s.symbol) and (
             f"{s.file}:{s.symbol.split('.')[-1]}" in seen

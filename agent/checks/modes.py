@@ -56,8 +56,17 @@ def training_mode(session: Session, ev: Evidence) -> None:
             "the model has no dropout or BatchNorm: train/eval mode changes nothing",
         )
         return
-    in_eval = [f for f in fws if not f.training]
+    in_eval = [f for f in fws if not f.training and f.mode_layers is not False]
+    if not in_eval and any(not f.training for f in fws):
+        ev.item(
+            "training_mode",
+            "passed",
+            "the training forwards in eval mode are of models with no dropout or BatchNorm: "
+            "their mode changes nothing",
+        )
+        return
     counts = t.train_mode_counts or {}
+    switched = None  # the program's line that switched the model to eval mode
     n_eval, n_all = len(in_eval), len(fws)
     first_step = in_eval[0].step if in_eval else None
     first_frame = in_eval[0].frame if in_eval else None
@@ -67,9 +76,13 @@ def training_mode(session: Session, ev: Evidence) -> None:
         first_step = first.get("step", first_step)
         if first.get("frame"):
             first_frame = Frame.model_validate(first["frame"])
+        if first.get("switched_at"):
+            switched = Frame.model_validate(first["switched_at"])
     if n_eval:
         layers = " and ".join(x for x, on in (("dropout", dropout), ("BatchNorm", bn)) if on)
         text = f"{n_eval} of {n_all} training forwards ran with model.training == False (first at step {first_step}, {first_frame}): {layers} behave as in evaluation"
+        if switched is not None:
+            text += f"; the model was switched to eval mode at {switched} and not back"
         eff = intervene(
             session, {"force_train_mode": True}, "with train mode forced for every training forward"
         )
@@ -81,7 +94,8 @@ def training_mode(session: Session, ev: Evidence) -> None:
                 runtime(text, first_frame, session, eval_forwards=n_eval, train_forwards=n_all),
                 eff.observation(),
             ],
-            where=where(session, first_frame)
+            where=where(session, switched)
+            or where(session, first_frame)
             or first_static_location(session, "eval_mode_in_training"),
             why="in eval mode dropout is off and BatchNorm uses running statistics, so training no longer regularizes or normalizes as designed",
             confirm="assert model.training at the top of each training step; call model.train() after every evaluation",
@@ -126,7 +140,9 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
         ev.item("evaluation_mode", *missing)
         return
     evals = t.eval_forwards()
-    in_train = [f for f in evals if f.training]
+    # a model with no part that computes differently by mode gives the same output in
+    # either mode: its train-mode evaluation changes nothing
+    in_train = [f for f in evals if f.training and f.mode_layers is not False]
     if (dropout or bn) and in_train:
         text = f"{len(in_train)} of {len(evals)} evaluation forwards ran with model.training == True ({in_train[0].frame}): dropout is active and BatchNorm updates its statistics on evaluation data"
         ev.find(

@@ -20,6 +20,7 @@ from torch_investigate.agent.checks.locations import (
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import curve_stats
 from torch_investigate.tools.records import Observation, Stage
+from torch_investigate.tools.taxonomy import taxonomy
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -108,7 +109,7 @@ def activations(session: Session, ev: Evidence) -> None:
         if not at_init:
             # units that died during training: a too-large step kills them as often as
             # anything else, so the learning-rate sweep speaks first
-            session.late_dead = (a, text)
+            ev.facts.late_dead = (a, text)
             ev.item(
                 "activations",
                 "passed",
@@ -129,7 +130,7 @@ def activations(session: Session, ev: Evidence) -> None:
                 else None
             )
             or where(session, a.frame),
-            why="dead or saturated units pass no gradient, so most of the network stops learning",
+            why=taxonomy().category("dead_activations").why,
             confirm="log the fraction of zero ReLU outputs per layer over a few batches; check the init scale and learning rate",
         )
         ev.item("activations", "failed", text)
@@ -154,7 +155,7 @@ def _negligible_update(session: Session, ev: Evidence, t: Trace) -> bool:
     fixed batch is then fitted with the learning rate scaled toward an ordinary step
     size; the step size is the cause when a larger one fits what the configured one
     cannot even move."""
-    if session.symptom not in ("flat_loss", "slow_progress") or not t.optimizers:
+    if ev.facts.symptom not in ("flat_loss", "slow_progress") or not t.optimizers:
         return False
     ratios = sorted(
         p.update.mean_ratio for p in t.parameters if p.in_optimizer and p.update.mean_ratio
@@ -176,7 +177,7 @@ def _negligible_update(session: Session, ev: Evidence, t: Trace) -> bool:
     text = (
         f"each step changes the weights by a median {fmt(ratio)} of their norm, "
         f"{fmt(moved)} over the {t.n_steps} steps of the run, while the loss "
-        f"{'stays flat' if session.symptom == 'flat_loss' else 'falls slowly'}; one fixed batch "
+        f"{'stays flat' if ev.facts.symptom == 'flat_loss' else 'falls slowly'}; one fixed batch "
         f"fitted for the same steps: {'; '.join(parts)}"
     )
     good = [s for s, f in fits.items() if s > 1.0 and fixed_batch.fits_well(f)]
@@ -246,7 +247,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
     if not fixed_batch.fits_well(one):
         fixed_batch.widen(session, site, fits)
     fits = dict(sorted(fits.items()))
-    session.fixed_batch_fits = fits
+    ev.facts.fixed_batch_fits = fits
     parts = [
         f"lr x{s:g}: {fmt(f[0])} -> {fmt(f[1])}{' (diverges)' if f[2] else ''}"
         for s, f in fits.items()
@@ -273,7 +274,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
                 Observation(
                     source="intervention",
                     text=text
-                    + f"; as written the training loss is unstable ({session.symptom_evidence})",
+                    + f"; as written the training loss is unstable ({ev.facts.symptom_evidence})",
                 )
             ],
             where=loc,
@@ -312,7 +313,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
             ev.item("lr_sweep", "failed", text)
             return
     ev.item("lr_sweep", "passed", text)
-    late = session.late_dead
+    late = ev.facts.late_dead
     if late is not None:
         a, dead_text = late
         ev.find(
@@ -325,7 +326,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
                 )
             ],
             where=where(session, a.frame),
-            why="dead or saturated units pass no gradient, so most of the network stops learning",
+            why=taxonomy().category("dead_activations").why,
             confirm="log the fraction of zero ReLU outputs per layer over a few batches; check the init scale and the activation choice",
         )
         ev.item("activations", "failed", dead_text)
@@ -377,7 +378,7 @@ def capacity(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
-    fits = session.fixed_batch_fits
+    fits = ev.facts.fixed_batch_fits
     explained = [i for i in ("lr_sweep", "activations") if ev.items.get(i, ("",))[0] == "failed"]
     if explained:
         ev.item(

@@ -38,6 +38,20 @@ def _loc(session: Session, t: Trace, kind: str, *categories: str) -> Location | 
     return first_static_location(session, *categories) or where(session, _frame(t, kind))
 
 
+def _discarding_site(session: Session, t: Trace) -> Location | None:
+    """Where the discarding zero_grad is written: its own line, or, when the function
+    holding it also runs where it discards nothing (a reset helper called before backward
+    in one place and between backward and step in another), the line that called it
+    there."""
+    ef = t.event_frames
+    d, harmless = ef.get("zero_grad_discarding"), ef.get("zero_grad_harmless")
+    caller = ef.get("zero_grad_discarding_caller")
+    if d is not None and harmless is not None and caller is not None:
+        if (d.file, d.line) == (harmless.file, harmless.line):
+            return where(session, caller)
+    return _loc(session, t, "zero_grad", "step_order")
+
+
 @check(Stage.OPTIMIZER)
 def call_order(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ITEMS)
@@ -72,7 +86,7 @@ def call_order(session: Session, ev: Evidence) -> None:
             status="confirmed",
             confidence="high",
             evidence=evidence,
-            where=_loc(session, t, "zero_grad", "step_order"),
+            where=_discarding_site(session, t),
             why="zeroing gradients between backward and step means the optimizer steps on zeros (or on a partial accumulation)",
             confirm="order each iteration as zero_grad -> forward -> loss -> backward -> step and compare 100 steps",
         )
@@ -350,6 +364,18 @@ def _step_not_called(session: Session, ev: Evidence, t: Trace, text: str) -> Non
     ev.item("updates", "failed", text)
 
 
+def _stepped_on(t: Trace, b) -> bool:
+    """The gradients left over at backward `b` reach an update: some of them belong to the
+    optimizer that takes the next step. With two optimizers taking turns (a GAN), the
+    generator's backward also fills the discriminator's .grad; that sum is reset before
+    the discriminator's own step, so it never reaches an update."""
+    opts = t.step_optimizers
+    if len({*opts}) <= 1 or b.step >= len(opts):
+        return True
+    owner = {p.name: p.optimizer for p in t.parameters}
+    return any(owner.get(name) == opts[b.step] for name in b.left_over)
+
+
 @check(Stage.OPTIMIZER)
 def gradient_reset(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
@@ -358,7 +384,9 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
     # the first backward of each iteration after the first update (an optimizer step or a
     # hand-written one; inside step(closure), the closure's first evaluation)
     firsts = [b for b in t.backwards if b.backward_in_iteration == 1 and b.updates_before > 0]
-    leftover = [b for b in firsts if b.left_over and not b.zero_grad_since_last_step]
+    leftover = [
+        b for b in firsts if b.left_over and not b.zero_grad_since_last_step and _stepped_on(t, b)
+    ]
     if not firsts:
         ev.item(
             "gradient_reset",

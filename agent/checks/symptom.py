@@ -14,6 +14,7 @@ from torch_investigate.agent.checks.locations import where
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import curve_stats, falls_without_bound
 from torch_investigate.tools.records import Stage
+from torch_investigate.tools.sandbox.staging import TRACE_PACKAGE
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -114,6 +115,21 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
     t = run.trace
     failure = run.result.failure
     environmental = failure is not None and failure.kind != "user_exception"
+    broke = t is not None and t.error is not None and tracer_broke(t.error)
+    if broke:
+        assert t is not None and t.error is not None
+        # the exception came out of the instrumentation, not the program: no finding
+        ev.item(
+            "run",
+            "failed",
+            f"the instrumentation failed inside the program's run ({t.error.type}: "
+            f"{t.error.message[:160]}); this is a torch-investigate bug, not evidence about "
+            "the program",
+        )
+        for item in ("loss_curve", "initial_loss"):
+            ev.item(item, "skipped", "the traced run was broken by the instrumentation")
+        ev.facts.failure = failure
+        return
     if t is None or not t.ran_training:
         if t is not None and t.error is not None and not environmental:
             _crash_finding(session, ev, t)
@@ -138,7 +154,7 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
                     "ran, so nothing was updated: see stage 6"
                 )
         ev.item("run", "failed", reason)
-        session.symptom = (
+        ev.facts.symptom = (
             "crash"
             if (t is not None and t.error is not None)
             or (failure is not None and failure.kind == "user_exception")
@@ -146,7 +162,7 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
         )
         ev.item("loss_curve", "skipped", "no loss was observed")
         ev.item("initial_loss", "skipped", "no loss was observed")
-        session.failure = failure
+        ev.facts.failure = failure
         return
     counts = t.counts
     detail = (
@@ -164,7 +180,7 @@ def run_and_curve(session: Session, ev: Evidence) -> None:
             "in-process instead, so every batch is traced"
         )
     ev.item("run", "passed", detail)
-    session.failure = failure
+    ev.facts.failure = failure
     _classify(session, ev, t)
     _initial(session, ev, t)
 
@@ -215,6 +231,19 @@ def _raised(t: Trace):
     return t.error if t.error is not None and t.error.type not in STOPS else None
 
 
+def tracer_broke(err) -> bool:
+    """The exception was raised by the tracer's own code: the innermost frame outside the
+    Python and torch libraries is the instrumentation's, not the program's."""
+    for f in reversed(err.frames):
+        file = f.file or ""
+        if TRACE_PACKAGE in file:
+            return True
+        if file.startswith("<") or "site-packages" in file or "/lib/python" in file:
+            continue
+        return False
+    return False
+
+
 def _crash_finding(session: Session, ev: Evidence, t: Trace) -> None:
     err = t.error
     assert err is not None
@@ -222,7 +251,7 @@ def _crash_finding(session: Session, ev: Evidence, t: Trace) -> None:
         return
     category, title = classify_crash(t, err.type, err.message)
     loc = where(session, err.repo_frame)
-    session.symptom = "crash"
+    ev.facts.symptom = "crash"
     last = t.loss_calls[-1] if t.loss_calls else None
     values = {"exception": err.type, "message": err.message[:500]}
     text = f"the training path raises {err.type}: {err.message[:300]}"
@@ -287,7 +316,7 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
                 f"only {finite} finite loss value(s) before the run ended ({t.stop_reason or t.status}): "
                 f"too few to classify; {more}",
             )
-            session.symptom = None
+            ev.facts.symptom = None
             return
     if stats is None or stats.n < 2:
         ev.item(
@@ -295,7 +324,7 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
             "passed",
             "fewer than two finite loss values: the run crashed or diverged at once",
         )
-        session.symptom = "crash" if _raised(t) else "divergence"
+        ev.facts.symptom = "crash" if _raised(t) else "divergence"
         return
     near = _near_chance(t)
     if near and len(phases) == 1:
@@ -311,13 +340,13 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
             f"phase {phases.index((a, b)) + 1} of {len(phases)} (steps {a}-{b - 1}, "
             f"{', '.join(names)}; each phase judged on its own curve: {others}) "
         )
-    session.symptom = symptom
+    ev.facts.symptom = symptom
     # the verdicts read smoothed ends; the text states the runs table's statistics
     text = (
         f"{symptom}: {where}first loss {fmt(stats.first_recorded)}, settled {fmt(stats.settled)} "
         f"after {stats.n} steps (min {fmt(stats.minimum)}){'; ' + why if why else ''}"
     )
-    session.symptom_evidence = text
+    ev.facts.symptom_evidence = text
     ev.item("loss_curve", "passed", text)
 
 
@@ -442,4 +471,4 @@ def _initial(session: Session, ev: Evidence, t: Trace) -> None:
         "passed",
         f"first {c.fn} {fmt(first)} vs chance level {fmt(chance)} ({note}; random weights need not hit it exactly)",
     )
-    session.chance = chance
+    ev.facts.chance = chance

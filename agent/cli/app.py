@@ -45,7 +45,7 @@ def _top(
     """The top-level options (the subcommands have their own)."""
 
 
-SUBCOMMANDS = {"run", "schema", "chat", "bench", "seed", "replay", "bisect", "mcp"}
+SUBCOMMANDS = {"run", "fix", "schema", "chat", "bench", "seed", "replay", "bisect", "mcp"}
 
 
 EXIT_OK, EXIT_CONFIRMED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3

@@ -1,6 +1,7 @@
 """The `investigate` command line.
 
     investigate PATH [options]      walk the protocol on a repo and print the report
+    investigate fix PATH [--apply]  ... then a verified patch for each confirmed defect
     investigate schema              the report's JSON schema
     investigate chat PATH           an interactive session
     investigate bench [SUITE]       the benchmark (--ray [ADDRESS]: on a Ray cluster)
@@ -21,6 +22,7 @@ import sys
 
 import typer
 
+from torch_investigate.agent.cli import fix as cli_fix  # noqa: F401 (it registers the command)
 from torch_investigate.agent.cli import run as cli_run  # noqa: F401 (it registers the command)
 from torch_investigate.agent.cli import subcommands as cli_subcommands
 from torch_investigate.agent.cli.app import EXIT_BAD_INPUT, SUBCOMMANDS, app

@@ -119,7 +119,7 @@ def run(
                     on_start=progress.before_call if progress else None,
                 )  # fmt: skip
             report = session.report(**_extra(policy))
-            failure = session.failure
+            failure = session.facts.failure
             training_ran = session.protocol.training_ran
     except InvestigationError as e:
         if recorder is not None and llm is not None:  # e.g. 401: keep what the run did
@@ -132,6 +132,14 @@ def run(
     if recorder is not None:
         _save_trajectory(recorder, policy, report, trajectory)
     _emit(report, render(report, fmt.value), fmt, output, quiet)
+    code = exit_code(report, failure, training_ran, static_only, policy)
+    if fail_on == FailOn.confirmed and report.conclusion == "defects_found":
+        code = code or EXIT_CONFIRMED
+    raise typer.Exit(code)
+
+
+def exit_code(report, failure, training_ran: bool, static_only: bool, policy) -> int:
+    """0, or 3 when the training path could not run (each with its line on stderr)."""
     code = EXIT_OK
     if (
         failure is not None
@@ -160,9 +168,7 @@ def run(
         typer.echo(f"investigate: the LLM run ended early: {endpoint_error}", err=True)
         if code == EXIT_OK and not any(s.verdict == "defect" for s in report.stages):
             code = EXIT_INCONCLUSIVE
-    if fail_on == FailOn.confirmed and report.conclusion == "defects_found":
-        code = code or EXIT_CONFIRMED
-    raise typer.Exit(code)
+    return code
 
 
 def _emit(report, text: str, fmt: Format, output: Path | None, quiet: bool) -> None:

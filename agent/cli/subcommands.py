@@ -130,6 +130,14 @@ def bench(
             "leaves them, or clones)",
         ),
     ] = None,
+    patch: Annotated[
+        bool,
+        typer.Option(
+            "--patch",
+            help="run `investigate fix` on every case and score its patches (patch and "
+            "verified rates, the seeded fix's metric recovered)",
+        ),
+    ] = False,
 ) -> None:
     try:
         from torch_investigate.evals.bench import run_bench
@@ -151,6 +159,7 @@ def bench(
         ray_cpus_per_case=1.0 if ray_cpus_per_case is None else ray_cpus_per_case,
         llm=llm,
         repos=repos,
+        patch=patch,
     )
     raise typer.Exit(code)
 

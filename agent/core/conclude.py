@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from torch_investigate.agent.core.interaction import cause_of_pair, fix_of
 from torch_investigate.tools.records import Experiment, Finding, NotYet, Stage
+from torch_investigate.tools.taxonomy import taxonomy
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -18,46 +19,23 @@ CONFIDENCE = {"high": 1.0, "medium": 0.5, "low": 0.0}
 def effect(f: Finding) -> float | None:
     """The largest relative improvement an intervention showed for this finding."""
     vals = [
-        o.values.get("relative_improvement")
+        o.effect.relative_improvement
         for o in f.evidence
-        if o.source == "intervention" and o.values.get("same_objective", True)
+        if o.source == "intervention" and o.effect is not None and o.effect.same_objective
     ]
-    vals = [v for v in vals if isinstance(v, (int, float))]
     return max(vals) if vals else None
 
 
-# A defect that another confirmed defect produces as a side effect is not the root cause:
-# a scheduler stepped per batch runs away when the optimizer steps once per epoch,
-# gradients explode with raw inputs or a huge step, units die from a huge step.
-CONSEQUENCE_OF: dict[str, set[str]] = {
-    "scheduler_misuse": {"step_not_called"},
-    "vanishing_or_exploding_gradients": {
-        "unnormalized_inputs",
-        "lr_too_high",
-        "bad_initialization",
-    },
-    "dead_activations": {"lr_too_high", "bad_initialization"},
-    "insufficient_capacity": {
-        "lr_too_high",
-        "lr_too_low",
-        "dead_activations",
-        "bad_initialization",
-    },
-    # clipping bites hard when something upstream inflates the gradients
-    "tiny_grad_clip": {
-        "wrong_loss_for_task",
-        "unnormalized_inputs",
-        "bad_labels",
-        "missing_zero_grad",
-        "loss_target_mismatch",
-    },
-}
+# A defect that another confirmed defect produces as a side effect is not the root cause
+# (each category's spec names what it can cause: tools/taxonomy.json `causes`).
+def consequence_of(category: str) -> set[str]:
+    return taxonomy().consequence_of(category)
 
 
 def score(f: Finding, confirmed: set[str] | None = None) -> float:
     """Earlier stages first, weighted by what fixing the defect did to the loss."""
     s = 10.0 - int(f.stage) + CONFIDENCE[f.confidence]
-    if confirmed and CONSEQUENCE_OF.get(f.category, set()) & confirmed:
+    if confirmed and consequence_of(f.category) & confirmed:
         s -= 5.0
     if "crash" in f.detector:
         s += 3.0
@@ -90,9 +68,9 @@ def choose_root_cause(session: Session) -> Finding | None:
         causes = [
             f
             for f in findings
-            if f.status == "plausible" and f.category in CONSEQUENCE_OF.get(best.category, set())
+            if f.status == "plausible" and f.category in consequence_of(best.category)
         ]
-        if causes and all(CONSEQUENCE_OF.get(f.category, set()) & cats for f in candidates):
+        if causes and all(consequence_of(f.category) & cats for f in candidates):
             return max(causes, key=score)
         return best
     if session.protocol.training_ran:
@@ -281,7 +259,6 @@ def conclude(session: Session, call) -> None:
         p.defer(change)
     if not p.finished:
         root = choose_root_cause(session)
-        p.root_cause = root.id if root else None
         result = call(
             "finish",
             {"root_cause": root.id if root else None, "explanation": explain(session, root)},
@@ -292,8 +269,7 @@ def conclude(session: Session, call) -> None:
     for exp in _experiments(session):
         if exp.description not in existing:
             _propose(call, exp)
-    for i, exp in enumerate(sorted(p.experiments, key=lambda e: -e.information_value), start=1):
-        exp.order = i
+    p.number_experiments()
 
 
 def _propose(call, exp: Experiment) -> None:

@@ -22,6 +22,9 @@ Rules
 - no_defect_without_evidence: "no defect found" needs a run of the training path
   and every stage's dynamic checks passed.
 - finish_before_protocol: the investigation ends only after every stage is closed.
+- deferral_unfounded: a change not to attempt yet is an optimization choice, held back
+  by findings the ledger holds.
+- unknown_symptom: the symptom stage 1 records is a taxonomy symptom.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from torch_investigate.tools.records import (
     CheckItem,
     Experiment,
     Finding,
+    NotYet,
     Observation,
     Stage,
     StageResult,
@@ -120,6 +124,23 @@ def check_experiment(protocol: Protocol, experiment: Experiment) -> None:
     advice = optimization_advice(experiment.description)
     if advice:
         _refuse_optimization(f"advice to change an optimization choice ({advice!r})", open_reasons)
+
+
+def check_deferral(protocol: Protocol, change: NotYet) -> None:
+    if change.kind not in OPTIMIZATION_KINDS:
+        raise Refused(
+            "deferral_unfounded",
+            f"{change.kind!r} is not an optimization choice; only those wait for stages 1-7.",
+        )
+    unknown = [i for i in change.blocked_by if protocol.ledger.get(i) is None]
+    if unknown:
+        raise Refused("deferral_unfounded", f"no finding {', '.join(unknown)} in the ledger.")
+
+
+def check_symptom(symptom: str | None) -> None:
+    if symptom is not None and not taxonomy().has_symptom(symptom):
+        known = ", ".join(s.id for s in taxonomy().symptoms)
+        raise Refused("unknown_symptom", f"{symptom!r} is not a symptom ({known}).")
 
 
 def check_evidence(protocol: Protocol, evidence: list[Observation], what: str) -> None:

@@ -28,9 +28,8 @@ ADDS_NOTHING, MATTERS = 0.05, 0.15
 
 def fix_of(f: Finding) -> tuple[dict[str, Any], str | None] | None:
     for o in f.evidence:
-        iv = o.values.get("interventions") if o.source == "intervention" else None
-        if isinstance(iv, dict) and iv:
-            return iv, o.values.get("train_loader")
+        if o.source == "intervention" and o.effect is not None and o.effect.interventions:
+            return o.effect.interventions, o.effect.train_loader
     return None
 
 

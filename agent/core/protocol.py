@@ -82,10 +82,13 @@ class Protocol:
         detail: str,
         evidence: list[Observation] = (),
         stage: Stage | None = None,
+        *,
+        untested: bool = False,
     ) -> None:
         """Record what a check (or a policy citing observations) found for an item of the
         current stage, or of a closed `stage` (a review settling what the walk left open;
-        the stage's verdict is revised). The merge rule is `merge_outcome`'s."""
+        the stage's verdict is revised). The merge rule is `merge_outcome`'s. `untested`:
+        a not_applicable outcome because the test could not tell here."""
         item = self.item(item_id, stage)
         guardrails.check_item(self, item, outcome, list(evidence))
         merged = merge_outcome((item.outcome, item.detail), outcome, detail)
@@ -93,6 +96,8 @@ class Protocol:
             item.outcome, item.detail = merged
             item.untested = item.untested and item.outcome == "not_applicable"
             item.evidence_ids.extend(o.id for o in evidence if o.id not in item.evidence_ids)
+        if untested and outcome == "not_applicable":
+            item.untested = True
         if stage is not None and stage != self.current:
             self.recompute()
 
@@ -188,9 +193,26 @@ class Protocol:
         return stored
 
     def defer(self, change: NotYet) -> None:
-        """Record a change not to attempt yet (always allowed: it is the guardrail's output)."""
+        """Record a change not to attempt yet."""
+        guardrails.check_deferral(self, change)
         if not any(n.change == change.change for n in self.not_yet):
             self.not_yet.append(change)
+
+    def number_experiments(self) -> None:
+        """Order the experiments by information value (1 = run it first)."""
+        for i, exp in enumerate(sorted(self.experiments, key=lambda e: -e.information_value), 1):
+            exp.order = i
+
+    # ---- what the run showed ---------------------------------------------------------
+
+    def record_symptom(self, symptom: str | None) -> None:
+        """What stage 1 read from the run (a taxonomy symptom id), for the guardrails."""
+        guardrails.check_symptom(symptom)
+        self.symptom = symptom
+
+    def record_training_ran(self) -> None:
+        """The repo's training path produced a trace: runtime evidence exists."""
+        self.training_ran = True
 
     # ---- stage transitions -----------------------------------------------------------
 

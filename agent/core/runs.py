@@ -9,27 +9,30 @@ threads the runs use; the Runner itself prints nothing.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from torch_investigate.agent.core.curves import final_level, first_recorded, window
+from torch_investigate.tools.interventions import tracer_interventions
 from torch_investigate.tools.records import RunSummary
 from torch_investigate.tools.sandbox import Limits, RunResult, Sandbox
 from torch_investigate.tools.sandbox.progress import RunProgress
-from torch_investigate.tools.tracefile.trace import Trace, load_trace
+from torch_investigate.tools.trace.config import Config
+from torch_investigate.tools.tracefile.trace import Trace
 
 # Budgets: the baseline traces `steps` optimizer steps and then fast-forwards to the
-# evaluation phase; an intervention stops hard after `probe_steps`.
+# evaluation phase; an intervention stops hard after `probe_steps`. Each run stops at
+# its wall-clock limit (seconds), the sandbox's default.
 DEFAULT_STEPS = 200
+DEFAULT_TIMEOUT_S = Limits().wall_s
 PROBE_STEPS = 120
 
 
@@ -116,7 +119,7 @@ class Runner:
         argv: list[str],
         *,
         steps: int = DEFAULT_STEPS,
-        timeout_s: float = 120.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
         save_dir: Path | None = None,
         env: dict[str, str] | None = None,
         on_run: RunListener | None = None,
@@ -132,25 +135,26 @@ class Runner:
 
     def _config(
         self,
-        interventions: dict[str, Any],
+        changes: dict[str, Any],
         *,
         baseline: bool,
         train_loader: str | None,
         steps: int | None,
-    ) -> dict[str, Any]:
+    ) -> Config:
+        """The tracer's configuration of one run (UnknownIntervention for a change the
+        tracer does not know)."""
         n = steps or (self.steps if baseline else min(self.steps, PROBE_STEPS))
-        cfg: dict[str, Any] = {
-            "max_steps": n,
-            "detail_steps": 25 if baseline else 5,
-            "max_total_steps": max(3000, 10 * n) if baseline else n,
-            "max_forwards": 20000 if baseline else 4 * n + 50,
-            "max_wall_s": max(10.0, self.timeout_s - 5.0),
-            "fast_forward": baseline,
-            "probes": baseline,
-            "train_loader": train_loader,
-            "interventions": interventions,
-        }
-        return cfg
+        return Config(
+            max_steps=n,
+            detail_steps=25 if baseline else 5,
+            max_total_steps=max(3000, 10 * n) if baseline else n,
+            max_forwards=20000 if baseline else 4 * n + 50,
+            max_wall_s=max(10.0, self.timeout_s - 5.0),
+            fast_forward=baseline,
+            probes=baseline,
+            train_loader=train_loader,
+            interventions=tracer_interventions(changes),
+        )
 
     def key(self, interventions: dict[str, Any], steps: int | None = None) -> str:
         if not interventions:
@@ -204,7 +208,7 @@ class Runner:
         that step (the sandbox's wall and CPU limits grow by as much)."""
         cfg = self._config({}, baseline=False, train_loader=None, steps=1)
         wall = self.timeout_s + timeout_s
-        cfg.update(probe_code=code, max_total_steps=3, max_wall_s=wall - 5.0)
+        cfg = replace(cfg, probe_code=code, max_total_steps=3, max_wall_s=wall - 5.0)
         base = self.sandbox.limits
         limits = base.model_copy(
             update={"wall_s": base.wall_s + timeout_s, "cpu_s": base.cpu_s + int(timeout_s)}
@@ -216,7 +220,7 @@ class Runner:
         self,
         label: str,
         interventions: dict[str, Any],
-        cfg: dict[str, Any],
+        cfg: Config,
         limits: Limits | None = None,
     ) -> Run:
         """One run in the sandbox, told to the listener as it starts, progresses and ends."""
@@ -228,7 +232,7 @@ class Runner:
                 seconds = round(time.perf_counter() - started, 1)
                 self.on_run(RunEvent(
                     kind=kind, label=label, interventions=interventions,
-                    budget=cfg["max_steps"], seconds=seconds, **fields,
+                    budget=cfg.max_steps, seconds=seconds, **fields,
                 ))  # fmt: skip
 
         def on_progress(progress: RunProgress) -> None:
@@ -247,21 +251,16 @@ class Runner:
         return run
 
     def _load(self, label: str, interventions: dict[str, Any], res: RunResult) -> Run:
-        trace = None
-        err = ""
-        if res.trace_path is not None and Path(res.trace_path).exists():
-            try:
-                trace = load_trace(res.trace_path)
-            except (ValueError, ValidationError, json.JSONDecodeError) as e:
-                err = f"trace could not be read: {str(e)[:200]}"
-            if self.save_dir is not None:
-                self.save_dir.mkdir(parents=True, exist_ok=True)
-                safe = "".join(c if c.isalnum() or c in "-_=." else "_" for c in label)
-                shutil.copy(res.trace_path, self.save_dir / f"{safe}.trace.json")
-        else:
-            err = "no trace was written"
+        if res.trace_path is not None and self.save_dir is not None:
+            self.save_dir.mkdir(parents=True, exist_ok=True)
+            safe = "".join(c if c.isalnum() or c in "-_=." else "_" for c in label)
+            shutil.copy(res.trace_path, self.save_dir / f"{safe}.trace.json")
         return Run(
-            label=label, interventions=interventions, result=res, trace=trace, trace_error=err
+            label=label,
+            interventions=interventions,
+            result=res,
+            trace=res.trace,
+            trace_error=res.trace_error,
         )
 
     def summaries(self) -> list[RunSummary]:

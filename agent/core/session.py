@@ -7,15 +7,23 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from torch_investigate.agent.core.answer import summarize
+from torch_investigate.agent.core.facts import StageFacts
 from torch_investigate.agent.core.protocol import Protocol
-from torch_investigate.agent.core.runs import DEFAULT_STEPS, Run, RunListener, Runner
+from torch_investigate.agent.core.runs import (
+    DEFAULT_STEPS,
+    DEFAULT_TIMEOUT_S,
+    Run,
+    RunListener,
+    Runner,
+)
 from torch_investigate.agent.core.tool_args import Candidate
-from torch_investigate.agent.render.summary import summarize
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.checks import run_static_checks
 from torch_investigate.tools.cpu_option import cpu_variants
@@ -45,19 +53,25 @@ class InvestigationError(Exception):
 class Options(BaseModel):
     cmd: str | None = None
     steps: int = DEFAULT_STEPS
-    timeout_s: float = 120.0
+    timeout_s: float = DEFAULT_TIMEOUT_S
     static_only: bool = False
     python: str | None = None
     isolation: str = "auto"
     save_trace: Path | None = None
-    memory_mb: int = 6144
+    memory_mb: int = Limits().memory_mb
 
 
 class Session:
     def __init__(
-        self, repo: Path, options: Options | None = None, on_run: RunListener | None = None
+        self,
+        repo: Path,
+        options: Options | None = None,
+        on_run: RunListener | None = None,
+        edit_copy: Callable[[Path], None] | None = None,
     ) -> None:
-        """`on_run` hears every run of the training path start, progress and end."""
+        """`on_run` hears every run of the training path start, progress and end;
+        `edit_copy` changes the workspace copy before it is read (`investigate fix`
+        applies a patch there: the repo itself is never touched)."""
         self.options = options or Options()
         self.on_run = on_run
         self.timings: dict[str, float] = {}
@@ -82,17 +96,14 @@ class Session:
         self.runner: Runner | None = None
         self.command: CommandInfo | None = None
         self.command_note = ""
-        # what stage 1 established, used by later stages and the report
-        self.symptom_evidence = ""
-        self.chance: float | None = None
-        self.failure = None  # the sandbox's Failure when the path could not run
-        # stage 8: the fixed-batch fits per learning-rate scale (first, settled, diverged),
-        # and units that died during training (judged once the lr sweep has spoken)
-        self.fixed_batch_fits: dict[float, tuple[float | None, float | None, bool]] = {}
-        self.late_dead: tuple[object, str] | None = None
+        # what the stages established (the symptom, the fixed-batch fits...): returned by
+        # their checks, recorded by `record_facts`
+        self.facts = StageFacts()
         self.policy_name = "planner"
         self.candidates: dict[str, Finding] = {}  # C1, C2, ...: what run_stage_checks found
         try:
+            if edit_copy is not None:
+                edit_copy(self.workspace.root)
             self._prepare()
         except BaseException:
             self.close()
@@ -161,9 +172,11 @@ class Session:
         protocol = getattr(self, "protocol", None)
         return protocol.symptom if protocol is not None else None
 
-    @symptom.setter
-    def symptom(self, value: str | None) -> None:
-        self.protocol.symptom = value
+    def record_facts(self, facts: StageFacts) -> None:
+        """Keep what a stage's checks returned; the symptom goes to the protocol too."""
+        self.facts = facts
+        if facts.symptom != self.protocol.symptom:
+            self.protocol.record_symptom(facts.symptom)
 
     # ---- evidence ------------------------------------------------------------------
 
@@ -186,7 +199,7 @@ class Session:
             run = self._on_the_cpu(run)
         self.timings.setdefault("baseline_run", time.perf_counter() - t)
         if run.trace is not None and run.trace.ran_training:
-            self.protocol.training_ran = True
+            self.protocol.record_training_ran()
         return run
 
     def _on_the_cpu(self, run: Run) -> Run:
@@ -268,7 +281,7 @@ class Session:
             command_note=self.command_note,
             policy=self.policy_name,
             symptom=self.symptom,
-            symptom_evidence=self.symptom_evidence,
+            symptom_evidence=self.facts.symptom_evidence,
             stages=list(self.protocol.stages.values()),
             findings=self.protocol.ledger.all(),
             root_cause=self.protocol.root_cause,

@@ -12,8 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from torch_investigate.tools.records import ExperimentKind, Finding, Outcome
-from torch_investigate.tools.taxonomy import OTHER, taxonomy
+from torch_investigate.tools.records import ExperimentKind, Finding, Outcome, category_enum
+from torch_investigate.tools.taxonomy import taxonomy
 
 
 class Args(BaseModel):
@@ -49,11 +49,6 @@ class ProbeArgs(Args):
     timeout_s: float = Field(default=60.0, ge=5, le=600)
 
 
-def _category_ids(schema: dict) -> None:
-    """The taxonomy's category ids, so a model names a defect as the reports do."""
-    schema["enum"] = [*(c.id for c in taxonomy().categories), OTHER]
-
-
 class RecordFindingArgs(Args):
     candidate: str | None = Field(
         default=None, description="C3 from run_stage_checks; other fields override it"
@@ -61,7 +56,7 @@ class RecordFindingArgs(Args):
     category: str | None = Field(
         default=None,
         description="a taxonomy id, or `other` with a title",
-        json_schema_extra=_category_ids,
+        json_schema_extra=category_enum,
     )
     stage: int | None = Field(
         default=None, ge=1, le=8, description="for `other`: the stage it belongs to"

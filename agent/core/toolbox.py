@@ -84,6 +84,7 @@ def _run_stage_checks(session: Session, a: StageArgs) -> ToolResult:
     if protocol.current != stage:
         raise Refused("stage_order", _not_open(session, stage))
     ev = stage_evidence(session, stage)
+    session.record_facts(ev.facts)
     items: dict[str, ItemResult] = {}
     for item_id, (outcome, detail) in ev.items.items():
         item = protocol.item(item_id)
@@ -93,9 +94,7 @@ def _run_stage_checks(session: Session, a: StageArgs) -> ToolResult:
             text=f"stage {a.stage} item {item_id} {outcome}: {detail}",
             values={"item": item_id, "outcome": outcome},
         ))  # fmt: skip
-        protocol.check(item_id, outcome, detail, [obs])
-        if item_id in ev.untested and outcome == "not_applicable":
-            item.untested = True
+        protocol.check(item_id, outcome, detail, [obs], untested=item_id in ev.untested)
         items[item_id] = ItemResult(outcome=outcome, detail=detail, evidence_id=obs.id)
     candidates = [session.add_candidate(_issued(session, f)) for f in ev.findings]
     checks = StageChecks(stage=a.stage, items=items, candidates=candidates)
@@ -155,7 +154,7 @@ def _show_evidence(session: Session, a: ShowEvidenceArgs) -> ToolResult:
             parts.append(f"{oid}: no such observation")
             continue
         where = f" at {o.where}" if o.where else ""
-        values = f"\n  values: {o.values}" if o.values else ""
+        values = f"\n  values: {o.reported_values}" if o.reported_values else ""
         parts.append(f"{o.id} [{o.source}]{where}: {o.text}{values}")
     return ToolResult(ok=True, text=bounded("\n".join(parts)))
 

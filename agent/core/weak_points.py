@@ -66,7 +66,7 @@ def weak_points(session: Session) -> list[WeakPoint]:
     if not p.training_ran:
         out.append(WeakPoint(kind="did_not_run", text=(
             "The training command did not reach a training step"
-            + (f": {session.failure.message}" if session.failure else "")
+            + (f": {session.facts.failure.message}" if session.facts.failure else "")
             + ". Find out why from the code and the run's message."
         )))  # fmt: skip
     confirmed = p.ledger.confirmed()
@@ -83,7 +83,7 @@ def weak_points(session: Session) -> list[WeakPoint]:
         )))  # fmt: skip
     elif symptom in LEARNING_SYMPTOMS and not correctness:
         out.append(WeakPoint(kind="unexplained_symptom", text=(
-            f"The run shows {symptom.replace('_', ' ')} ({session.symptom_evidence}) but no "
+            f"The run shows {symptom.replace('_', ' ')} ({session.facts.symptom_evidence}) but no "
             "defect in stages 2-7 is confirmed. Something on the training path explains it."
         )))  # fmt: skip
     plausible = [f for f in p.ledger.all() if f.status == "plausible"]
@@ -253,7 +253,7 @@ def _g(x: float) -> str:
 
 def _fixed_batch_fit(session: Session) -> str | None:
     """The fixed-batch evidence that the model can fit, when stage 8 measured it."""
-    fits = [(s, f) for s, f in session.fixed_batch_fits.items() if f[0] and f[1] is not None]
+    fits = [(s, f) for s, f in session.facts.fixed_batch_fits.items() if f[0] and f[1] is not None]
     good = [(s, f) for s, f in fits if not f[2] and f[1] < 0.5 * abs(f[0])]
     if not good:
         return None

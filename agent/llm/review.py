@@ -68,7 +68,7 @@ class ReviewPolicy:
 def summary(session: Session) -> str:
     """The walk in a few lines: symptom, stage verdicts, findings with their evidence ids."""
     p = session.protocol
-    lines = [f"Symptom: {session.symptom or 'not established'}; {session.symptom_evidence}"]
+    lines = [f"Symptom: {session.symptom or 'not established'}; {session.facts.symptom_evidence}"]
     for stage, r in p.stages.items():
         lines.append(f"Stage {int(stage)} {stage.title}: {r.verdict} — {r.reason[:160]}")
     for f in p.ledger.all():

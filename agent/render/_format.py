@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import math
 
+# a line of prose is written once, in the core (the answer writes it too)
+from torch_investigate.agent.core.prose import one_line as one_line
+from torch_investigate.agent.core.prose import sentence as sentence
+
 MISSING = "—"
 
 
@@ -46,17 +50,3 @@ def fmt_value(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {fmt_value(v)}" for k, v in list(value.items())[:8]) + "}"
     return str(value)
-
-
-def one_line(text: str, limit: int = 0) -> str:
-    """Collapse whitespace so the text fits a table cell or a list item."""
-    flat = " ".join(text.split())
-    if limit and len(flat) > limit:
-        return flat[: limit - 1] + "…"
-    return flat
-
-
-def sentence(text: str) -> str:
-    """One line ending in a full stop, so a following sentence does not run into it."""
-    flat = one_line(text)
-    return flat if not flat or flat[-1] in ".!?" else flat + "."

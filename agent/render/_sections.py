@@ -8,9 +8,9 @@ examined.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from torch_investigate.agent.core.answer import finding_key, is_baseline, strongest_suspicion
 from torch_investigate.agent.core.curves import final_level, first_recorded, window
 from torch_investigate.agent.render._format import sentence
 from torch_investigate.tools.records import (
@@ -24,32 +24,12 @@ from torch_investigate.tools.records import (
 )
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
-_STATUS_RANK = {"confirmed": 0, "plausible": 1, "refuted": 2}
-_CONFIDENCE_RANK = {"high": 0, "medium": 1, "low": 2}
-
 ISOLATION_TEXT = {
     "bwrap": "bubblewrap sandbox with no network",
     "unshare": "network namespace (unshare) with no network",
     "socket-guard": "socket guard only (no namespace was available; network calls are blocked in-process)",
     "none": "none: nothing from the repo was executed (static analysis only)",
 }
-
-
-def _id_key(finding_id: str) -> tuple[int, str]:
-    digits = re.sub(r"\D", "", finding_id)
-    return (int(digits) if digits else 1 << 30, finding_id)
-
-
-def finding_key(finding: Finding, root_cause: str | None) -> tuple[int, int, int, int, tuple]:
-    """Confirmed before plausible before refuted; inside a status the root cause
-    first, then higher confidence, then protocol order (earlier stage first)."""
-    return (
-        _STATUS_RANK[finding.status],
-        0 if finding.id and finding.id == root_cause else 1,
-        _CONFIDENCE_RANK[finding.confidence],
-        int(finding.stage),
-        _id_key(finding.id),
-    )
 
 
 def category_title(category: str) -> str:
@@ -100,10 +80,6 @@ def total_seconds(report: Report) -> float | None:
     if "total" in report.timings:
         return report.timings["total"]
     return sum(report.timings.values()) if report.timings else None
-
-
-def is_baseline(run: RunSummary) -> bool:
-    return not run.interventions
 
 
 @dataclass(frozen=True)
@@ -185,16 +161,6 @@ def _suspected_note(suspected: Finding | None) -> str:
         f" Suspected, not confirmed: {suspected.id} ({suspected.category}) at "
         f"{where_text(suspected)} (section C)."
     )
-
-
-def strongest_suspicion(report: Report) -> Finding | None:
-    """The report's root cause when it is only plausible, else the first plausible
-    finding in reading order (higher confidence, earlier stage first)."""
-    named = report.finding(report.root_cause) if report.root_cause else None
-    if named is not None and named.status == "plausible":
-        return named
-    plausible = [f for f in report.findings if f.status == "plausible"]
-    return min(plausible, key=lambda f: finding_key(f, report.root_cause), default=None)
 
 
 def _root_statement(report: Report, root: Finding | None) -> str:

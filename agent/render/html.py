@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 from html import escape
 
+from torch_investigate.agent.core.answer import confirming_label, lead, summary_of
 from torch_investigate.agent.core.curves import STATISTICS_NOTE
 from torch_investigate.agent.render import _svg
 from torch_investigate.agent.render._format import (
@@ -20,6 +21,7 @@ from torch_investigate.agent.render._format import (
     sentence,
 )
 from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._patches import html_section
 from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
     ReportView,
@@ -32,7 +34,6 @@ from torch_investigate.agent.render._sections import (
     view,
     where_text,
 )
-from torch_investigate.agent.render.summary import confirming_label, lead, summary_of
 from torch_investigate.tools.records import (
     CheckItem,
     Finding,
@@ -61,6 +62,8 @@ table { border-collapse: collapse; width: 100%; font-size: 0.93em; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f6f8; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+pre.diff { background: #f6f6f8; padding: 8px; overflow-x: auto; font-size: 0.88em; }
+pre.diff .add { color: #116329; } pre.diff .del { color: #a40e26; }
 .badge { display: inline-block; padding: 0 7px; border-radius: 9px; font-size: 0.85em;
          font-weight: 600; color: #fff; background: #777; }
 .badge.coherent, .badge.passed, .badge.no_defect_found { background: #2e7d32; }
@@ -262,10 +265,8 @@ def _stages(stages: list[StageResult]) -> str:
 
 def _observation(obs: Observation) -> str:
     text = f'<li><span class="src">{esc(obs.source)}</span> {esc(obs.text)}'
-    if obs.values:
-        text += (
-            " (" + ", ".join(f"{esc(k)}={esc(fmt_value(v))}" for k, v in obs.values.items()) + ")"
-        )
+    if values := obs.reported_values:
+        text += " (" + ", ".join(f"{esc(k)}={esc(fmt_value(v))}" for k, v in values.items()) + ")"
     if obs.where is not None:
         text += f", at {_code(str(obs.where))}"
     return text + "</li>"
@@ -463,6 +464,7 @@ def to_html(report: Report) -> str:
             _stages(report.stages),
             _findings(v),
             _conclusions(v),
+            html_section(report.patches),
             _runs(report),
             _git(report),
             _tail(report),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 
+from torch_investigate.agent.core.answer import confirming_label, lead, summary_of
 from torch_investigate.agent.core.curves import STATISTICS_NOTE
 from torch_investigate.agent.render._format import (
     fmt_num,
@@ -18,6 +19,7 @@ from torch_investigate.agent.render._format import (
     sentence,
 )
 from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._patches import markdown_lines
 from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
     ReportView,
@@ -29,7 +31,6 @@ from torch_investigate.agent.render._sections import (
     view,
     where_text,
 )
-from torch_investigate.agent.render.summary import confirming_label, lead, summary_of
 from torch_investigate.tools.records import (
     CheckItem,
     Finding,
@@ -193,8 +194,8 @@ def _stages(stages: list[StageResult]) -> list[str]:
 
 def _observation(obs: Observation) -> str:
     text = f"  - [{obs.source}] {md(one_line(obs.text))}"
-    if obs.values:
-        text += " (" + ", ".join(f"{md(k)}={md(fmt_value(v))}" for k, v in obs.values.items()) + ")"
+    if values := obs.reported_values:
+        text += " (" + ", ".join(f"{md(k)}={md(fmt_value(v))}" for k, v in values.items()) + ")"
     if obs.where is not None:
         text += f", at {code(str(obs.where))}"
     return text
@@ -401,6 +402,7 @@ def to_markdown(report: Report) -> str:
         _stages(report.stages),
         _findings(v),
         _conclusions(v),
+        markdown_lines(report.patches, md, code),
         _runs(report),
         _gradient_flow(report),
         _git(report),

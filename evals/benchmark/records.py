@@ -8,8 +8,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from torch_investigate.evals.benchmark.patch_records import PatchScore, PatchSummary
+
 # investigator: the built-in planner; llm: the LLM policy `LLMSpec` describes
-Mode = Literal["investigator", "static_only", "torchfix", "llm"]
+# fix: the planner through `investigate fix` (bench --patch): the investigation and its patches
+Mode = Literal["investigator", "static_only", "torchfix", "llm", "fix"]
 CaseKind = Literal["buggy", "clean"]
 LLMMode = Literal["review", "walk"]
 
@@ -131,6 +134,7 @@ class CaseScore(BaseModel):
     exit_code: int | None = None
     error: str = ""
     llm: CaseLLM | None = None  # an LLM run's tokens, requests, cost and stop reason
+    patch: PatchScore | None = None  # bench --patch: what `investigate fix` produced
 
 
 class CategoryRow(BaseModel):
@@ -183,3 +187,4 @@ class BenchResult(BaseModel):
     baseline_cases: dict[str, list[CaseScore]] = Field(default_factory=dict)
     torchfix: str = ""  # version, or why it did not run
     investigator: str = ""  # where the investigator ran from, its commit and whether dirty
+    patches: PatchSummary | None = None  # bench --patch: patch and verified rates

@@ -16,6 +16,7 @@ import argparse
 import io
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -323,6 +324,7 @@ def materialize(repo: RealRepo, seed: Seed | None, repos_dir: str | Path, dest: 
 class PlainRun(BaseModel):
     metric: float | None
     seconds: float
+    cpu_seconds: float | None = None  # user + system time of the command and its children
     returncode: int | None  # None: stopped at the time limit
     tail: str  # the output's last lines
 
@@ -333,6 +335,7 @@ def run_plain(repo: RealRepo, folder: Path, timeout: float | None = None) -> Pla
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env.update(repo.env)
     start = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(
         ["bash", "-c", repo.command],
         cwd=folder,
@@ -350,9 +353,12 @@ def run_plain(repo: RealRepo, folder: Path, timeout: float | None = None) -> Pla
         output, _ = proc.communicate()
         code = None
     seconds = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return PlainRun(
         metric=repo.metric.read(output),
         seconds=round(seconds, 1),
+        cpu_seconds=round(cpu, 1),
         returncode=code,
         tail="\n".join(output.splitlines()[-15:]),
     )
@@ -404,7 +410,8 @@ def main(argv: list[str] | None = None) -> int:
         status = "timeout" if run.returncode is None else f"exit {run.returncode}"
         print(
             f"{repo.id}/{name}: {repo.metric.name} {_fmt(run.metric)} (manifest {_fmt(expected)}), "
-            f"{run.seconds:.1f} s (manifest {repo.plain_seconds:.1f} s), {status}",
+            f"{run.seconds:.1f} s (manifest {repo.plain_seconds:.1f} s; cpu {run.cpu_seconds:.1f} s), "
+            f"{status}",
             flush=True,
         )
         if run.metric is None and (seed is None or seed.effect != "crash"):

@@ -48,17 +48,6 @@ NOT_IN_CASE = frozenset({"template.json"})  # the case is a user's repo: no answ
 MAX_TRIES = 4
 PER_CATEGORY = 4
 
-# Categories no operator seeds, and why.
-NOT_SEEDABLE = {
-    "objective_unbounded": (
-        "no template's loss has a second term whose sign could be flipped (a KL or a "
-        "regularizer); the real-repo suite seeds it in a VAE"
-    ),
-    "vanishing_or_exploding_gradients": (
-        "needs a deep stack (tens of layers) to show; the templates are 2-4 layers deep, so "
-        "any seeding would be an architecture rewrite or read as bad_initialization"
-    ),
-}
 # The CI subset: the first three of these that the suite holds, and one clean control.
 CI_PREFERENCE = (
     "miniloop-step_order",
@@ -242,17 +231,7 @@ class Generator:
                 )
             )
         covered = {c.category for c in manifest.cases}
-        for c in taxonomy().categories:
-            if c.id in covered:
-                continue
-            if c.id in NOT_SEEDABLE:
-                manifest.not_seeded[c.id] = NOT_SEEDABLE[c.id]
-            elif c.id in categories:
-                tried = [k for k in self.dropped if f"/{c.id}/" in k]
-                manifest.not_seeded[c.id] = (
-                    f"{len(tried)} seedings applied, none changed a run" if tried
-                    else "no applicable pattern in the templates"
-                )  # fmt: skip
+        manifest.not_seeded.update(not_seeded(covered, categories, self.dropped))
         manifest.write(suite)
         write_ci(suite, manifest)
         return manifest
@@ -268,6 +247,24 @@ def _keeps(loud: bool, effect: str) -> bool:
 def _strip(out: Path) -> None:
     for name in NOT_IN_CASE:
         (out / name).unlink(missing_ok=True)
+
+
+def not_seeded(covered: set[str], tried: list[str], dropped: dict) -> dict[str, str]:
+    """Why each taxonomy category without a case has none: its spec says no template can
+    seed it, or the seedings tried (`dropped`, keyed `template/category/...`) changed no run."""
+    out: dict[str, str] = {}
+    for c in taxonomy().categories:
+        if c.id in covered:
+            continue
+        if c.not_seedable:
+            out[c.id] = c.not_seedable
+        elif c.id in tried:
+            n = len([k for k in dropped if f"/{c.id}/" in k])
+            out[c.id] = (
+                f"{n} seedings applied, none changed a run" if n
+                else "no applicable pattern in the templates"
+            )  # fmt: skip
+    return out
 
 
 def write_ci(suite: Path, manifest: Manifest) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from torch_investigate.tools.sandbox.models import Failure, Limits
+from torch_investigate.tools.tracefile.records import ErrorInfo, Frame
 
 NETWORK_PREFIX = "network access blocked by torch-investigate"
 # Written by runtime/child.py when its own set-up or the tracer raised (exit code 70).
@@ -68,15 +69,8 @@ _DATA_ADVICE = (
 
 
 @dataclass
-class Frame:
-    file: str
-    line: int | None
-    function: str | None
-
-
-@dataclass
 class RunError:
-    """The program's uncaught exception, from the trace JSON or else from stderr."""
+    """The program's uncaught exception, from the trace or else from stderr."""
 
     type: str
     message: str
@@ -94,20 +88,14 @@ class RunEvidence:
     run_dir: Path
     limits: Limits
     python: str
-    trace: dict[str, Any] | None = None
+    error: ErrorInfo | None = None  # the uncaught exception, as the tracer recorded it
     network: list[dict[str, Any]] = field(default_factory=list)
 
 
-def error_from_trace(trace: dict[str, Any] | None) -> RunError | None:
-    error = (trace or {}).get("error")
-    if not isinstance(error, dict) or not error.get("type"):
+def error_from_trace(error: ErrorInfo | None) -> RunError | None:
+    if error is None or not error.type:
         return None
-    frames = [
-        Frame(str(f.get("file", "")), f.get("line"), f.get("function"))
-        for f in error.get("frames") or []
-        if isinstance(f, dict)
-    ]
-    return RunError(str(error["type"]), str(error.get("message", "")), frames)
+    return RunError(error.type, error.message, list(error.frames))
 
 
 def error_from_stderr(stderr: str) -> RunError | None:
@@ -120,7 +108,9 @@ def error_from_stderr(stderr: str) -> RunError | None:
     for line in stderr[start:].splitlines()[1:]:
         frame = _TRACEBACK_FRAME.match(line)
         if frame:
-            frames.append(Frame(frame["file"], int(frame["line"]), frame["func"].strip()))
+            frames.append(
+                Frame(file=frame["file"], line=int(frame["line"]), function=frame["func"].strip())
+            )
             continue
         if line.startswith((" ", "\t")) or not line.strip():
             continue
@@ -146,7 +136,7 @@ def repo_frame(frames: list[Frame], run_dir: Path) -> Frame | None:
     for frame in reversed(frames):
         rel = _relative(frame.file, run_dir)
         if rel is not None:
-            return Frame(rel, frame.line, frame.function)
+            return frame.model_copy(update={"file": rel})
     return None
 
 
@@ -215,7 +205,7 @@ def _has_accelerator() -> bool:
 
 def classify(ev: RunEvidence) -> Failure | None:
     """None for a clean exit (code 0), else the one failure that explains the run."""
-    error = error_from_trace(ev.trace) or error_from_stderr(ev.stderr)
+    error = error_from_trace(ev.error) or error_from_stderr(ev.stderr)
     frame = repo_frame(error.frames, ev.run_dir) if error else None
     err_text = f"{error.type}: {error.message}" if error else ""
     tail = ev.stderr[-20_000:]
@@ -253,7 +243,8 @@ def classify(ev: RunEvidence) -> Failure | None:
     if ev.network or NETWORK_PREFIX in err_text or NETWORK_PREFIX in tail:
         attempt = ev.network[0] if ev.network else {}
         net_frames = [
-            Frame(f["file"], f.get("line"), f.get("function")) for f in attempt.get("frames", [])
+            Frame(file=f["file"], line=f.get("line") or 0, function=f.get("function") or "")
+            for f in attempt.get("frames", [])
         ]
         frame = repo_frame(net_frames, ev.run_dir) or frame
         host = attempt.get("host") or "a remote host"

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+from torch_investigate.tools.tracefile.trace import Trace
 
 FailureKind = Literal[
     "timeout",
@@ -24,7 +26,7 @@ FailureKind = Literal[
 
 
 class Limits(BaseModel):
-    wall_s: float = 120
+    wall_s: float = 120.0  # the one default of a run's wall-clock limit (DEFAULT_TIMEOUT_S)
     cpu_s: int = 600
     memory_mb: int = 6144  # address space on top of the warm interpreter (torch imported)
     file_size_mb: int = 512  # largest file the program may write
@@ -53,6 +55,9 @@ class RunResult(BaseModel):
     stdout: str  # capped, with a "[... N bytes cut]" note
     stderr: str
     trace_path: Path | None  # the tracer's JSON, when it was written (also after a crash)
+    # the trace, read and validated once here (None: none written, or see trace_error)
+    trace: Trace | None = Field(default=None, exclude=True, repr=False)
+    trace_error: str = ""  # why there is no trace
     failure: Failure | None
     run_dir: Path
     isolation: str = ""  # bwrap | unshare | socket-guard

@@ -30,6 +30,7 @@ import threading
 import weakref
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,8 @@ from torch_investigate.tools.sandbox.models import Failure, Limits, RunResult
 from torch_investigate.tools.sandbox.process import Answer, SandboxProcess, ServerError
 from torch_investigate.tools.sandbox.progress import ProgressCallback, ProgressPoller, progress_path
 from torch_investigate.tools.sandbox.staging import SITE_DIR, stage_runtime
+from torch_investigate.tools.trace.config import Config
+from torch_investigate.tools.tracefile.trace import Trace, load_trace
 
 # Seconds the host waits beyond the wall limit before it gives up on the server
 # (which enforces the limit itself: TERM, 2 s grace, KILL, 2 s to drain the pipes).
@@ -209,7 +212,7 @@ class Sandbox:
         self,
         argv: list[str],
         *,
-        trace_config: dict[str, Any],
+        trace_config: Config | Mapping[str, Any],
         label: str = "",
         limits: Limits | None = None,
         env: Mapping[str, str] | None = None,
@@ -233,17 +236,18 @@ class Sandbox:
                 self._active += 1
             run_id = f"{next(self._ids):03d}" + (f"-{_slug(label)}" if _slug(label) else "")
             progress = progress_path(self._trace_path(run_id))
+            config = _as_dict(trace_config)
             try:
                 with self._poller.watching(progress, on_progress):
-                    return self._run(
-                        run_id, list(argv), dict(trace_config), label, limits or self.limits, env
-                    )
+                    return self._run(run_id, list(argv), config, label, limits or self.limits, env)
             finally:
                 with self._life:
                     self._active -= 1
                     self._life.notify_all()
 
-    def run_many(self, jobs: list[tuple[list[str], dict[str, Any], str]]) -> list[RunResult]:
+    def run_many(
+        self, jobs: list[tuple[list[str], Config | Mapping[str, Any], str]]
+    ) -> list[RunResult]:
         """Up to `parallel` runs at once; results in the order of `jobs`."""
         with ThreadPoolExecutor(max_workers=self.parallel) as pool:
             futures = [
@@ -275,7 +279,13 @@ class Sandbox:
         self._surroundings(base, run_dir.name)
         net_log = out_dir / "network.jsonl"
 
-        def result(answer: Answer | None, failure: Failure | None, warm: bool) -> RunResult:
+        def result(
+            answer: Answer | None,
+            failure: Failure | None,
+            warm: bool,
+            loaded: tuple[Trace | None, str] | None = None,
+        ) -> RunResult:
+            trace, trace_error = loaded or _load_trace(trace_path)
             return RunResult(
                 run_id=run_id,
                 label=label,
@@ -286,6 +296,8 @@ class Sandbox:
                 stdout=answer.stdout if answer else "",
                 stderr=answer.stderr if answer else "",
                 trace_path=trace_path if trace_path.is_file() else None,
+                trace=trace,
+                trace_error=trace_error,
                 failure=failure,
                 run_dir=run_dir,
                 isolation=self.isolation,
@@ -343,6 +355,7 @@ class Sandbox:
             message = f"the sandbox process failed during the run: {e}"
             return result(None, Failure(kind="killed", message=message), server is not None)
 
+        loaded = _load_trace(trace_path)
         evidence = RunEvidence(
             exit_code=answer.exit_code,
             signal=answer.signal,
@@ -353,10 +366,10 @@ class Sandbox:
             run_dir=run_dir,
             limits=limits,
             python=self.python,
-            trace=_read_json(trace_path),
+            error=loaded[0].error if loaded[0] is not None else None,
             network=_read_json_lines(net_log),
         )
-        return result(answer, classify(evidence), server is not None)
+        return result(answer, classify(evidence), server is not None, loaded)
 
     def prepare(self, commands: list[list[str]], env: Mapping[str, str] | None = None) -> list[str]:
         """Run each command once, untraced, in a copy of the workspace (the data a Makefile
@@ -364,9 +377,9 @@ class Sandbox:
         workspace so every later run starts from them. Returns notes for the report."""
         notes = []
         for argv in commands:
-            config = {"trace": False, "probes": False, "fast_forward": False,
-                      "max_steps": 10**9, "max_total_steps": 10**9, "max_forwards": 10**9,
-                      "max_wall_s": max(10.0, self.limits.wall_s - 5.0)}  # fmt: skip
+            config = Config(trace=False, probes=False, fast_forward=False,
+                            max_steps=10**9, max_total_steps=10**9, max_forwards=10**9,
+                            max_wall_s=max(10.0, self.limits.wall_s - 5.0))  # fmt: skip
             res = self.run(argv, trace_config=config, label="setup", env=env)
             shown = " ".join(["python", *argv])
             if res.failure is not None:
@@ -454,12 +467,20 @@ def _sync_back(run_dir: Path | None, workspace: Path) -> int:
     return n
 
 
-def _read_json(path: Path) -> dict[str, Any] | None:
+def _as_dict(config: Config | Mapping[str, Any]) -> dict[str, Any]:
+    """The tracer's configuration as it crosses into the run (JSON)."""
+    return asdict(config) if isinstance(config, Config) else dict(config)
+
+
+def _load_trace(path: Path) -> tuple[Trace | None, str]:
+    """The run's trace, validated (read once: the failure's classification and the checks
+    both use it), or why there is none."""
+    if not path.is_file():
+        return None, "no trace was written"
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+        return load_trace(path), ""
+    except (OSError, ValueError) as e:  # a ValidationError and a JSONDecodeError are ValueErrors
+        return None, f"trace could not be read: {str(e)[:200]}"
 
 
 def _read_json_lines(path: Path) -> list[dict[str, Any]]:

@@ -14,6 +14,14 @@ Interface used by the sandbox (stable):
         SystemExit code otherwise).
 """
 
-from .runner import run_traced
+
+def run_traced(config: dict) -> int:
+    # imported on use: the host imports this package's config (the typed run config and
+    # the interventions) without importing torch; the sandbox's server imports .runner
+    # once before it forks
+    from .runner import run_traced as run
+
+    return run(config)
+
 
 __all__ = ["run_traced"]

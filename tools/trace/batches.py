@@ -25,8 +25,11 @@ class BatchStats:
         self.summaries: dict[str, list[dict]] = {"train": [], "eval": []}
         self.fingerprints: dict[str, list[str]] = {"train": [], "eval": []}
         self.eval_batches: list[
-            tuple[str, list[str], int]
-        ] = []  # (call site, row fingerprints, step)
+            tuple[str, list[str], int, int]
+        ] = []  # (call site, row fingerprints, step, module)
+        # module (its id) -> the distinct training rows it received: an evaluation pass
+        # that holds nearly all of them scores the training data (a train-set metric)
+        self.train_rows: dict[int, set[str]] = {}
         # "phase:model" -> [per-feature sums, per-feature sums of squares, rows]
         self.moments: dict[str, list] = {}
         # "model\0call site" -> the same, for evaluation inputs per call site
@@ -36,7 +39,6 @@ class BatchStats:
         self.target_moments: dict[str, dict] = {}  # phase -> n, values, min, max
         self.column_target: dict[int, dict] = {}  # feature column -> n, min_abs_corr
 
-
     def record_inputs(
         self,
         phase: str,
@@ -45,11 +47,16 @@ class BatchStats:
         site: str = "?",
         model: str = "",
         step: int = 0,
+        module: int = 0,
     ) -> None:
         if not tensors:
             return
         if phase == "eval" and fingerprints and len(self.eval_batches) < MAX_EVAL_BATCHES:
-            self.eval_batches.append((site, fingerprints, step))
+            self.eval_batches.append((site, fingerprints, step, module))
+        if phase == "train" and fingerprints:
+            rows = self.train_rows.setdefault(module, set())
+            if len(rows) < MAX_FINGERPRINTS:
+                rows.update(fingerprints)
         x = tensors[0]
         summaries = self.summaries[phase]
         if len(summaries) < MAX_SUMMARIES:

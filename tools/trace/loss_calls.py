@@ -14,14 +14,12 @@ import torch
 
 from . import target_order
 from .interventions.loss import loss_operands
+from .loss_kinds import INDEX_TARGET, NO_BROADCAST
 from .ops import tag_of
 from .recorder import MAX_EVENTS, Recorder
 from .tensors import frame_dict, frame_key, repo_frame, summarize
 
-# losses whose target is a class index (not an element-wise target of the input's shape)
-INDEX_TARGET = ("cross_entropy", "nll_loss")
 MAX_EVAL_VALUES = 20_000
-NO_BROADCAST = ("cross_entropy", "nll_loss", "multi_margin_loss", "multilabel_margin_loss")
 
 
 class _Operands:

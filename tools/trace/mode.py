@@ -63,6 +63,16 @@ def _few_values(t: torch.Tensor) -> list[float] | None:
     return u.tolist() if u.numel() <= 16 else None
 
 
+_LEVEL = getattr(getattr(torch._C, "_functorch", None), "maybe_current_level", None)
+
+
+def under_transform() -> bool:
+    """Inside a torch.func transform (vmap, grad): tensors are wrapped per level and any
+    data-dependent read (.item(), float(), a comparison) raises, so the tracer only
+    passes ops through. The transform's own calls are counted where they are entered."""
+    return _LEVEL is not None and _LEVEL() is not None
+
+
 def _library(module) -> bool:
     return module is not None and type(module).__module__.startswith("torch.nn")
 
@@ -91,7 +101,7 @@ class TraceMode(TorchFunctionMode):
         rec = self.rec
         if rec.cfg.map_cuda and "device" in kwargs and _cuda_device(kwargs["device"]):
             kwargs = {**kwargs, "device": "cpu"}
-        if rec.busy or not rec.cfg.trace:
+        if rec.busy or not rec.cfg.trace or under_transform():
             return func(*args, **kwargs)
         name = getattr(func, "__name__", "")
         if name == "__get__":

@@ -76,6 +76,9 @@ class Recorder:
 
         # models and parameters
         self.models: dict[int, torch.nn.Module] = {}  # top-level modules called from the loop
+        self.mode_dependent: dict[int, bool] = {}  # module id -> computes differently by mode
+        # module id -> the program's line that last switched it to eval mode
+        self.mode_off: dict[int, tuple[str, int, str]] = {}
         self.model_frames: dict[int, tuple] = {}
         self.executed: dict[int, torch.nn.Module] = {}
         self.params: dict[int, ParamRec] = {}
@@ -317,7 +320,12 @@ class Recorder:
             fr = rec.get("frame")
             site = f"{fr['file']}:{fr['line']}" if fr else "?"
             self.batches.record_inputs(
-                phase, *batch, site=site, model=rec.get("model", ""), step=rec.get("step", 0)
+                phase,
+                *batch,
+                site=site,
+                model=rec.get("model", ""),
+                step=rec.get("step", 0),
+                module=rec.pop("_module", 0),
             )
         target = rec.pop("_target", None)
         if target is not None:

@@ -73,6 +73,21 @@ def repo_frame(skip: int = 1) -> tuple[str, int, str] | None:
     return None
 
 
+def repo_caller(inner: tuple[str, int, str]) -> tuple[str, int, str] | None:
+    """The program's frame that called the function of `inner` (the innermost repo frame
+    on the current stack): the next repo frame outward."""
+    f = sys._getframe(1)
+    found = False
+    while f is not None:
+        if in_repo(f.f_code.co_filename):
+            fr = (relpath(f.f_code.co_filename), f.f_lineno, f.f_code.co_name)
+            if found:
+                return fr
+            found = fr == inner
+        f = f.f_back
+    return None
+
+
 def frame_key(frame: tuple[str, int, str] | None) -> str:
     return f"{frame[0]}:{frame[1]}" if frame else "?"
 

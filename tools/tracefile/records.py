@@ -104,6 +104,9 @@ class Forward(TraceRecord):
     other_mode: list[OtherModeSubmodule] = Field(default_factory=list)
     fed_by: int | None = None  # the index of the forward whose output this one received
     fed_grad: bool = False  # its first input carries gradient (back to the model that made it)
+    # some part computes differently in train and eval mode (dropout, batch statistics,
+    # a forward reading self.training); None: not recorded
+    mode_layers: bool | None = None
 
 
 class GradStats(TraceRecord):
@@ -351,6 +354,8 @@ class EvalBatch(TraceRecord):
     rows: int = 0  # distinct rows in the batch
     overlap: int = 0  # of those, rows also seen in training
     step: int = 0  # training steps taken when the batch was evaluated
+    module_train_rows: int = 0  # distinct training rows the evaluated module received
+    holds_train_rows: int = 0  # of those, rows this batch holds
 
 
 class TargetOrder(TraceRecord):

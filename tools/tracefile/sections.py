@@ -57,9 +57,13 @@ class ProbeResult(TypedDict):
     loss_fn: str | None  # the script's own loss function, when it was `loss_fn`
 
 
-class FirstEval(TypedDict):
+class _FirstEval(TypedDict):
     step: int
     frame: Frame | None
+
+
+class FirstEval(_FirstEval, total=False):
+    switched_at: Frame | None  # the program's line that switched the model to eval mode
 
 
 class TrainModeCounts(TypedDict):

@@ -274,7 +274,7 @@ def _preload() -> str | None:
     except BaseException:  # noqa: BLE001, S110 - older torch: the run pays the import
         pass
     try:
-        import _torch_investigate_trace  # noqa: F401  # pyright: ignore[reportMissingImports]
+        import _torch_investigate_trace.runner  # noqa: F401  # pyright: ignore[reportMissingImports]
     except BaseException as e:  # noqa: BLE001
         return f"cannot import the tracer ({type(e).__name__}: {e})"
     return None

@@ -16,6 +16,7 @@ from . import (
     cuda,
     functional,
     loader,
+    mode_switch,
     module_call,
     module_init,
     optimizer,
@@ -27,7 +28,7 @@ from .built_at import repo_frame_of
 
 # installed in this order, undone in reverse
 ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer, functional)
-WHEN_TRACING = (module_call, module_init, clip, scheduler, loader)
+WHEN_TRACING = (module_call, module_init, mode_switch, clip, scheduler, loader)
 
 
 def install(rec: Recorder) -> list:

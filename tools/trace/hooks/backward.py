@@ -210,11 +210,15 @@ def _count_train_mode(rec: Recorder) -> None:
     """module.training of the forward this backward follows, for the whole run."""
     if rec.last_grad_forward is None:
         return
-    is_training, step, fframe = rec.last_grad_forward
+    is_training, step, fframe, switched = rec.last_grad_forward
     counts = rec.train_mode_counts
     counts["train" if is_training else "eval"] += 1
     if not is_training and counts["first_eval"] is None:
-        counts["first_eval"] = {"step": step, "frame": frame_dict(fframe)}
+        counts["first_eval"] = {
+            "step": step,
+            "frame": frame_dict(fframe),
+            "switched_at": frame_dict(switched),
+        }
     rec.last_grad_forward = None
 
 

@@ -14,6 +14,7 @@ from torch import nn
 
 from .. import target_order
 from ..interventions import batch, training
+from ..mode import under_transform
 from ..probes import forward_probes
 from ..recorder import MAX_EVENTS, Recorder
 from ..tensors import (
@@ -27,7 +28,12 @@ from ..tensors import (
     tensors_in,
 )
 from .guard import Undo, guarded
-from .module_facts import init_stats, other_mode_submodules, scan_tensor_attributes
+from .module_facts import (
+    init_stats,
+    mode_dependent,
+    other_mode_submodules,
+    scan_tensor_attributes,
+)
 
 
 def _is_loss(m: nn.Module) -> bool:
@@ -42,7 +48,7 @@ def install(rec: Recorder, undo: Undo) -> None:
     orig_call = nn.Module.__call__
 
     def call(self, *args, **kwargs):
-        if rec.busy or rec.status != "running":
+        if rec.busy or rec.status != "running" or under_transform():
             return orig_call(self, *args, **kwargs)
         if rec.stack:
             role = "sub"
@@ -122,7 +128,9 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
     rec.activation_calls.clear()
     frame = repo_frame()
     rec.event("forward", frame)
-    rec.last_grad_forward = (bool(module.training), rec.n_steps, frame) if grad else None
+    rec.last_grad_forward = (
+        (bool(module.training), rec.n_steps, frame, rec.mode_off.get(id(module))) if grad else None
+    )
     record = None
     # no-grad forwards (evaluation, frozen feature extractors) are recorded beyond the
     # detailed steps: the evaluation phase usually comes last
@@ -142,6 +150,8 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
                 "fed_by": getattr(tensors[0], "_ti_fw", None) if tensors else None,
                 "fed_grad": bool(tensors and tensors[0].requires_grad),
                 "other_mode": other_mode_submodules(module),
+                "mode_layers": mode_dependent(rec, module),
+                "_module": id(module),
             }
             fps = row_fingerprints(tensors[0]) if tensors else []
             # kept until the phase is known (Recorder.resolve_phase)

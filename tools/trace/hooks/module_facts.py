@@ -29,6 +29,31 @@ def init_stats(module: nn.Module) -> list[dict]:
     return out
 
 
+MODE_KINDS = ("Dropout", "BatchNorm", "InstanceNorm", "RReLU")
+
+
+def mode_dependent(rec: Recorder, module: nn.Module) -> bool:
+    """Whether any part of the module computes differently in train and eval mode: a
+    dropout or batch-statistics layer, or a forward of the program's own that reads
+    `self.training`. A model without one gives the same output in either mode."""
+    key = id(module)
+    known = rec.mode_dependent.get(key)
+    if known is not None:
+        return known
+    found = False
+    for sub in module.modules():
+        kind = type(sub).__name__
+        if any(k in kind for k in MODE_KINDS):
+            found = True
+            break
+        fn = getattr(type(sub).forward, "__code__", None)
+        if type(sub).__module__.split(".")[0] != "torch" and fn and "training" in fn.co_names:
+            found = True
+            break
+    rec.mode_dependent[key] = found
+    return found
+
+
 def other_mode_submodules(module: nn.Module) -> list[dict]:
     """Submodules whose train/eval flag differs from the model's, where it matters."""
     out = []

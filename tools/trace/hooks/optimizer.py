@@ -12,7 +12,7 @@ from torch import nn
 
 from ..interventions import batch, training
 from ..recorder import MAX_CURVE, MAX_EVENTS, Recorder
-from ..tensors import frame_dict, repo_frame
+from ..tensors import frame_dict, repo_caller, repo_frame
 from ..user_probe import probe_and_stop
 from .built_at import construction_frame
 from .guard import Undo, guarded
@@ -57,6 +57,20 @@ def _install_init(rec: Recorder, undo: Undo) -> None:
     undo.append(lambda: setattr(Opt, "__init__", orig_init))
 
 
+def _zero_grad_site(rec: Recorder, frame) -> None:
+    """The first zero_grad between a backward and its step (it discards the gradients),
+    with the program's line that called the function holding it, and the first one that
+    discards nothing: a helper called both ways is not itself misplaced, its caller is."""
+    if rec.in_step or frame is None:
+        return
+    key = "zero_grad_discarding" if rec.backward_since_step > 0 else "zero_grad_harmless"
+    if key not in rec.event_frames:
+        rec.event_frames[key] = frame_dict(frame)
+        caller = repo_caller(frame)
+        if caller is not None:
+            rec.event_frames[key + "_caller"] = frame_dict(caller)
+
+
 def _install_zero_grad(rec: Recorder, undo: Undo) -> None:
     Opt = torch.optim.Optimizer
     orig_zero = Opt.zero_grad
@@ -65,7 +79,9 @@ def _install_zero_grad(rec: Recorder, undo: Undo) -> None:
     def make_zero(orig):
         def zero_grad(self, set_to_none: bool = True):
             if not rec.busy and rec.status == "running":
-                rec.event("zero_grad", repo_frame())
+                frame = repo_frame()
+                rec.event("zero_grad", frame)
+                _zero_grad_site(rec, frame)
                 if training.drops_zero_grad(rec):
                     return None
                 rec.zero_grad_since_step = True

@@ -4,17 +4,59 @@
 with the observation that confirms it (its number), or "No defect found", or
 "Inconclusive" with the one-line reason; the strongest unconfirmed suspicion is only
 ever named as suspected. The session stores it in `Report.summary`; renderers given
-an older report without one compute it the same way.
+an older report without one compute it the same way. The order findings are read in
+(`finding_key`) is decided here too: the answer names the first confirmed one.
 """
 
 from __future__ import annotations
 
-from torch_investigate.agent.render._format import sentence
-from torch_investigate.agent.render._sections import finding_key, is_baseline, strongest_suspicion
-from torch_investigate.tools.records import Finding, Observation, Report, Summary, SummaryFinding
+import re
+
+from torch_investigate.agent.core.prose import sentence
+from torch_investigate.tools.records import (
+    Finding,
+    Observation,
+    Report,
+    RunSummary,
+    Summary,
+    SummaryFinding,
+)
 
 NO_DEFECT = "No defect found: every runtime check passed."
 _REASON_LIMIT = 240
+_STATUS_RANK = {"confirmed": 0, "plausible": 1, "refuted": 2}
+_CONFIDENCE_RANK = {"high": 0, "medium": 1, "low": 2}
+
+
+def _id_key(finding_id: str) -> tuple[int, str]:
+    digits = re.sub(r"\D", "", finding_id)
+    return (int(digits) if digits else 1 << 30, finding_id)
+
+
+def finding_key(finding: Finding, root_cause: str | None) -> tuple[int, int, int, int, tuple]:
+    """Confirmed before plausible before refuted; inside a status the root cause
+    first, then higher confidence, then protocol order (earlier stage first)."""
+    return (
+        _STATUS_RANK[finding.status],
+        0 if finding.id and finding.id == root_cause else 1,
+        _CONFIDENCE_RANK[finding.confidence],
+        int(finding.stage),
+        _id_key(finding.id),
+    )
+
+
+def is_baseline(run: RunSummary) -> bool:
+    return not run.interventions
+
+
+def strongest_suspicion(report: Report) -> Finding | None:
+    """The report's root cause when it is only plausible, else the first plausible
+    finding in reading order (higher confidence, earlier stage first)."""
+    named = report.finding(report.root_cause) if report.root_cause else None
+    if named is not None and named.status == "plausible":
+        return named
+    plausible = [f for f in report.findings if f.status == "plausible"]
+    return min(plausible, key=lambda f: finding_key(f, report.root_cause), default=None)
 
 
 def _cut(text: str, limit: int = _REASON_LIMIT) -> str:
@@ -56,11 +98,10 @@ def confirming(f: Finding) -> Observation | None:
         o
         for o in support
         if o.source == "intervention"
-        and o.values.get("improved", True) is not False
-        and o.values.get("same_objective", True)
+        and (o.effect is None or (o.effect.improved and o.effect.same_objective))
     ]
     if changed:
-        return max(changed, key=lambda o: _number(o.values.get("relative_improvement")))
+        return max(changed, key=lambda o: o.effect.relative_improvement if o.effect else 0.0)
     seen = [o for o in support if o.source in ("runtime", "probe") and _shows_a_defect(o)]
     if seen:
         return seen[-1] if f.revised_by else seen[0]
@@ -70,10 +111,6 @@ def confirming(f: Finding) -> Observation | None:
 def _shows_a_defect(o: Observation) -> bool:
     """A checklist outcome that passed shows health, not the defect."""
     return o.values.get("outcome") not in ("passed", "skipped", "not_applicable")
-
-
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else 0.0
 
 
 def _not_run_reason(report: Report) -> str | None:

@@ -1,0 +1,73 @@
+"""The runtime interventions by name: each change the tracer can apply (its keys are the
+fields of `tools/trace/config.py` `Interventions`), what it is called in words, and whether
+it changes what the loss computes. A name this registry does not hold is refused, so a
+misspelt change fails loudly instead of running the program as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from torch_investigate.tools.trace.config import Interventions
+
+
+@dataclass(frozen=True)
+class Intervention:
+    key: str  # the tracer's name for it, kept in the JSON report
+    short: str  # a few words: progress lines, the plot legend
+    words: str  # the change in full: the runs tables, the texts
+    # the change alters what the loss computes (its inputs' meaning): its loss values are
+    # not comparable with the run as written, only with each other
+    changes_loss: bool = False
+
+
+# "{value}" in short/words is replaced by the value of a `key=value` intervention.
+REGISTRY: dict[str, Intervention] = {
+    i.key: i
+    for i in (
+        Intervention("zero_grad_before_backward", "grads zeroed", "gradients zeroed before each backward"),
+        Intervention("defer_zero_grad", "zero_grad after step", "zero_grad moved after the optimizer step"),
+        Intervention("force_train_mode", "train mode forced", "the model in train mode for every training forward"),
+        Intervention("force_eval_mode_in_eval", "eval mode in eval", "the model in eval mode for every evaluation forward"),
+        Intervention("strip_prob", "softmax removed", "the softmax before the loss removed", changes_loss=True),
+        Intervention("add_missing_params", "missing params added", "the missing parameters given to the optimizer"),
+        Intervention("fixed_batch", "fixed batch", "one fixed batch"),
+        Intervention("shuffle_targets", "shuffled targets", "targets shuffled against their inputs"),
+        Intervention("holdout", "held-out", "the loss also measured on an unseen batch"),
+        Intervention("fixed_pool", "pool of {value}", "the first {value} batches replayed in turn"),
+        Intervention("reference_lr", "Adam lr {value}", "the update made by Adam at lr {value} instead of the program's optimizer"),
+        Intervention("lr_scale", "lr x{value}", "learning rate x{value}"),
+        Intervention("weight_decay_scale", "weight decay x{value}", "weight decay x{value}"),
+        Intervention("keep_graph", "graph kept", "detach and .data in the forward kept in the graph"),
+        Intervention("no_clip", "no clipping", "gradient clipping off"),
+        Intervention("standardize_inputs", "inputs standardized", "inputs standardized per feature"),
+        Intervention("swap_loss_args", "loss args swapped", "the loss arguments swapped back", changes_loss=True),
+        Intervention("fix_broadcast", "loss input reshaped", "the loss input reshaped to the target's shape", changes_loss=True),
+        Intervention("step_after_backward", "step after backward", "an optimizer step after each backward"),
+        Intervention("shuffle_loader", "data shuffled", "the training data shuffled"),
+        Intervention("reinit_params", "params re-initialized", "parameters re-initialized with PyTorch's defaults"),
+        Intervention("rejoin_cuts", "cuts rejoined", "numbers cut from the graph and used again given their tensors back"),
+        Intervention("reshape_as_permute", "reshape as permute", "the reshape to a reordered shape done as a permute"),
+    )
+}  # fmt: skip
+
+
+class UnknownIntervention(ValueError):
+    """A change the tracer does not know: a misspelt key would otherwise be dropped."""
+
+
+def tracer_interventions(changes: Mapping[str, object]) -> Interventions:
+    """The tracer's typed `Interventions` for `{key: value}`; UnknownIntervention for a key
+    the registry does not hold."""
+    unknown = sorted(set(changes) - set(REGISTRY))
+    if unknown:
+        raise UnknownIntervention(
+            f"unknown intervention(s) {', '.join(map(repr, unknown))}; known: {', '.join(REGISTRY)}"
+        )
+    return Interventions(**changes)  # type: ignore[arg-type]
+
+
+def changes_loss(changes: Mapping[str, object] | list[str]) -> bool:
+    """Any of these changes alters what the loss computes."""
+    return any(REGISTRY[k].changes_loss for k in changes if k in REGISTRY)

@@ -1,0 +1,47 @@
+"""`Module.train(False)` (and `.eval()`, which calls it): the line of the program's own
+code that switched a module to eval mode, kept per module until it is switched back. A
+training forward in eval mode is then placed where the mode was switched off (a callback,
+a helper), not only where the forward ran."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from torch import nn
+
+from ..recorder import Recorder
+from ..tensors import in_repo, relpath
+from .guard import Undo, guarded
+
+_TRACER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this package
+
+
+def install(rec: Recorder, undo: Undo) -> None:
+    orig = nn.Module.train
+
+    def train(self, mode: bool = True):
+        if not rec.busy and rec.status == "running":
+            _record(rec, self, bool(mode))
+        return orig(self, mode)
+
+    nn.Module.train = train  # type: ignore[method-assign]
+    undo.append(lambda: setattr(nn.Module, "train", orig))
+
+
+@guarded
+def _record(rec: Recorder, module: nn.Module, mode: bool) -> None:
+    if mode:
+        rec.mode_off.pop(id(module), None)
+        return
+    # the first caller outside torch: the program's own line, or a framework's (whose
+    # switch is its own business, so nothing is kept)
+    f = sys._getframe(1)
+    while f is not None and (
+        f.f_code.co_filename.startswith(_TRACER) or "/torch/nn/" in f.f_code.co_filename
+    ):
+        f = f.f_back
+    if f is not None and in_repo(f.f_code.co_filename):
+        rec.mode_off[id(module)] = (relpath(f.f_code.co_filename), f.f_lineno, f.f_code.co_name)
+    else:
+        rec.mode_off.pop(id(module), None)
