@@ -70,8 +70,8 @@ SESSIONS = FIXTURES / "sessions"
 
 
 def replay(name: str, repo: Path, **options):
-    """(report, walk) of a recorded review replayed at the CLI's defaults (the recording's):
-    `walk` is what this code's planner walk handed the model (its stages and weak points)."""
+    """(report, server) of a recorded review replayed at the CLI's defaults (the
+    recording's); `walk(server)` is what this code's planner walk handed the model."""
     from fakellm.helpers import settings
 
     from torch_investigate.agent.core.policy import investigate
@@ -89,7 +89,12 @@ def replay(name: str, repo: Path, **options):
     # every revision the model made was accepted: none refused, none malformed
     assert server.overruns == 0 and policy.usage.stop_reason == "finished"
     assert policy.usage.refusals == 0 and not policy.failures
-    return report, server.requests[0].messages[1]["content"]
+    return report, server
+
+
+def walk(server) -> str:
+    """The planner's walk as the model read it: its stages, findings and weak points."""
+    return server.requests[0].messages[1]["content"]
 
 
 def answered_by_the_probe(report, *numbers: str):
@@ -132,9 +137,10 @@ def test_a_recorded_review_finds_the_subject_leak_the_planner_called_healthy():
     validation loss 0.77 instead of 0.002 with a subject split; it records the leak, fails
     the leakage item and corrects the symptom to too_good. Stage 8, coherent in the walk,
     now waits on stage 2."""
-    report, walk = replay("review-cohortpkg", CASES / "cohortpkg-split_leakage")
-    assert "Stage 8 Optimization choices: coherent" in walk and "No findings." in walk
-    first = walk.split("Weak points, most important first:", 1)[1].split("\n1. ", 1)[1]
+    report, server = replay("review-cohortpkg", CASES / "cohortpkg-split_leakage")
+    seen = walk(server)  # what the walk handed the model
+    assert "Stage 8 Optimization choices: coherent" in seen and "No findings." in seen
+    first = seen.split("Weak points, most important first:", 1)[1].split("\n1. ", 1)[1]
     assert first.startswith("[below_marginal]") and "% of the targets' entropy" in first
     root = answered_by_the_probe(report, "0.0019", "0.7704")
     assert (root.category, root.file, root.symbol) == (
@@ -165,9 +171,10 @@ def test_a_recorded_review_confirms_the_planners_suspicion_of_mse_on_class_ids()
     the same body both ways: test accuracy 0.437 as written, 0.828 with cross-entropy. The
     planner's finding is confirmed by the review, credited, and the answer quotes the
     review's probe, not the walk's observation."""
-    report, walk = replay("review-landcover", CASES / "landcover-wrong_loss_for_task")
-    assert "[plausible/medium] wrong_loss_for_task" in walk
-    assert "Stage 4 Loss: inconclusive" in walk
+    report, server = replay("review-landcover", CASES / "landcover-wrong_loss_for_task")
+    seen = walk(server)  # what the walk handed the model
+    assert "[plausible/medium] wrong_loss_for_task" in seen
+    assert "Stage 4 Loss: inconclusive" in seen
     root = answered_by_the_probe(report, "0.437", "0.828")
     assert (root.category, root.recorded_by, root.revised_by) == (
         "wrong_loss_for_task",
@@ -196,8 +203,9 @@ def test_a_recorded_review_finds_the_scrambled_batch_layout_of_a_word_language_m
     along the text, confirms reshape_scramble at batchify and fails the pairing item on
     the same probe, which stage 2's reason says."""
     folder, options = real_repo(tmp_path, "examples-word-lm-reshape_scramble")
-    report, walk = replay("review-wordlm", folder, **options)
-    assert "No findings." in walk and "[unexplained_symptom]" in walk
+    report, server = replay("review-wordlm", folder, **options)
+    seen = walk(server)  # what the walk handed the model
+    assert "No findings." in seen and "[unexplained_symptom]" in seen
     root = answered_by_the_probe(report, "3.638", "1.797")
     assert (root.category, root.file, root.symbol) == ("reshape_scramble", "main.py", "batchify")
     assert root.recorded_by == "review:claude-helper"
@@ -223,8 +231,9 @@ def test_a_recorded_review_finds_the_accuracy_divided_by_the_batch_count(tmp_pat
     10.3%), confirms metric_bug and corrects the symptom. Stage 8, coherent in the walk,
     now waits on stage 7."""
     folder, options = real_repo(tmp_path, "examples-mnist-rnn-metric_bug")
-    report, walk = replay("review-mnistrnn", folder, **options)
-    assert "Stage 8 Optimization choices: coherent" in walk and "No findings." in walk
+    report, server = replay("review-mnistrnn", folder, **options)
+    seen = walk(server)  # what the walk handed the model
+    assert "Stage 8 Optimization choices: coherent" in seen and "No findings." in seen
     root = answered_by_the_probe(report, "10300%", "10.3%")
     assert (root.category, root.file, root.symbol) == ("metric_bug", "main.py", "test")
     assert root.recorded_by == "review:claude-helper"
@@ -237,3 +246,51 @@ def test_a_recorded_review_finds_the_accuracy_divided_by_the_batch_count(tmp_pat
     assert stage(report, 8).reason == (
         "stage 7 (Train/eval modes and metrics) is defect (its checks ran before that was known)"
     )
+
+
+ROUND_02 = ROOT / "evals" / "rounds" / "02" / "cases"
+
+
+@pytest.mark.slow  # the planner's walk, and probes that train the flow twice (minutes)
+def test_a_recorded_review_confirms_the_cut_log_determinant_and_refutes_the_schedule():
+    """Blind round 02's coupling2d: ActNorm returns its log-determinant as a Python float,
+    so the scales get no gradient from it. The planner left that plausible (a 120-step
+    rerun with the cut rejoined barely differed) beside a plausible scheduler misuse, and
+    labelled the rising loss flat. The model measures the gradient the cut removes and
+    trains the flow both ways; it confirms the planner's finding, refutes the schedule
+    (the loss rises without one), fails the reachability item and calls the symptom a
+    divergence. Stage 5 becomes the defect; stage 6 stays coherent with its reason.
+
+    The recording's first probe asked for 600 s and was stopped by the run's 120 s wall
+    (a bug since fixed): here it runs, and the ids the later probes issued still map."""
+    report, server = replay("review-flow2d", ROUND_02 / "coupling2d-detached_graph")
+    seen = walk(server)  # what the walk handed the model
+    assert "F1 [plausible/medium] detached_graph at flows.py:26 (ActNorm.forward)" in seen
+    assert "Stage 5 Autograd: inconclusive" in seen
+    first = seen.split("Weak points, most important first:", 1)[1].split("\n1. ", 1)[1]
+    assert first.startswith("[rising_loss]") and "labelled flat loss" in first
+    root = answered_by_the_probe(report, "logdet kept")
+    assert (root.id, root.category, root.symbol) == ("F1", "detached_graph", "ActNorm.forward")
+    assert (root.recorded_by, root.revised_by) == ("planner", "review:claude-helper")
+    (confirmed,) = root.revisions
+    assert (confirmed.status_from, confirmed.status_to) == ("plausible", "confirmed")
+    assert len(confirmed.evidence_ids) == 2
+    assert confirmed.evidence_ids[-1] == report.summary.confirming_id
+    schedule = report.finding("F3")
+    assert (schedule.category, schedule.status) == ("scheduler_misuse", "refuted")
+    assert schedule.revised_by == "review:claude-helper"
+    assert schedule.revisions[0].evidence_ids == [report.summary.confirming_id]
+    assert report.symptom == "divergence"
+    autograd = stage(report, 5)
+    assert (autograd.verdict, autograd.reason) == (
+        "defect",
+        "confirmed: F1 detached_graph (revised after it closed)",
+    )
+    assert next(i for i in autograd.checklist if i.id == "reachability").outcome == "failed"
+    assert stage(report, 6).verdict == "coherent"
+    assert stage(report, 6).reason.startswith("all checks passed")
+    assert "stage 5 (Autograd) is defect" in stage(report, 8).reason
+    # the probe the recording lost to the run's wall now runs: 600 s were asked for
+    results = [m["content"] for m in server.requests[-1].messages if m["role"] == "tool"]
+    first_probe = next(r for r in results if r.startswith("run_probe"))
+    assert "logdet kept:" in first_probe and "recorded as observation" in first_probe

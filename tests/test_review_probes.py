@@ -35,6 +35,15 @@ def test_a_probe_sees_the_trained_model_its_inputs_and_the_scripts_own_loss(walk
     ]
     report, policy, server, recorder = walked.review(script, max_steps=3)
     assert not server.overruns
+    # the tool's description tells the model what a probe can call
+    (tool,) = [
+        t["function"]
+        for t in server.requests[0].body["tools"]
+        if t["function"]["name"] == "run_probe"
+    ]
+    said = tool["parameters"]["properties"]["code"]["description"]
+    assert "program (the training script's module" in said and "program.loss_function" in said
+    assert "loss_fn (the script's own loss function if it takes more than" in said
     seen = server.requests[1].tool_results()[0]["content"]
     assert "Student (32, 6) (32, 1)\nTrue\nTrue" in seen
     assert "(loss_fn was the script's own weighted_loss(prediction, target, weight))" in seen
@@ -47,3 +56,28 @@ def test_a_probe_sees_the_trained_model_its_inputs_and_the_scripts_own_loss(walk
     assert not step.ok and step.text.startswith("error: NameError")
     line, _ = llm_line("run_probe", ToolResult(ok=False, text=step.text, error=ToolError.failed))
     assert line.startswith("[llm] run_probe: error: NameError: name 'undefined_name'")
+
+
+def test_a_probe_gets_the_time_it_asks_for_on_top_of_the_run(tmp_path):
+    """A probe that asks for 600 s (`timeout_s`) is not stopped by the run's own 120 s
+    wall (a recorded review lost its first probe so): the sandbox's wall and CPU limits and
+    the tracer's budget grow by what the probe asked for."""
+    from torch_investigate.agent.core.runs import Runner
+    from torch_investigate.tools.sandbox import Limits, RunResult
+
+    seen = {}
+
+    class Sandbox:  # what Runner.probe hands the sandbox
+        limits = Limits(wall_s=120, cpu_s=600)
+
+        def run(self, argv, *, trace_config, label, env, limits, on_progress):
+            seen.update(config=trace_config, limits=limits)
+            return RunResult(
+                run_id="001", label=label, exit_code=0, signal=None, timed_out=False,
+                wall_s=1.0, stdout="", stderr="", trace_path=None, failure=None,
+                run_dir=tmp_path,
+            )  # fmt: skip
+
+    Runner(Sandbox(), ["train.py"], timeout_s=120).probe("print(1)", 600)
+    assert (seen["limits"].wall_s, seen["limits"].cpu_s) == (720, 1200)
+    assert seen["config"].max_wall_s == 715 and seen["config"].probe_code == "print(1)"

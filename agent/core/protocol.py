@@ -302,6 +302,8 @@ class Protocol:
                 continue
             self._closed_on[stage] = holding
             verdict, reason = self._verdict_now(stage)
+            if verdict == result.verdict == "coherent":
+                continue  # still coherent: the reason it closed with stays true
             if (verdict, reason) != (result.verdict, result.reason):
                 result.verdict, result.reason = verdict, f"{reason} (revised after it closed)"
                 self._cited.pop(stage, None)
