@@ -257,3 +257,21 @@ def test_a_freeze_in_another_function_that_is_never_undone_is_removed(tmp_path):
     assert len(changes) == 1
     text = applied(root, changes[0][1], tmp_path)["run.py"]
     assert "requires_grad_" not in text and "if epoch < 2:\n        pass\n" in text
+
+
+def test_a_forward_that_returns_from_the_value_its_result_was_computed_from(tmp_path):
+    root = write(tmp_path / "r", {"m.py": """
+        import torch
+        import torch.nn as nn
+        class SetClassifier(nn.Module):
+            def forward(self, points):
+                tokens = self.embed(points)
+                cls = self.cls_token.expand(points.size(0), -1, -1)
+                tokens = torch.cat([cls, tokens], dim=1)
+                encoded = self.encoder(tokens)
+                return self.head(self.norm(cls[:, 0]))
+        """})  # fmt: skip
+    changes = proposals(root, finding("output_ignores_input", "m.py", 5))
+    change, diff = next((c, d) for c, d in changes if "never used" in c)
+    assert "returns from `cls` where it computed `encoded`" in change
+    assert "return self.head(self.norm(encoded[:, 0]))" in applied(root, diff, tmp_path)["m.py"]

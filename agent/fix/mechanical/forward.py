@@ -212,11 +212,81 @@ def _reshape_as_permute(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
 @fixer(
     "output_ignores_input",
     "the statement that discards the forward's input (multiplies it by zero, replaces it "
-    "with a constant) removed",
+    "with a constant) removed; a result the forward computed and never used returned in "
+    "place of the earlier value it was computed from",
 )
 def output_ignores_input(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     yield from remove_transform(ctx, f, "the output depends on the input again")
     yield from upstream_transforms(ctx, f, "the output depends on the input again")
+    yield from _unused_result(ctx, f)
+
+
+def _unused_result(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
+    """In the function at the finding's place, a local assigned and never read again
+    (`encoded = self.encoder(tokens)`) whose value was computed, through the locals
+    before it, from a local the return statement reads (`cls`, via `tokens`): the return
+    reads the computed one instead (`cls[:, 0]` -> `encoded[:, 0]`)."""
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        fn = stmt if stmt is not None and stmt.type == "function_definition" else (sx.enclosing_function(stmt) if stmt else None)  # fmt: skip
+        body = fn.child_by_field_name("body") if fn is not None else None
+        if body is None:
+            continue
+        stmts = [s for s in body.named_children if s.type != "comment"]
+        ret = stmts[-1] if stmts and stmts[-1].type == "return_statement" else None
+        if ret is None:
+            continue
+        sources: dict[str, set[str]] = {}  # local -> the locals its value came from
+        for s in stmts[:-1]:
+            a = s.named_children[0] if s.type == "expression_statement" and s.named_children else None  # fmt: skip
+            left = a.child_by_field_name("left") if a is not None and a.type == "assignment" else None  # fmt: skip
+            right = a.child_by_field_name("right") if a is not None else None
+            if left is None or right is None or left.type != "identifier":
+                continue
+            read = _identifiers(right)
+            came = set(read) | {x for r in read for x in sources.get(r, set())}
+            sources[sx.text(left)] = came
+        returned = _identifiers(ret)
+        for name, came in sources.items():
+            if name in returned or any(name in _identifiers(s) for s in stmts if s.start_byte > _assigned_at(stmts, name)):  # fmt: skip
+                continue
+            for old in sorted(returned & came & set(sources)):
+                uses = [n for n in sx.descendants(ret) if n.type == "identifier" and sx.text(n) == old and _is_read(n)]  # fmt: skip
+                yield Candidate(
+                    f"the forward returns from `{old}` where it computed `{name}` from it and never used it ({at(file, ret)})",
+                    tuple(
+                        ctx.source.replace(file, n, name, anchor=i == 0) for i, n in enumerate(uses)
+                    ),
+                )
+
+
+def _assigned_at(stmts: list[Node], name: str) -> int:
+    """The start of the last statement that assigns `name` (a plain `name = ...`)."""
+    at_byte = -1
+    for s in stmts:
+        a = s.named_children[0] if s.type == "expression_statement" and s.named_children else None
+        left = a.child_by_field_name("left") if a is not None and a.type == "assignment" else None
+        if left is not None and sx.text(left) == name:
+            at_byte = s.start_byte
+    return at_byte
+
+
+def _is_read(n: Node) -> bool:
+    p = n.parent
+    return not (p is not None and p.type == "attribute" and p.child_by_field_name("attribute") == n)
+
+
+def _identifiers(node: Node) -> set[str]:
+    """Names read in node (attribute names and keywords aside)."""
+    out = set()
+    for n in [node, *sx.descendants(node)]:
+        p = n.parent
+        if n.type != "identifier" or not _is_read(n):
+            continue
+        if p is not None and p.type == "keyword_argument" and p.child_by_field_name("name") == n:
+            continue
+        out.add(sx.text(n))
+    return out
 
 
 @fixer(
