@@ -20,6 +20,7 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 
 from torch_investigate.tools.fix_records import Patch
+from torch_investigate.tools.git_records import Commit, CommitDetail, FileChange, GitFacts  # noqa: F401 - re-exported
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
@@ -331,39 +332,6 @@ class NotYet(BaseModel):
     kind: ExperimentKind
     reason: str
     blocked_by: list[str] = Field(default_factory=list)  # finding ids
-
-
-class Commit(BaseModel):
-    sha: str
-    date: str
-    author: str
-    summary: str
-    files: list[str] = Field(default_factory=list)
-
-
-class GitFacts(BaseModel):
-    is_repo: bool
-    head: str | None = None
-    branch: str | None = None
-    dirty: list[str] = Field(default_factory=list)
-    recent_commits: list[Commit] = Field(default_factory=list)  # touching the training path
-
-
-class FileChange(BaseModel):
-    path: str
-    insertions: int = 0
-    deletions: int = 0
-
-
-class CommitDetail(BaseModel):
-    sha: str
-    subject: str
-    message: str
-    author: str = ""
-    date: str = ""
-    files: list[FileChange] = Field(default_factory=list)  # the diff stat vs the first parent
-    insertions: int = 0
-    deletions: int = 0
 
 
 class CommandInfo(BaseModel):
