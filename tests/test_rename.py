@@ -468,3 +468,34 @@ def test_a_config_key_also_a_key_of_a_library_dict_keeps_its_spelling(tmp_path):
     kept = {k.spelling: k.reason for k in table.kept}
     assert "lr" in kept and "lr" not in table.config_keys
     assert "steps" in table.config_keys
+
+
+def test_dataclass_fields_that_become_computed_options_keep_their_names(tmp_path):
+    """Options spelled from a dataclass's fields (`"--" + k` over `vars(cfg)`): the
+    command line writes `--steps`, so the field keeps its name."""
+    src, out, table = renamed(tmp_path, {"run.py": """
+        import argparse
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class Config:
+            steps: int = 1
+            step_size: float = 0.5
+
+
+        def parse():
+            cfg = Config()
+            ap = argparse.ArgumentParser()
+            for k, v in vars(cfg).items():
+                ap.add_argument("--" + k.replace("_", "-"), type=type(v), default=v)
+            return Config(**vars(ap.parse_args()))
+
+
+        cfg = parse()
+        print(f"METRIC total={cfg.steps * cfg.step_size}")
+    """}, ["python run.py --steps 4"])  # fmt: skip
+    command = table.command("python run.py --steps 4")
+    assert "--steps 4" in command and "Config" in table.names
+    assert run(out, command) == run(src, "python run.py --steps 4")
+    assert {k.spelling for k in table.kept} >= {"steps", "step_size"}
