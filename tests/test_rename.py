@@ -27,7 +27,7 @@ def write(root: Path, files: dict[str, str]) -> Path:
 def run(folder: Path, command: str) -> str:
     bin_dir = Path(sys.executable).parent
     done = subprocess.run(
-        command, shell=True, cwd=folder, capture_output=True, text=True, timeout=120,
+        command, shell=True, cwd=folder, capture_output=True, text=True, timeout=600,
         env={"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONHASHSEED": "0"}, executable="/bin/bash",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
