@@ -59,14 +59,19 @@ def run_bench(
     ray_cpus_per_case: float = 1.0,
     llm: LLMSpec | None = None,
     repos: Path | None = None,
+    patch: bool = False,
 ) -> int:
     """`ray`: None runs here; "local" a new Ray instance of `jobs` CPUs; else the address
     of a running cluster (`auto`, `ray://host:10001`). `llm`: score that LLM policy
     instead of the planner (which becomes its baseline). `repos`: where the real-repo
-    suite (evals/real) finds the fetched repos. (`--rename`/`--restyle`: evals/rename.)"""
+    suite (evals/real) finds the fetched repos. `patch`: run `investigate fix` on every
+    case and score its patches too (evals/benchmark/patches.py; no baselines).
+    (`--rename`/`--restyle`: evals/rename.)"""
     suite = (suite or DEFAULT_SUITE).expanduser()
     if jobs < 1:
         return _fail("--jobs must be at least 1")
+    if patch and (llm is not None or is_real_suite(suite)):
+        return _fail("--patch scores the planner's `investigate fix` on a generated suite")
     if is_real_suite(suite):
         if ray is not None or llm is not None:
             return _fail("the real-repo suite runs here with the planner (no --ray, no --model)")
@@ -78,7 +83,7 @@ def run_bench(
     try:
         result, _ = score_suite(
             suite, jobs=jobs, cache=cache_dir(json_out), json_out=json_out,
-            ray=ray, ray_cpus_per_case=ray_cpus_per_case, llm=llm,
+            ray=ray, ray_cpus_per_case=ray_cpus_per_case, llm=llm, patch=patch,
         )  # fmt: skip
     except BenchError as e:
         return _fail(str(e))
@@ -119,6 +124,7 @@ def score_suite(
     llm: LLMSpec | None = None,
     fallbacks: list[Path] | None = None,
     baselines: bool = True,
+    patch: bool = False,
 ) -> tuple[BenchResult, dict[str, Run]]:
     """Run and score every case of `suite` (runs cached in `cache`; `fallbacks`: other
     caches whose runs of an unchanged case are reused): the result, and the main
@@ -133,10 +139,12 @@ def score_suite(
     if llm is not None and (problem := llm_problem(llm)):
         raise BenchError(problem)
 
-    tf_version = torchfix_version() if llm is None and baselines else None
-    main: Mode = "investigator" if llm is None else "llm"
+    tf_version = torchfix_version() if llm is None and not patch and baselines else None
+    main: Mode = "fix" if patch else ("investigator" if llm is None else "llm")
     modes: list[Mode] = (
-        ["investigator", "static_only"] + (["torchfix"] if tf_version else [])
+        ["fix"]
+        if patch
+        else ["investigator", "static_only"] + (["torchfix"] if tf_version else [])
         if llm is None
         else ["llm", "investigator"]
     )
@@ -153,9 +161,14 @@ def score_suite(
     print(f"wall time {wall:.0f} s with {executor.description}", file=sys.stderr)
 
     scores = {m: [_score(e, runs[(m, e.id)]) for e in entries] for m in modes}
+    patch_summary = (
+        _score_patches(suite, entries, runs, scores["fix"], cache_dir(json_out), jobs)
+        if patch
+        else None
+    )
     result = BenchResult(
         suite=str(suite),
-        command=_command(suite, jobs, json_out, ray, ray_cpus_per_case, llm),
+        command=_command(suite, jobs, json_out, ray, ray_cpus_per_case, llm, patch),
         policy="planner" if llm is None else llm.policy,
         jobs=jobs,
         wall_s=wall,
@@ -175,12 +188,15 @@ def score_suite(
             else (
                 "not run (--model)"
                 if llm is not None
+                else "not run (--patch)"
+                if patch
                 else "not installed"
                 if baselines
                 else "not run"
             )
         ),
         investigator=investigator_version(),
+        patches=patch_summary,
     )
     return result, {e.id: runs[(main, e.id)] for e in entries}
 
@@ -220,6 +236,7 @@ def _command(
     ray: str | None,
     cpus: float,
     llm: LLMSpec | None = None,
+    patch: bool = False,
 ) -> str:
     words = [f"investigate bench {suite} --jobs {jobs}"]
     if llm is not None:  # the endpoint without credentials, as trajectories name it
@@ -227,6 +244,8 @@ def _command(
         words.append(" ".join(shlex.quote(w) for w in public.argv()))
     if json_out is not None:
         words.append(f"--json {json_out}")
+    if patch:
+        words.append("--patch")
     if ray is not None:
         words.append("--ray" if ray == "local" else f"--ray {ray}")
         if cpus != 1:
@@ -258,6 +277,21 @@ def investigator_version() -> str:
         )
     except Exception:  # noqa: BLE001 - a snapshot without git metadata
         return f"{root} (not a git work tree)"
+
+
+def _score_patches(suite, entries, runs, scores, cache, jobs):
+    """bench --patch: each case's patch score (the verified root-cause patches' metrics
+    measured by a plain run of the patched case), and the suite's rates."""
+    from torch_investigate.evals.benchmark import patches
+
+    measured = []
+    for entry, score in zip(entries, scores, strict=True):
+        report = scoring.parse_report(runs[("fix", entry.id)])
+        score.patch = patches.score_patch(entry, report)
+        if isinstance(entry, Case) and report is not None:
+            measured.append((entry, report, score.patch))
+    patches.measure_matches(suite, measured, cache, jobs)
+    return patches.summarize((s.kind, s.patch) for s in scores if s.patch is not None)
 
 
 def _score(entry: Case | CleanControl, run: Run) -> CaseScore:

@@ -46,6 +46,10 @@ VARIABLES: dict[str, frozenset[str]] = {
     "nudge": frozenset({"state"}),
     "review": frozenset({"repo", "command", "summary", "weak_points", "budget"}),
     "review_nudge": frozenset({"state"}),
+    "fix": frozenset({"data_open", "data_close"}),
+    "fix_finding": frozenset(
+        {"finding", "category", "stage", "where", "title", "why", "evidence", "code", "tried"}
+    ),
     **{name: _STAGE for name in STAGE_FILES.values()},
 }
 

@@ -85,7 +85,7 @@ SLOW_BY_MEASUREMENT = frozenset(
         "tests/test_cli.py::test_static_only_reports_plausible_findings_only",
         "tests/test_cli_inputs.py::test_a_binary_py_file_is_skipped_with_a_note",
         "tests/test_cli_inputs.py::test_a_command_with_no_training_loop_is_inconclusive",
-        "tests/test_cli_inputs.py::test_a_killed_run_leaves_no_temporary_files[15]",
+        "tests/test_cli_inputs.py::test_one_signal_stops_a_run_at_once_and_leaves_no_temporary_files[15]",
         "tests/test_cli_inputs.py::test_a_syntax_error_is_named_with_file_and_line",
         "tests/test_cli_inputs.py::test_an_argparse_rejection_shows_its_message",
         "tests/test_cli_inputs.py::test_data_beside_the_repo_resolves_as_for_the_user",

@@ -142,7 +142,11 @@ def test_a_scripted_model_answers_with_the_tools(tmp_path):
         Reply(content="The loop calls backward and step but never zero_grad (train.py:46)."),
         # "next": the model works the current stage
         Reply(tool_calls=[call("run_stage_checks", stage=1)]),
-        Reply(tool_calls=[call("advance_stage", verdict="inconclusive", reason="static only")]),
+        Reply(
+            tool_calls=[
+                call("advance_stage", stage=1, verdict="inconclusive", reason="static only")
+            ]
+        ),
         Reply(content="Stage 1 is closed as inconclusive: nothing ran."),
         # asked to declare it solved: finish was not asked for, so the chat refuses it
         Reply(tool_calls=[call("finish", root_cause=None, explanation="solved")]),
@@ -162,7 +166,9 @@ def test_a_scripted_model_answers_with_the_tools(tmp_path):
         assert "never zero_grad (train.py:46)" in out
         out = say(child, "next")
         assert re.search(r"run_stage_checks\(stage=1\): \d+ items, 0 failed, candidates none", out)
-        assert "advance_stage(verdict='inconclusive', reason='static only'): stage closed" in out
+        assert (
+            "advance_stage(stage=1, verdict='inconclusive', reason='static only'): stage 1" in out
+        )
         assert "Stage 2 of 8" in out and child.after == "stage 2> "
         out = say(child, "call it solved")
         assert "finish(root_cause=None, explanation='solved'): refused (finish_not_asked)" in out
@@ -251,13 +257,14 @@ def test_the_model_works_visibly_answers_wrapped_and_finishes_only_when_asked(tm
         child.expect(PROMPT)
         out = child.before
         assert "running search_code(pattern='zero_grad')... 0 s" in out
-        assert "· search_code(pattern='zero_grad'): No matches for 'zero_grad'" in out
+        shown = " ".join(ln.rstrip("\r").split("\r")[-1].strip() for ln in out.split("\n"))
+        assert "· search_code(pattern='zero_grad'): No matches for 'zero_grad'" in shown
         answer = out[out.index("The training loop") :].split("Stage 1 of 8")[0]
         lines = [ln.strip() for ln in answer.replace("\r", "").split("\n") if ln.strip()]
         assert len(lines) >= 3 and all(len(ln) <= 60 for ln in lines)
         assert " ".join(lines) == LONG  # broken between words, nothing lost or split
         out = say(child, "looks fine, stop here")  # not a request to finish
-        assert "refused (finish_not_asked)" in out
+        assert "refused (finish_not_asked)" in " ".join(out.split())  # a wrapped tool line
         for _ in range(8):  # the planner closes every stage (static only: inconclusive)
             out = say(child, "/next")
         assert out.count("The investigation is finished") == 1 and child.after == "done> "
@@ -292,3 +299,37 @@ def test_what_counts_as_asking_to_finish(text, asked):
     from torch_investigate.agent.chat.session import asks_to_finish
 
     assert asks_to_finish(text) is asked
+
+
+def test_finish_closes_only_the_stages_the_model_names_and_tool_lines_wrap(tmp_path):
+    """Issue 20, points 13 and 14: asked to finish, the model closes stage 1 and names
+    stage 3 by mistake: that call is refused (said once), stage 2 stays open, and every
+    tool line is broken between words at the terminal's width."""
+    repo = seeded_rings(tmp_path)
+    reason = "nothing ran in this static-only session, so no runtime item could be checked"
+    script = [
+        Reply(tool_calls=[
+            call("advance_stage", stage=1, verdict="inconclusive", reason=reason),
+            call("advance_stage", stage=3, verdict="inconclusive", reason="not traced"),
+        ]),
+        Reply(content="Closed stage 1; stage 2 is still open."),
+    ]  # fmt: skip
+    with ScriptedLLM(script) as server:
+        child = spawn(
+            tmp_path, repo, "--static-only", "--model", "scripted", "--base-url", server.url,
+            COLUMNS="60", LINES="30",
+        )  # fmt: skip
+        out = say(child, "/finish")
+        assert child.after == "stage 2> "
+        lines = [ln.rstrip("\r").split("\r")[-1].rstrip() for ln in out.split("\n")]  # as shown
+        tool = lines[next(i for i, ln in enumerate(lines) if "· advance_stage" in ln) :]
+        tool = tool[: next(i for i, ln in enumerate(tool) if "Closed stage 1;" in ln)]
+        assert tool and all(len(ln) <= 60 for ln in tool)
+        said = " ".join(ln.strip() for ln in tool)
+        assert "stage 1 closed as inconclusive; now at stage 2 (Data)" in said
+        assert said.count("refused (stage_order)") == 1
+        assert "refused (stage_order): advance_stage names stage 3, but the open stage" in said
+        child.sendline("/quit")
+        child.expect(pexpect.EOF)
+        child.close()
+    assert child.exitstatus == 0 and server.overruns == 0

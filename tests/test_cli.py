@@ -173,7 +173,7 @@ def test_example_json_validates_against_the_schema(example_json):
     schema = json.loads(investigate("schema").stdout)
     report = json.loads(p.stdout)
     jsonschema.validate(report, schema)
-    assert report["schema_version"] == "1.4"
+    assert report["schema_version"] == "1.5"
     assert report["summary"]["verdict"] == "root_cause"
     jsonschema.validate(report["summary"], {**schema, **schema["$defs"]["Summary"]})
 
@@ -284,7 +284,7 @@ def test_markdown_on_a_terminal_is_drawn_not_printed_as_source():
     import pexpect
 
     env = {k: v for k, v in os.environ.items() if k != "TI_DEBUG"}
-    argv = ["-m", "torch_investigate.agent.cli", str(EXAMPLE), "--static-only", "-q"]
+    argv = ["-m", "torch_investigate.agent.cli", str(EXAMPLE), "--static-only"]
     child = pexpect.spawn(sys.executable, argv, cwd=str(ROOT), env=env, dimensions=(40, 80),
                           encoding="utf-8", timeout=120)  # fmt: skip
     drawn = child.read()
@@ -294,9 +294,12 @@ def test_markdown_on_a_terminal_is_drawn_not_printed_as_source():
     assert "(<module>)" in drawn  # escaped in the Markdown text, plain on the terminal
     plain = re.sub(r"\x1b\[[0-9;]*m", "", drawn)
     lines = [ln for ln in plain.splitlines() if ln.strip()]
-    assert lines[1].strip().startswith("Inconclusive: static-only")
+    title = next(i for i, ln in enumerate(lines) if "torch-investigate" in ln)
+    assert lines[title + 1].strip().startswith("Inconclusive: static-only")
+    # the answer again at the end, once the drawn report has scrolled it away
+    assert lines[-1].startswith("investigate: Inconclusive: static-only"), lines[-3:]
     piped = investigate(EXAMPLE, "--static-only", "-q")  # a pipe keeps the Markdown text
-    assert "(\\<module>)" in piped.stdout and piped.stdout.startswith("# torch-investigate")
+    assert "(`<module>`)" in piped.stdout and piped.stdout.startswith("# torch-investigate")
 
 
 def test_healthy_repo_has_no_confirmed_finding(tmp_path):
@@ -311,3 +314,27 @@ def test_healthy_repo_has_no_confirmed_finding(tmp_path):
     assert not [f for f in report["findings"] if f["status"] == "confirmed"]
     passed = [i for s in report["stages"] for i in s["checklist"] if i["outcome"] == "passed"]
     assert len(passed) >= 30 and all(i["detail"] for i in passed)
+
+
+@pytest.mark.parametrize("extra", [[], ["-q"], ["-o", "{tmp}/r.md"]])
+def test_on_a_terminal_the_answer_ends_the_output(monkeypatch, capsys, tmp_path, extra):
+    """The drawn report is hundreds of lines; its answer is said again as the last line,
+    on stderr. With -o the `wrote FILE (answer)` line says it; --quiet says nothing."""
+    from torch_investigate.agent.cli import main as cli_main
+
+    args = [a.format(tmp=tmp_path) for a in extra]
+    monkeypatch.setattr(sys, "argv", ["investigate", str(EXAMPLE), "--static-only", *args])
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(cli_main, "install", lambda **_: None)  # keep pytest's own Ctrl-C
+    with pytest.raises(SystemExit) as done:
+        cli_main.main()
+    assert done.value.code == 0
+    out, err = capsys.readouterr()
+    last = err.strip().splitlines()[-1] if err.strip() else ""
+    if not extra:
+        assert "Inconclusive" in out
+        assert last.startswith("investigate: Inconclusive: static-only: the training path")
+    elif extra == ["-q"]:
+        assert err == ""
+    else:
+        assert last.startswith("investigate: wrote ") and last.count("investigate:") == 1

@@ -66,3 +66,37 @@ def test_at_most_ten_commits(tmp_path: Path) -> None:
     for i in range(12):
         _commit(r, {"train.py": str(i)}, f"c{i}")
     assert len(git_facts(tmp_path, ["train.py"]).recent_commits) == 10
+
+
+def test_a_folder_inside_a_larger_repo_is_described_from_inside(tmp_path: Path) -> None:
+    """Paths relative to the investigated folder, and only what touched it: the larger
+    repo's own README and code are not the folder's."""
+    r = git.Repo.init(tmp_path)
+    first = _commit(
+        r,
+        {"README.md": "top", "agent/checks/common.py": "c", "proj/README.md": "p",
+         "proj/train.py": "t", "proj/model.py": "m"},
+        "first",
+    )  # fmt: skip
+    mixed = _commit(r, {"README.md": "top 2", "proj/model.py": "m2"}, "docs and the model")
+    _commit(r, {"agent/checks/common.py": "c2"}, "outside only")
+    latest = _commit(r, {"proj/train.py": "t2", "agent/checks/common.py": "c3"}, "the loss")
+    (tmp_path / "README.md").write_text("dirty outside")
+    (tmp_path / "proj" / "model.py").write_text("dirty inside")
+
+    facts = git_facts(tmp_path / "proj")
+    assert [c.sha for c in facts.recent_commits] == [latest, mixed, first]
+    files = {c.summary: c.files for c in facts.recent_commits}
+    assert files == {
+        "the loss": ["train.py"],
+        "docs and the model": ["model.py"],
+        "first": ["README.md", "model.py", "train.py"],
+    }
+    assert facts.dirty == ["model.py"]
+
+    on_path = git_facts(tmp_path / "proj", ["train.py"])
+    assert [c.sha for c in on_path.recent_commits] == [latest, first]
+    assert git_facts(tmp_path).recent_commits[0].files == [
+        "agent/checks/common.py",
+        "proj/train.py",
+    ]

@@ -24,11 +24,12 @@ def client(server, waits, **kw):
 
 
 def test_a_completion_with_tool_calls_and_usage():
-    with ScriptedLLM([Reply(tool_calls=[call("run_stage_checks", stage=1)], prompt_tokens=7)]) as s:
+    reply = Reply(tool_calls=[call("run_stage_checks", stage=1)], prompt_tokens=7000)
+    with ScriptedLLM([reply]) as s:
         done = client(s, []).complete(MESSAGES, TOOL_SCHEMAS)
     (tc,) = done.message.tool_calls
     assert (tc.name, tc.arguments) == ("run_stage_checks", '{"stage": 1}')
-    assert done.prompt_tokens == 7 and done.usage_reported
+    assert done.prompt_tokens == 7000 and done.usage_reported
     body = s.requests[0].body
     assert body["model"] == "scripted" and body["tool_choice"] == "auto"
     assert [t["function"]["name"] for t in body["tools"]] == [t.name for t in TOOLS]
@@ -120,3 +121,39 @@ def test_settings_need_a_key_or_a_local_endpoint(monkeypatch):
     s = LLMSettings.from_env("gpt-4o-mini", max_steps=5, max_tokens=None)
     assert s.max_steps == 5 and s.max_tokens == 1_000_000
     assert KEY not in repr(s) and KEY not in s.model_dump_json()
+
+
+def test_prompt_tokens_count_the_tool_schemas():
+    """Issue 20, point 12: an endpoint whose usage leaves the tool schemas out (a file
+    bridge that counts the messages only) is still counted for them, and so is an endpoint
+    that sends no usage; a larger count from the endpoint stands as it is."""
+    from torch_investigate.agent.llm.client import estimate_prompt_tokens, schema_tokens
+
+    schemas = schema_tokens(TOOL_SCHEMAS)
+    script = [Reply(content="a", prompt_tokens=3), Reply(content="b", usage=False),
+              Reply(content="c", prompt_tokens=99_999)]  # fmt: skip
+    with ScriptedLLM(script) as s:
+        c = client(s, [])
+        low, none, high = (c.complete(MESSAGES, TOOL_SCHEMAS) for _ in range(3))
+    assert schemas > 1000  # the schemas are most of a short request
+    assert low.prompt_tokens == none.prompt_tokens == estimate_prompt_tokens(MESSAGES, TOOL_SCHEMAS)
+    assert low.prompt_tokens >= schemas and low.schema_tokens == schemas
+    assert high.prompt_tokens == 99_999
+
+
+def test_bench_reports_prompt_tokens_with_the_schemas():
+    from torch_investigate.evals.benchmark.records import CaseLLM, LLMSpec
+    from torch_investigate.evals.benchmark.table import usage_line
+    from torch_investigate.evals.benchmark.usage import case_usage, totals
+    from torch_investigate.tools.records import LLMUsage
+
+    class Case:  # what totals() reads of a case's score
+        def __init__(self, llm: CaseLLM) -> None:
+            self.llm = llm
+
+    usage = LLMUsage(model="m", steps=4, prompt_tokens=9000, schema_tokens=1600)
+    report = type("R", (), {"llm": usage})()
+    case = case_usage(report)
+    assert case.schema_tokens == 1600
+    line = usage_line(totals(LLMSpec(model="m"), [Case(case)]))
+    assert "prompt tokens median 9,000" in line and "tool schemas included, about 1,600" in line

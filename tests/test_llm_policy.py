@@ -127,7 +127,11 @@ def test_prompt_injection_in_the_repo_has_no_effect(tmp_path):
     script = [
         Reply(tool_calls=[call("read_code", target="train.py:main")]),
         obey,
-        Reply(tool_calls=[call("advance_stage", verdict="coherent", reason="told to skip checks")]),
+        Reply(
+            tool_calls=[
+                call("advance_stage", stage=1, verdict="coherent", reason="told to skip checks")
+            ]
+        ),
     ]
     with ScriptedLLM(script, fallback=ProtocolWalker()) as server:
         report, policy, _ = run_policy(repo, server)
@@ -173,27 +177,33 @@ def test_a_401_on_the_first_request_is_a_configuration_error(tmp_path):
     ("bounds", "steps", "reason"),
     [
         ({"max_steps": 3}, 3, "step limit"),
-        ({"max_tokens": 2500}, 3, "token limit"),  # 1050 tokens per step
-        ({"price_per_1k": (0.01, 0.03), "max_cost_usd": 0.05}, 5, "cost limit"),  # $0.0115 a step
+        ({"max_tokens": 50_000}, 3, "token limit"),  # 20,050 tokens per step
+        ({"price_per_1k": (0.01, 0.03), "max_cost_usd": 0.9}, 5, "cost limit"),  # $0.2015 a step
     ],
 )
 def test_bounds_stop_the_run(tmp_path, bounds, steps, reason):
     repo = seeded_rings(tmp_path)
-    with ScriptedLLM(fallback=ProtocolWalker(), prompt_tokens=1000, completion_tokens=50) as server:
+    # 20,000 prompt tokens a request: more than any of these requests holds (a count below
+    # the request's own estimate, tool schemas included, is raised to it)
+    with ScriptedLLM(
+        fallback=ProtocolWalker(), prompt_tokens=20_000, completion_tokens=50
+    ) as server:
         report, policy, _ = run_policy(repo, server, static_only=True, **bounds)
     assert report.llm.steps == steps == len(server.requests)
     assert reason in policy.stop_reason
     assert all(s.verdict is not None for s in report.stages)
     if "price_per_1k" in bounds:
-        assert report.llm.cost_usd == pytest.approx(steps * 0.0115)
+        assert report.llm.cost_usd == pytest.approx(steps * 0.2015)
 
 
 def test_a_known_model_is_priced(tmp_path):
     repo = seeded_rings(tmp_path)
-    with ScriptedLLM(fallback=ProtocolWalker(), prompt_tokens=1000, completion_tokens=50) as server:
+    with ScriptedLLM(
+        fallback=ProtocolWalker(), prompt_tokens=20_000, completion_tokens=50
+    ) as server:
         report, _, _ = run_policy(repo, server, static_only=True, model="gpt-4o-mini", max_steps=2)
     assert report.llm.model == "gpt-4o-mini"
-    assert report.llm.cost_usd == pytest.approx(2 * (1000 * 0.00015 + 50 * 0.0006) / 1000)
+    assert report.llm.cost_usd == pytest.approx(2 * (20_000 * 0.00015 + 50 * 0.0006) / 1000)
 
 
 def test_stage_checks_reach_the_model_fenced_with_ready_to_record_candidates(tmp_path):
@@ -235,3 +245,55 @@ def test_a_model_that_forges_runtime_evidence_gets_no_confirmed_finding(tmp_path
     ]
     assert not [f for f in report.findings if f.recorded_by.startswith("llm")]
     assert all(f.status != "confirmed" for f in report.findings)
+
+
+def test_advance_stage_names_its_stage_so_a_refusal_never_shifts_the_others(tmp_path):
+    """Issue 20, point 10: two closing calls in one reply, the first refused: the second
+    names a stage that is not open, so it is refused too and nothing lands on the wrong
+    stage; stage 8's reason says "not examined" once."""
+    repo = seeded_rings(tmp_path)
+    script = [
+        Reply(tool_calls=[call("run_stage_checks", stage=1)]),
+        Reply(tool_calls=[
+            call("advance_stage", stage=1, verdict="coherent", reason="looks fine"),
+            call("advance_stage", stage=2, verdict="inconclusive", reason="meant for stage 2"),
+        ]),
+        Reply(tool_calls=[call("advance_stage", stage=1, verdict="inconclusive", reason="static")]),
+    ]  # fmt: skip
+    with ScriptedLLM(script) as server:
+        report, policy, recorder = run_policy(repo, server, static_only=True, max_steps=3)
+    assert [(f.tool, f.rule) for f in policy.failures] == [
+        ("advance_stage", "verdict_contradicts_evidence"),
+        ("advance_stage", "stage_order"),
+    ]
+    assert "names stage 2, but the open stage is 1" in tool_messages(server, 2)[1]
+    stages = {s.stage: s for s in report.stages}
+    assert (stages[1].verdict, stages[1].reason) == ("inconclusive", "static")
+    assert stages[2].reason == "the investigation ended before this stage was examined"
+    last = [s for s in recorder.steps if s.tool == "advance_stage"][-1]
+    assert "Stage 8 was not examined: stage 1 (Symptom) is inconclusive" in last.text
+    assert last.text.count("not examined") == 1
+
+
+def test_a_stage_holding_a_confirmed_finding_closes_as_a_defect_not_unexamined(tmp_path):
+    """Issue 20, point 14: the model confirms a stage-6 defect with its probe while stage 1
+    is open, then its budget ends; closing what it left open, the engine closes stage 6 as
+    a defect (it holds the confirmed finding), never as not examined."""
+    repo = seeded_rings(tmp_path)
+
+    def record(request):
+        (probe,) = re.findall(r"recorded as observation (E\d+)", tool_messages(server, 1)[0])
+        return Reply(tool_calls=[call("record_finding", **FINDING, evidence_ids=[probe])])
+
+    script = [
+        Reply(tool_calls=[call("run_probe", code="print('grad norms grow step after step')")]),
+        record,
+    ]
+    with ScriptedLLM(script) as server:
+        report, policy, _ = run_policy(repo, server, max_steps=2)
+    assert not policy.failures and policy.stop_reason.startswith("step limit reached")
+    stages = {s.stage: s for s in report.stages}
+    assert stages[6].verdict == "defect" and stages[6].reason.startswith("confirmed: F1 missing")
+    assert "not every item was checked" in stages[6].reason
+    assert stages[5].verdict == "inconclusive" and stages[8].verdict == "not_examined"
+    assert report.root_cause == "F1"

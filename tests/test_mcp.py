@@ -162,7 +162,7 @@ async def walk(client, repo: str, last: int) -> dict[int, str]:
             verdict = "inconclusive"
         reason = f"stage {stage} checks: {sorted(outcomes)}"
         closed = await client.call_tool(
-            "advance_stage", {"repo": repo, "verdict": verdict, "reason": reason}
+            "advance_stage", {"repo": repo, "stage": stage, "verdict": verdict, "reason": reason}
         )
         assert not closed.is_error, text(closed)
         verdicts[stage] = verdict
@@ -287,7 +287,7 @@ def test_the_readme_lists_every_tool():
         (["--isolation", "moon"], "unknown isolation 'moon'"),
         (["--steps", "0"], "--steps must be at least 1"),
         (["--timeout", "0"], "--timeout must be positive"),
-        ([], "needs the mcp package: pip install 'torch-investigate[mcp]'"),
+        ([], "needs the mcp package; install it with: "),
     ],
 )
 def test_cli_refuses_in_one_line_with_exit_2(args, message, monkeypatch):

@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the tomli backport, a dependency there
+    import tomli as tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPPED = {"agent", "tools", "evals", "prompts"}

@@ -1,6 +1,6 @@
 """Progress while runs are in flight, in pieces: the tracer's progress file (rate limit,
 atomic writes), the host's poller, and the display's lines (heartbeat rate, words,
-wrapping). The CLI end to end is in test_cli_progress.py."""
+one line each). The CLI end to end is in test_cli_progress.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from torch_investigate.agent.cli.progress import PlainSink, Progress, heartbeat, run_name, wrap
+from torch_investigate.agent.cli.progress import (
+    MAX_WIDTH,
+    PlainSink,
+    Progress,
+    heartbeat,
+    one_line,
+    run_name,
+)
 from torch_investigate.agent.core.runs import RunEvent
 from torch_investigate.agent.core.tool_args import ToolResult
 from torch_investigate.tools.records import Stage
@@ -143,10 +150,10 @@ def test_plain_heartbeats_come_at_most_once_per_interval_per_run():
     progress.on_run(event("finished", 25.4, steps=216, status="completed"))
     progress.on_run(event("progress", 26, steps=216, phase="eval"))  # a late tick: dropped
     assert out.getvalue().splitlines() == [
-        "  baseline: started (200 steps)",
-        "  baseline: 80/200 steps, 10 s",
-        "  baseline: 160/200 steps, 20 s",
-        "  baseline: completed, 216 steps, 25.4 s",
+        "  as written: started (200 steps)",
+        "  as written: 80/200 steps, 10 s",
+        "  as written: 160/200 steps, 20 s",
+        "  as written: completed, 216 steps, 25.4 s",
     ]
 
 
@@ -163,30 +170,70 @@ def test_two_runs_in_flight_each_get_their_heartbeat():
         progress.on_run(event("progress", s, steps=s, phase="train", **a))
         progress.on_run(event("progress", s, phase="starting", **b))
     lines = out.getvalue().splitlines()
-    assert "  learning rate x0.1: 2/200 steps, 2 s" in lines
-    assert "  one fixed batch, learning rate x10: starting, 2 s" in lines
+    assert "  lr x0.1: 2/200 steps, 2 s" in lines
+    assert "  fixed batch, lr x10: starting, 2 s" in lines
     assert len(lines) == 4
 
 
 def test_run_names_and_heartbeats_read_as_words():
-    assert run_name(event("started")) == "baseline"
+    assert run_name(event("started")) == "as written"
     probe = event("started", label="probe-2", interventions={"probe": True})
     assert run_name(probe) == "probe 2"
     odd = event("started", label="new_thing=3", interventions={"new_thing": 3})
     assert run_name(odd) == "new_thing=3"  # unknown interventions keep their key
     late = event("progress", 31.6, steps=216, phase="eval")
-    assert heartbeat(late) == "baseline: 216 steps (200 traced), evaluating, 32 s"
+    assert heartbeat(late) == "as written: 216 steps (200 traced), evaluating, 32 s"
 
 
-def test_wrapping_never_cuts_a_word():
+# stage 2's permutation test: four changes at once (its lines used to wrap over three)
+PAIRING = {
+    "label": "fixed_batch,holdout,fixed_pool=7,reference_lr=0.001,shuffle_targets",
+    "interventions": {
+        "fixed_batch": True, "holdout": True, "fixed_pool": 7, "reference_lr": 0.001,
+        "shuffle_targets": True,
+    },
+}  # fmt: skip
+
+
+def test_a_run_of_many_changes_is_one_short_line_named_as_the_legend_names_it():
+    from torch_investigate.agent.render._interventions import run_name as legend_name
+    from torch_investigate.tools.records import RunSummary
+
+    progress, out = plain(width=MAX_WIDTH)
+    progress.on_run(event("started", **PAIRING))
+    progress.on_run(event("progress", 12, steps=60, phase="train", **PAIRING))
+    progress.on_run(event("finished", 4.8, steps=120, status="stopped", **PAIRING))
+    lines = out.getvalue().splitlines()
+    name = "fixed batch, held-out, pool of 7, Adam lr 0.001, shuffled targets"
+    assert lines == [
+        f"  {name}: started (200 steps)",
+        f"  {name}: 60/200 steps, 12 s",
+        f"  {name}: stopped, 120 steps, 4.8 s",
+    ]
+    assert all(len(line) < 100 for line in lines)
+    items = [k if v is True else f"{k}={v}" for k, v in PAIRING["interventions"].items()]
+    plotted = RunSummary(label=PAIRING["label"], interventions=items, status="stopped")
+    assert legend_name(plotted) == name  # the HTML legend's name for the same run
+
+
+def test_a_name_too_long_for_the_width_is_cut_and_the_status_kept():
+    progress, out = plain(width=60)
+    many = {"label": "x", "interventions": {**PAIRING["interventions"], "no_clip": True}}
+    progress.on_run(event("finished", 4.8, steps=120, status="stopped", **many))
+    (line,) = out.getvalue().splitlines()
+    assert len(line) <= 60 and line.endswith("…: stopped, 120 steps, 4.8 s"), line
+
+
+def test_a_line_is_cut_between_words_never_wrapped():
     text = "stage 2 (Data): inconclusive - " + " ".join(f"word{i}" for i in range(40))
-    lines = wrap(text, 40)
-    assert all(len(line) <= 40 for line in lines) and len(lines) == 3
-    assert lines[-1].endswith(" ...")
-    kept = " ".join(lines).replace(" ...", "").split()
+    line = one_line(text, 40)
+    assert len(line) <= 40 and line.endswith("…")
+    kept = line.removesuffix("…").split()
     assert kept == text.split()[: len(kept)]  # whole words, in order
     path = "/a/very/long/path/that/is/one/word/longer/than/the/width.py"
-    assert wrap(f"crashed at {path}", 30) == ["crashed at", f"    {path}"]
+    assert one_line(f"crashed at {path}", 30) == "crashed at…"
+    assert one_line(path, 30) == path[:29] + "…"
+    assert one_line("short", 30, indent=2) == "  short"
 
 
 class FakeProtocol:
@@ -213,8 +260,7 @@ def test_stage_lines_name_the_stage_its_verdict_and_reason():
     assert out.getvalue().splitlines() == [
         "stage 4 (Loss): checking",
         "stage 4 (Loss): defect - confirmed: F1 softmax_before_ce",
-        "stage 8 (Optimization choices): not examined - stage 4",
-        "    (Loss) is defect",
+        "stage 8 (Optimization choices): not examined - stage 4…",
     ]
 
 
@@ -235,6 +281,8 @@ def test_quiet_means_no_display_and_a_pipe_means_plain_lines(monkeypatch):
     progress = Progress.open(False, stream=io.StringIO())
     assert isinstance(progress.sink, PlainSink) and progress.sink.width == 70
     assert progress.heartbeat_s == 2 and not progress.live
+    monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: still under 100 characters
+    assert Progress.open(False, stream=io.StringIO()).sink.width == MAX_WIDTH
 
 
 def test_the_display_takes_events_from_many_threads():
@@ -255,7 +303,7 @@ def test_the_display_takes_events_from_many_threads():
         t.join()
     lines = out.getvalue().splitlines()
     assert sum(line.endswith("stopped, 20 steps, 2.0 s") for line in lines) == 8
-    assert all(line.startswith("  learning rate x") for line in lines)  # none interleaved
+    assert all(line.startswith("  lr x") for line in lines)  # none interleaved
 
 
 def test_the_trace_config_declares_the_progress_keys():

@@ -174,12 +174,29 @@ def test_reference_imports_only_stdlib_and_torch():
 
 @pytest.mark.parametrize("classes", [2, 3, 10, 1000])
 def test_chance_level_is_what_torch_computes_for_equal_logits(classes):
-    from torch_investigate.agent.checks.levels import chance_level
+    from torch_investigate.agent.checks.levels import element_chance
 
-    assert chance_level("cross_entropy", [8, classes]) == pytest.approx(ce_equal_logits(classes))
-    assert chance_level("binary_cross_entropy_with_logits", [8, 1]) == pytest.approx(
+    assert element_chance("cross_entropy", [8, classes]) == pytest.approx(ce_equal_logits(classes))
+    assert element_chance("binary_cross_entropy_with_logits", [8, 1]) == pytest.approx(
         bce_at_zero_logit()
     )
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_a_summed_loss_is_held_to_a_summed_chance_level(reduction):
+    """reduction='sum' adds up the batch's losses: its uninformed value is the per-element
+    level times the elements that count (the ignored ones left out), as torch computes it."""
+    from types import SimpleNamespace
+
+    from torch_investigate.agent.checks.levels import chance_level
+
+    targets = torch.tensor([0, 1, 2, 1, -100, 0, 2, 1])
+    logits = torch.zeros(8, 3)
+    value = torch.nn.functional.cross_entropy(logits, targets, reduction=reduction).item()
+    call = SimpleNamespace(fn="cross_entropy", input=SimpleNamespace(shape=[8, 3]),
+                           reduction=reduction, total_elements=8, contributing_elements=7)  # fmt: skip
+    assert chance_level(call) == pytest.approx(value)
+    assert (chance_level(call) > 3) == (reduction == "sum")  # 7 ln 3, not ln 3
 
 
 def _call(fn: str, values: dict[str, int], ignore_index=None):

@@ -132,10 +132,39 @@ def test_non_finite_losses_break_the_curve_and_are_marked() -> None:
     loss = svg(html, "plot-loss")
     assert data_points(html, "plot-loss") == 60 + 4
     assert "2 non-finite" in loss
-    paths = re.findall(r'<path class="series" data-run="with scale_lr:10" d="([^"]+)"', loss)
+    paths = re.findall(r'<path class="series" data-run="scale_lr:10" d="([^"]+)"', loss)
     assert len(paths) == 1 and paths[0].count("M") == 1  # [1.2, 0.9] is the only 2-point piece
     assert loss.count("<circle") == 2  # 0.8 and 5.0 stand alone between non-finite values
     assert "nan" not in paths[0].lower() and "inf" not in paths[0].lower()
+
+
+def test_legend_names_runs_apart_and_cuts_none_off() -> None:
+    """Stage 2's pair of runs differ only in their last change; in full words both read
+    "with one fixed batch, the loss also measured ..." and the legend cut them alike. The
+    legend names them short, says them in full on hover, and wraps what is too wide."""
+    from torch_investigate.agent.render._interventions import INTERVENTIONS
+    from torch_investigate.agent.render._svg import LEGEND_CHAR_PX
+
+    report = load("healthy")
+    pair = ["fixed_batch", "holdout", "fixed_pool=7", "reference_lr=0.001"]
+    every = [k + ("=3" if "{value}" in n.words else "") for k, n in INTERVENTIONS.items()]
+    for changes in (pair, [*pair, "shuffle_targets"], every):
+        report.runs.append(
+            RunSummary(label=",".join(changes), interventions=changes, status="stopped",
+                       steps=3, losses=[1.0, 0.9, 0.8])
+        )  # fmt: skip
+    loss = svg(to_html(report), "plot-loss")
+    entries = re.findall(r'<text class="legend" x="(\d+)"[^>]*>(.*?)</text>', loss, re.S)
+    names = [re.sub(r"<title>.*?</title>|<[^>]+>", "", body) for _, body in entries]
+    assert "fixed batch, held-out, pool of 7, Adam lr 0.001 (3 points)" in names
+    assert "fixed batch, held-out, pool of 7, Adam lr 0.001, shuffled targets (3 points)" in names
+    assert "<title>with one fixed batch, the loss also measured on an unseen batch" in loss
+    width = int(re.search(r'width="(\d+)"', loss)[1])
+    for x, body in entries:  # every line of every entry ends before the plot's edge
+        for line in re.findall(r"<tspan x=[^>]*>(.*?)</tspan>(?=<tspan x=|$)", body, re.S):
+            text = re.sub(r"<[^>]+>", "", line)
+            assert int(x) + len(text) * LEGEND_CHAR_PX <= width, text
+    assert max(len(re.findall(r"<tspan x=", body)) for _, body in entries) > 1  # wrapped
 
 
 def test_empty_plots_say_so() -> None:

@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 from conftest import load_report as load
 
+from torch_investigate.agent.core.answer import summarize
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render.json_out import to_json
 from torch_investigate.tools.records import Report, RunSummary, report_json_schema
@@ -52,3 +53,18 @@ def test_non_finite_losses_round_trip() -> None:
         RunSummary(label="diverged", status="stopped", steps=3, losses=[1.0, math.inf, math.nan])
     )
     Report.model_validate_json(to_json(report))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_answer_is_the_first_key(name: str) -> None:
+    """`investigate -f json | head` shows the answer, not the schema version and git log."""
+    report = load(name)
+    report.summary = summarize(report)  # as the session fills it
+    text = to_json(report)
+    assert next(iter(json.loads(text))) == "summary"
+    assert text.splitlines()[1] == '  "summary": {'
+    assert any(line.startswith('    "headline": ') for line in text.splitlines()[:5])
+
+
+def test_the_schema_lists_the_answer_first() -> None:
+    assert next(iter(report_json_schema()["properties"])) == "summary"

@@ -9,7 +9,7 @@ from conftest import load_report as load
 from conftest import markdown_section as section
 
 from torch_investigate.agent.render import render
-from torch_investigate.agent.render.markdown import to_markdown
+from torch_investigate.agent.render.markdown import md, to_markdown
 from torch_investigate.tools.records import Finding, Observation, RunSummary, Stage
 
 SECTIONS = [
@@ -66,7 +66,7 @@ def test_every_finding_shows_every_field() -> None:
     text = to_markdown(report)
     for f in report.findings:
         block = finding_block(text, f.id)
-        assert f.title.replace("<", "\\<") in block
+        assert md(f.title) in block
         if f.status == "refuted":
             continue
         for label in FINDING_LABELS:
@@ -178,11 +178,32 @@ def test_static_only_report_says_nothing_ran() -> None:
 
 def test_repo_text_is_escaped() -> None:
     text = to_markdown(load("buggy"))
-    # Outside code spans (where `<` is literal anyway) no `<` may stay unescaped.
+    # Outside code spans (where `<` is literal anyway) no `<` that could open HTML may
+    # stay unescaped.
     prose = re.sub(r"(?<!\\)`[^`]*`", "", text)
-    assert re.search(r"(?<!\\)<", prose) is None
-    assert "# torch-investigate: examples/rings\\<bars>" in text
-    assert "\\<script>alert('x')\\</script>" in text
+    assert re.search(r"(?<!\\)<(?=[A-Za-z/!?])", prose) is None
+    assert "# torch-investigate: examples/rings`<bars>`" in text
+    assert "`<script>`alert('x')\\</script>" in text
+
+
+def test_prose_reads_as_plain_text_too() -> None:
+    """On a pipe or in a log the Markdown is read as it is: no backslash where Markdown
+    would not misread the text, commands and symbols as code spans."""
+    assert (
+        md("reaches the loop at train.py:22 (<module>)")
+        == "reaches the loop at train.py:22 (`<module>`)"
+    )
+    assert (
+        md("identified: `python train.py` (README.md:8)")
+        == "identified: `python train.py` (README.md:8)"
+    )
+    assert (
+        md("switch the optimizer (e.g. SGD <-> Adam); p < 0.5")
+        == "switch the optimizer (e.g. SGD <-> Adam); p < 0.5"
+    )
+    assert md("C:\\data\\x.csv") == "C:\\data\\x.csv"
+    assert md("a * b, a*b, one ` alone") == "a \\* b, a\\*b, one \\` alone"
+    assert md("<img src=x onerror=alert(1)>") == "\\<img src=x onerror=alert(1)>"
 
 
 def test_table_cells_escape_pipes() -> None:

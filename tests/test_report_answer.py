@@ -22,8 +22,10 @@ from torch_investigate.agent.core.curves import curve_stats, final_level
 from torch_investigate.agent.core.runs import Run
 from torch_investigate.agent.render import render
 from torch_investigate.agent.render._interventions import (
-    INTERVENTION_WORDS,
+    INTERVENTIONS,
+    change_name,
     change_words,
+    run_name,
     run_title,
 )
 from torch_investigate.agent.render.terminal import print_markdown
@@ -148,7 +150,12 @@ def test_sarif_carries_the_headline() -> None:
 
 
 def test_every_tracer_intervention_has_words() -> None:
-    assert {f.name for f in fields(Interventions)} == set(INTERVENTION_WORDS)
+    assert {f.name for f in fields(Interventions)} == set(INTERVENTIONS)
+    shorts = [naming.short for naming in INTERVENTIONS.values()]
+    assert len(set(shorts)) == len(shorts)  # no two changes share a short name
+    for key, naming in INTERVENTIONS.items():  # a short name takes the value its words take
+        assert ("{value}" in naming.short) == ("{value}" in naming.words), key
+        assert len(naming.short) <= 24, key
 
 
 def test_intervention_words_and_fallback() -> None:
@@ -158,19 +165,22 @@ def test_intervention_words_and_fallback() -> None:
     run = RunSummary(label="x", interventions=["fixed_batch", "lr_scale=0.1"], status="stopped")
     assert run_title(run) == "with one fixed batch, learning rate x0.1"
     assert run_title(RunSummary(label="baseline", status="completed")) == "as written"
+    assert change_name("lr_scale=10.0") == "lr x10" and change_name("scale_lr:1") == "scale_lr:1"
+    assert run_name(run) == "fixed batch, lr x0.1"
+    assert run_name(RunSummary(label="baseline", status="completed")) == "as written"
 
 
 def test_no_known_intervention_key_appears_raw_in_html() -> None:
     report = load("healthy")
-    for key in INTERVENTION_WORDS:
-        value = "=0.1" if "{value}" in INTERVENTION_WORDS[key] else ""
+    for key in INTERVENTIONS:
+        value = "=0.1" if "{value}" in INTERVENTIONS[key].words else ""
         report.runs.append(
             RunSummary(label=key + value, interventions=[key + value], status="stopped",
                        steps=3, losses=[1.0, 0.9, 0.8])
         )  # fmt: skip
     for fmt in ("html", "md"):
         text = render(report, fmt)  # type: ignore[arg-type]
-        raw = [k for k in INTERVENTION_WORDS if re.search(rf"\b{k}\b", text)]
+        raw = [k for k in INTERVENTIONS if re.search(rf"\b{k}\b", text)]
         assert not raw, (fmt, raw)
     assert "with the softmax before the loss removed" in render(report, "html")
 

@@ -24,7 +24,15 @@ def session(tmp_path_factory):
 def walk_to(session, stage: int) -> None:
     while int(session.protocol.current) < stage:
         dispatch(session, "run_stage_checks", {"stage": int(session.protocol.current)})
-        dispatch(session, "advance_stage", {"verdict": "inconclusive", "reason": "static only"})
+        dispatch(
+            session,
+            "advance_stage",
+            {
+                "stage": int(session.protocol.current),
+                "verdict": "inconclusive",
+                "reason": "static only",
+            },
+        )
 
 
 def test_stage_checks_issue_an_observation_per_item_and_list_candidates(session):
@@ -60,8 +68,17 @@ def test_a_policy_finding_cites_ids_and_notes(session):
     assert result.ok, result.text
     f = session.protocol.ledger.get(result.id)
     assert f.symbol == "SpiralNet.forward"  # from the index, not the caller
-    assert [o.source for o in f.evidence] == [first.source, "model"]
+    # the notes are the policy's reasoning, kept with the finding, never an evidence entry
+    assert [o.id for o in f.evidence] == [first.id] and f.notes == "F.softmax then CE"
     assert f.stage == 4  # from the taxonomy
+    # no id cited: the evidence is the code at its location, read and logged by the engine
+    result = dispatch(session, "record_finding", {
+        "category": "other", "title": "a softmax in forward", "status": "plausible",
+        "confidence": "low", "file": "model.py", "line": 15, "notes": "read it",
+        "why": "w", "confirm": "c",
+    })  # fmt: skip
+    (code,) = session.protocol.ledger.get(result.id).evidence
+    assert code.id and code.source == "static" and "softmax" in code.text
 
 
 @pytest.mark.parametrize(
@@ -70,7 +87,9 @@ def test_a_policy_finding_cites_ids_and_notes(session):
         ({"candidate": "C999"}, "no candidate 'C999'"),
         ({"category": "softmax_before_ce", "status": "plausible"}, "missing confidence"),
         ({"category": "nonsense", "status": "plausible", "confidence": "low", "why": "w",
-          "confirm": "c", "notes": "n"}, "unknown category"),
+          "confirm": "c", "notes": "n", "file": "model.py", "line": 15}, "unknown category"),
+        ({"category": "other", "title": "t", "status": "plausible", "confidence": "low",
+          "why": "w", "confirm": "c", "notes": "only words"}, "give the file and line"),
         ({"category": "softmax_before_ce", "status": "plausible", "confidence": "low",
           "why": "w", "confirm": "c", "evidence_ids": ["E0"]}, "no observation 'E0'"),
         ({"category": "softmax_before_ce", "evidence": [{"source": "runtime", "text": "t"}]},

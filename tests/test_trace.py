@@ -39,6 +39,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     # pretraining scored on its own training rows, then a head fitted on cached features
     "transfer": ("transfer/transfer.py", []),
     "func_vmap": ("func_vmap/train.py", []),
+    # a lazy layer: its parameters have no shape until the first forward
+    "mlp_lazy": (MLP, [("self.hidden = nn.Linear(4, 16)", "self.hidden = nn.LazyLinear(16)")]),
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
@@ -85,6 +87,15 @@ def test_a_cut_number_used_again_is_seen_and_rejoined_on_request(tracer):
     assert not [o for o in tracer("mlp").ops if o.kind == "reentered_cut"]
     rejoined = tracer("mlp_float_term", interventions={"rejoin_cuts": True})
     assert rejoined.error is None and rejoined.n_steps == t.n_steps
+
+
+def test_a_lazy_layer_is_traced_with_the_shape_its_first_forward_gave_it(tracer):
+    """The optimizer is built over parameters that have no shape yet (nn.LazyLinear)."""
+    lazy, plain = tracer("mlp_lazy"), tracer("mlp")
+    assert lazy.error is None and lazy.n_steps == plain.n_steps
+    weight = lazy.param("hidden.weight")
+    assert weight is not None and weight.shape == [16, 4] and weight.numel == 64
+    assert weight.in_optimizer and weight.weight_norm_start is not None
 
 
 def test_a_broadcast_over_axes_the_program_added_is_deliberate(tracer):

@@ -43,6 +43,20 @@ def _strip(path: str, prefix: str) -> str:
     return path[len(prefix) + 1 :] if prefix and path.startswith(prefix + "/") else path
 
 
+def _files(r: git.Repo, c: git.Commit, prefix: str) -> list[str]:
+    """The files `c` changed (against its first parent) inside the investigated folder,
+    relative to it: a commit that also changed files elsewhere in a larger repo lists
+    only the folder's."""
+    trees = [c.parents[0].hexsha, c.hexsha] if c.parents else ["--root", c.hexsha]
+    where = ["--", prefix] if prefix else []
+    try:
+        out = r.git.diff_tree("-r", "--name-only", "-z", "--no-commit-id", "--no-renames",
+                              *trees, *where)  # fmt: skip
+    except git.GitCommandError:
+        return []
+    return sorted({_strip(path, prefix) for path in out.split("\0") if path})
+
+
 def _commits(r: git.Repo, paths: Sequence[str], prefix: str) -> list[Commit]:
     try:
         found = list(r.iter_commits("HEAD", max_count=MAX_COMMITS, paths=list(paths) or None))
@@ -57,15 +71,17 @@ def _commits(r: git.Repo, paths: Sequence[str], prefix: str) -> list[Commit]:
                 date=c.committed_datetime.isoformat(),
                 author=str(c.author.name or c.author.email or ""),
                 summary=summary,
-                files=sorted(_strip(str(f), prefix) for f in c.stats.files),
+                files=_files(r, c, prefix),
             )
         )
     return commits
 
 
 def git_facts(repo: Path, training_files: Sequence[str] = ()) -> GitFacts:
-    """Facts about `repo`; `training_files` (relative to `repo`) restrict the commits to
-    those that touched them, else the most recent commits are listed."""
+    """Facts about `repo`, which may be a folder inside a larger work tree: every path is
+    relative to `repo`, and only what happened inside it is listed. `training_files`
+    (relative to `repo`) restrict the commits to those that touched them, else the most
+    recent commits that touched the folder are listed."""
     r = _open(Path(repo))
     if r is None or r.working_tree_dir is None:
         return GitFacts(is_repo=False)

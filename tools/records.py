@@ -19,11 +19,12 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
+from torch_investigate.tools.fix_records import Patch
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
 # when fields are added.
-SCHEMA_VERSION = "1.4"
+SCHEMA_VERSION = "1.5"
 
 
 class Stage(IntEnum):
@@ -209,6 +210,17 @@ def category_enum(schema: dict[str, Any]) -> None:
     schema["enum"] = [*taxonomy().ids(), OTHER]
 
 
+class Revision(BaseModel):
+    """A change of a recorded finding's status (or its evidence) after it was recorded:
+    who made it, from what to what, on which observations (engine-issued ids) and why."""
+
+    by: str  # the policy: planner, review:<model>, llm:<model>, chat
+    status_from: Status
+    status_to: Status
+    evidence_ids: list[str] = Field(default_factory=list)
+    note: str = ""  # the policy's reasoning (never evidence)
+
+
 class Finding(BaseModel):
     model_config = ConfigDict(validate_assignment=True)
 
@@ -226,6 +238,11 @@ class Finding(BaseModel):
     confirm: str  # the smallest test or change that confirms it
     detector: str = ""  # the check that produced it, e.g. `static.softmax_before_ce`
     recorded_by: str = ""  # the policy that recorded it: planner, review:<model>, llm:<model>, chat
+    notes: str = ""  # the recording policy's reasoning: never evidence, never an observation
+    # the policy that last changed its status after it was recorded ("" when none did), and
+    # every revision (a status change, or evidence added), oldest first
+    revised_by: str = ""
+    revisions: list[Revision] = Field(default_factory=list)
 
     @field_validator("category")
     @classmethod
@@ -252,6 +269,21 @@ class Finding(BaseModel):
     @property
     def has_runtime_evidence(self) -> bool:
         return any(o.is_dynamic for o in self.evidence)
+
+    def supporting(self) -> list[Observation]:
+        """The evidence for the status as it now stands: since the last revision that set
+        the status, the observations that revision and the later ones cited (an
+        observation that refuted the finding before a review confirmed it does not
+        support the confirmation); with no such revision, all of it."""
+        since = None
+        for i, r in enumerate(self.revisions):
+            if r.status_from != r.status_to:
+                since = i
+        if since is None:
+            return list(self.evidence)
+        ids = [e for r in self.revisions[since:] for e in r.evidence_ids]
+        by_id = {o.id: o for o in self.evidence if o.id}
+        return [by_id[e] for e in dict.fromkeys(ids) if e in by_id]
 
 
 class CheckItem(BaseModel):
@@ -381,7 +413,8 @@ class LayerStat(BaseModel):
 class LLMUsage(BaseModel):
     model: str
     steps: int = 0  # model requests
-    prompt_tokens: int = 0
+    prompt_tokens: int = 0  # every request's, the tool schemas included
+    schema_tokens: int = 0  # about this many of each request's prompt tokens are tool schemas
     completion_tokens: int = 0
     cost_usd: float | None = None
     refusals: int = 0
@@ -423,6 +456,8 @@ class Summary(BaseModel):
 
 
 class Report(BaseModel):
+    # The answer, first: what `| head` shows (filled when the report is built).
+    summary: Summary | None = None
     schema_version: str = SCHEMA_VERSION
     tool_version: str = ""
     created_at: str = ""
@@ -448,6 +483,8 @@ class Report(BaseModel):
     llm: LLMUsage | None = None
     notes: list[str] = Field(default_factory=list)
     summary: Summary | None = None  # the answer; filled when the report is built
+    # `investigate fix`: a source patch per confirmed finding (tools/fix_records.py)
+    patches: list[Patch] = Field(default_factory=list)
 
     @field_validator("symptom")
     @classmethod

@@ -133,19 +133,32 @@ def _finish(chat: ChatSession, arg: str) -> None:
     if chat.has_model:
         chat.ask(arg.strip() or FINISH_QUESTION)
         return
-    still_open = [str(int(s)) for s, r in chat.session.protocol.stages.items() if r.verdict is None]
+    stages = chat.session.protocol.stages
+    still_open = [s for s, r in stages.items() if r.verdict is None]
     chat.concluded = True
     conclude(chat.session, chat.call)
-    if still_open:
-        chat.show(
-            f"Closed as inconclusive, not examined: stage {', '.join(still_open)}.", "/finish"
-        )
+    # a stage holding a confirmed finding closes as a defect, never as "not examined"
+    by_verdict: dict[str, list[str]] = {}
+    for s in still_open:
+        by_verdict.setdefault(stages[s].verdict or "open", []).append(str(int(s)))
+    said = {
+        "inconclusive": "Closed as inconclusive, not examined",
+        "not_examined": "Not examined (stages 1-7 are not all coherent)",
+        "defect": "Closed as defect (it holds a confirmed finding)",
+    }
+    lines = [
+        f"{said.get(v, f'Closed as {v}')}: stage {', '.join(n)}." for v, n in by_verdict.items()
+    ]
+    if lines:
+        chat.show("\n".join(lines), "/finish")
     chat.show_headline()
 
 
 FINISH_QUESTION = (
-    "Please finish the investigation: close what is still open and call finish with the "
-    "most likely root cause (or none, with the reason)."
+    "Please finish the investigation: close each stage still open with advance_stage, naming "
+    "it (inconclusive with the reason when its checks did not run; defect when it holds a "
+    "confirmed finding), then call finish with the most likely root cause (or none, with "
+    "the reason)."
 )
 
 

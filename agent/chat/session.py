@@ -156,7 +156,8 @@ class ChatSession:
             else:
                 result = self.call(name, args)
             style = "yellow" if result.refused else "dim"
-            status.line("  · " + tool_line(self.session, name, args, result), style)
+            line = "  · " + tool_line(self.session, name, args, result)
+            status.line(wrap_text(line, max(20, self.console.width - 1)), style)
             status.thinking()
             return result
 

@@ -99,9 +99,10 @@ def tool_line(session: Session, name: str, arguments: dict[str, Any], result: To
     `record_finding -> F1 softmax_before_ce (confirmed)`."""
     call = f"{name}({brief_args(arguments)})"
     if result.refused:
-        return f"{call}: refused ({result.refused}): {_first_line(result.text)}"
-    if not result.ok:
-        return f"{call}: error: {_first_line(result.text)}"
+        said = result.text.removeprefix(f"refused ({result.refused}):").strip()
+        return f"{call}: refused ({result.refused}): {_first_line(said)}"
+    if not result.ok:  # a probe that raised says its error first: "error: NameError: ..."
+        return f"{call}: error: {_first_line(result.text.removeprefix('error: '))}"
     if result.checks is not None:
         items = result.checks.items.values()
         failed = sum(r.outcome == "failed" for r in items)

@@ -15,7 +15,7 @@ from torch_investigate.agent.checks.baseline import (
     runtime,
     usable,
 )
-from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.effects import compared_steps, intervene
 from torch_investigate.agent.checks.locations import (
     first_static_location,
     loader_location,
@@ -141,7 +141,7 @@ def _scale(session: Session, ev: Evidence, t: Trace, x) -> None:
             or loader_location(session, t)
             or (where(session, t.train_forwards()[0].frame) if t.train_forwards() else None),
             why="inputs on this scale saturate activations and make the first layers' gradients dominate; the optimizer crawls",
-            confirm="standardize the inputs with the training mean/std (the same transform for evaluation) and compare the first 100 steps",
+            confirm=f"standardize the inputs with the training mean/std (the same transform for evaluation) and compare the first {compared_steps(session)} steps",
         )
     else:
         # no improvement within the probe's steps; the scale can still hurt (clipping and
@@ -190,7 +190,17 @@ def label_encoding(session: Session, ev: Evidence) -> None:
             problems.append(
                 f"class indices {fmt(min(vals))}..{fmt(max(vals))} for {n_classes} logits"
             )
-        detail = f"{fn}: integer targets {_show(tstats.values if tstats else y.values)} for {n_classes} logits"
+        shown = tstats.values if tstats else y.values
+        if shown:
+            said = _show(shown)
+        else:  # too many distinct values to record (a vocabulary): their range
+            lo, hi = (tstats.min, tstats.max) if tstats else (y.min, y.max)
+            said = (
+                f"in [{fmt(lo)}, {fmt(hi)}]"
+                if lo is not None and hi is not None
+                else "(values not recorded)"
+            )
+        detail = f"{fn}: integer targets {said} for {n_classes} logits"
     elif fn in BINARY_TARGET:
         lo, hi = (tstats.min, tstats.max) if tstats else (y.min, y.max)
         if lo is not None and hi is not None and (lo < 0 or hi > 1):

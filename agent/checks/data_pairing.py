@@ -29,7 +29,7 @@ from torch_investigate.agent.checks.baseline import (
 from torch_investigate.agent.checks.levels import marginal_level, per_element
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
 from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses, swapped, target_of
-from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.numbers import change, fmt
 from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
 from torch_investigate.tools.tracefile.trace import Trace
@@ -399,10 +399,10 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
     real, shuffled = transfers[0] if transfers else max(pairs, key=lambda rs: rs[0].fit)
     text = (
         f"fitting the first {pool} training batches with Adam (lr {real.lr:g}, in place of the "
-        f"program's update{', inputs standardized per feature' if scale else ''}): on an unseen batch the loss improves {fmt(100 * real.gain)}% with the "
-        f"real pairs ({fmt(real.first)} -> {fmt(real.best)}) and {fmt(100 * shuffled.gain)}% with "
-        f"deliberately shuffled pairs; the training loss falls {fmt(100 * real.fit)}% and "
-        f"{fmt(100 * shuffled.fit)}% respectively"
+        f"program's update{', inputs standardized per feature' if scale else ''}): on an unseen batch the loss {change(real.gain)} with the "
+        f"real pairs ({fmt(real.first)} -> {fmt(real.best)}) and {change(shuffled.gain)} with "
+        f"deliberately shuffled pairs; the training loss {change(real.fit, 'falls', 'rises')} "
+        f"and {change(shuffled.fit, 'falls', 'rises')} respectively"
     )
     if _transfers(real, shuffled, floor):
         ev.item("pairing", "passed", text)

@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
 
 
+def compared_steps(session: Session) -> int:
+    """The steps a rerun with one change makes (and the test a finding proposes compares)."""
+    from torch_investigate.agent.core.runs import PROBE_STEPS
+
+    return min(session.options.steps, PROBE_STEPS)
+
+
 @dataclass
 class Effect:
     """How an intervention changed the loss the run settled at."""

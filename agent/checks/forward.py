@@ -14,7 +14,7 @@ from torch_investigate.agent.checks.baseline import (
     runtime,
     usable,
 )
-from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.effects import compared_steps, intervene
 from torch_investigate.agent.checks.locations import first_static_location, model_location, where
 from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses
 from torch_investigate.agent.checks.numbers import fmt
@@ -382,6 +382,6 @@ def _activation(session: Session, ev: Evidence, t: Trace) -> None:
             evidence=[runtime(detail, prov.frame, session), eff.observation()],
             where=where(session, prov.frame) or first_static_location(session, "activation_misuse"),
             why="the output activation cannot produce the values the loss asks for, so part of the targets is unreachable and gradients vanish there",
-            confirm=f"remove the final {prov.op} (or rescale the targets into its range) and compare 100 steps",
+            confirm=f"remove the final {prov.op} (or rescale the targets into its range) and compare {compared_steps(session)} steps",
         )
         return

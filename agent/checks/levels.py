@@ -59,8 +59,9 @@ def is_classification(fn: str) -> bool:
     return fn in (*INDEX_TARGET, *BINARY_TARGET)
 
 
-def chance_level(fn: str, input_shape: list[int]) -> float | None:
-    """Loss of an uninformed classifier: ln C for C classes, ln 2 for one binary logit."""
+def element_chance(fn: str, input_shape: list[int]) -> float | None:
+    """Loss of an uninformed classifier per element: ln C for C classes, ln 2 for one
+    binary logit."""
     if fn in BINARY_TARGET:
         return LN2
     if fn in INDEX_TARGET and len(input_shape) >= 2 and input_shape[1] > 1:
@@ -68,12 +69,29 @@ def chance_level(fn: str, input_shape: list[int]) -> float | None:
     return None
 
 
+def summed_elements(c) -> int | None:
+    """How many elements a loss call adds up (reduction='sum'), None when it averages."""
+    if c.reduction != "sum":
+        return None
+    return c.contributing_elements or c.total_elements or None
+
+
+def chance_level(c) -> float | None:
+    """An uninformed classifier's value of this loss call: the per-element level, times
+    the elements it adds up when it sums them (a summed loss is not compared with a
+    per-element level)."""
+    per = element_chance(c.fn, c.input.shape)
+    if per is None or c.reduction == "sum" and summed_elements(c) is None:
+        return None
+    return per * (summed_elements(c) or 1)
+
+
 def plateau(t: Trace, *, above: float, flat: float) -> tuple[float, float] | None:
     """(level, chance) when the training loss stopped improving over the second half of
     the run (it fell less than `flat` of itself) while still above `above` x the chance
     level; None otherwise or when the loss has no chance level."""
     calls = t.train_loss_calls()
-    chance = chance_level(calls[0].fn, calls[0].input.shape) if calls else None
+    chance = chance_level(calls[0]) if calls else None
     curve = t.curve()
     if chance is None or len(curve) < 40:
         return None

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks import objective
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, usable
-from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.effects import compared_steps, intervene
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.loss_operands import swapped
-from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.numbers import fmt, percent_range
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace.loss_kinds import INDEX_TARGET
@@ -148,7 +148,7 @@ def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) 
             f"{fn} applies its own log-softmax/sigmoid; feeding it {op} output squashes the logits twice, "
             "so gradients shrink as predictions improve and the loss stalls far above zero"
         ),
-        confirm=f"remove the {op} before the loss (keep it only for reporting probabilities) and compare 100 steps",
+        confirm=f"remove the {op} before the loss (keep it only for reporting probabilities) and compare {compared_steps(session)} steps",
     )
     ev.item("output_semantics", "failed", text)
 
@@ -266,7 +266,7 @@ def _order(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> N
         evidence=[runtime(text, c.frame, session), eff.observation()],
         where=where(session, c.frame) or first_static_location(session, "loss_args_swapped"),
         why="the loss treats the targets as predictions and the predictions as targets, so the gradient pushes the model toward a different objective",
-        confirm=f"call {c.fn}(prediction, target) at {c.frame} and compare 100 steps",
+        confirm=f"call {c.fn}(prediction, target) at {c.frame} and compare {compared_steps(session)} steps",
     )
     ev.item("argument_order", "failed", text)
 
@@ -341,7 +341,7 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
         ev.item(
             "contributing_elements",
             "passed",
-            f"{masked[0].fn} with ignore_index={masked[0].ignore_index}: {fmt(100 * min(fracs))}-{fmt(100 * max(fracs))}% of elements contribute",
+            f"{masked[0].fn} with ignore_index={masked[0].ignore_index}: {percent_range(min(fracs), max(fracs))} of elements contribute",
         )
     elif sites:
         ev.item(
@@ -460,7 +460,7 @@ def _loss_tensor(session: Session, ev: Evidence, t: Trace | None) -> None:
                 where=first_static_location(session, "loss_detached_scale")
                 or where(session, b.frame),
                 why="with a plain gradient step, scaling the loss by a tiny factor scales every update by it: learning is effectively off",
-                confirm="remove the scale factor (or compensate the learning rate deliberately) and compare 100 steps",
+                confirm=f"remove the scale factor (or compensate the learning rate deliberately) and compare {compared_steps(session)} steps",
             )
             ev.item("loss_scale", "failed", text)
             return

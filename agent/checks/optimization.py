@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks import fixed_batch, places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, usable
+from torch_investigate.agent.checks.effects import compared_steps
 from torch_investigate.agent.checks.levels import plateau
 from torch_investigate.agent.checks.locations import (
     first_static_location,
@@ -17,7 +18,7 @@ from torch_investigate.agent.checks.locations import (
     model_location,
     where,
 )
-from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.numbers import fmt, of_chance
 from torch_investigate.agent.core.curves import curve_stats
 from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
@@ -279,7 +280,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
             ],
             where=loc,
             why=f"at the configured learning rate the loss bounces; x{max(ten_x_better):g} of it fits the same batch ten times better",
-            confirm=f"rerun with the learning rate multiplied by {max(ten_x_better):g} and compare the first 100 steps",
+            confirm=f"rerun with the learning rate multiplied by {max(ten_x_better):g} and compare the first {compared_steps(session)} steps",
         )
         ev.item("lr_sweep", "failed", text)
         return
@@ -294,7 +295,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
                 evidence=[Observation(source="intervention", text=text, values={"fits_at": lower})],
                 where=loc,
                 why=f"at the configured learning rate the steps overshoot{' and the loss diverges' if one[2] else ''}; x{max(lower):g} of it fits the same batch",
-                confirm=f"rerun with the learning rate multiplied by {max(lower):g} (or with warm-up) and compare the first 100 steps",
+                confirm=f"rerun with the learning rate multiplied by {max(lower):g} (or with warm-up) and compare the first {compared_steps(session)} steps",
             )
             ev.item("lr_sweep", "failed", text)
             return
@@ -308,7 +309,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
                 ],
                 where=loc,
                 why=f"at the configured learning rate the loss barely moves; x{min(higher):g} of it fits the same batch",
-                confirm=f"rerun with the learning rate multiplied by {min(higher):g} and compare the first 100 steps",
+                confirm=f"rerun with the learning rate multiplied by {min(higher):g} and compare the first {compared_steps(session)} steps",
             )
             ev.item("lr_sweep", "failed", text)
             return
@@ -456,4 +457,4 @@ def _underfit(t) -> str | None:
     if p is None:
         return None
     level, chance = p
-    return f"the training loss plateaus at {fmt(level)} ({fmt(level / chance)} of the chance level)"
+    return f"the training loss plateaus at {fmt(level)} ({of_chance(level, chance)})"

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, stale_copies, usable
-from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.effects import compared_steps, intervene
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Location, Stage
@@ -88,7 +88,7 @@ def call_order(session: Session, ev: Evidence) -> None:
             evidence=evidence,
             where=_discarding_site(session, t),
             why="zeroing gradients between backward and step means the optimizer steps on zeros (or on a partial accumulation)",
-            confirm="order each iteration as zero_grad -> forward -> loss -> backward -> step and compare 100 steps",
+            confirm=f"order each iteration as zero_grad -> forward -> loss -> backward -> step and compare {compared_steps(session)} steps",
         )
         ev.item("call_order", "failed", text)
         return
@@ -101,7 +101,7 @@ def call_order(session: Session, ev: Evidence) -> None:
             evidence=[runtime(text, _frame(t, "step"), session)],
             where=_loc(session, t, "step", "step_order"),
             why="stepping before backward applies stale (or zeroed) gradients, one batch late",
-            confirm="call loss.backward() before optimizer.step() in the loop and compare 100 steps",
+            confirm=f"call loss.backward() before optimizer.step() in the loop and compare {compared_steps(session)} steps",
         )
         ev.item("call_order", "failed", text)
         return
@@ -413,7 +413,7 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
             or first_static_location(session, "missing_zero_grad")
             or where(session, _frame(t, "backward")),
             why="backward adds into .grad; without a reset every step applies the sum of all past gradients, so steps grow and point the wrong way",
-            confirm="call optimizer.zero_grad() before loss.backward() in each iteration and compare 100 steps",
+            confirm=f"call optimizer.zero_grad() before loss.backward() in each iteration and compare {compared_steps(session)} steps",
         )
         ev.item("gradient_reset", "failed", text)
         return

@@ -74,11 +74,16 @@ def learning_rate(session: Session, ev: Evidence) -> None:
         )
         ev.item("learning_rate", "failed", text)
         return
+    if sched is not None:
+        how = f" ({sched.class_})"
+    elif min(lrs) == max(lrs):
+        how = " (constant)"
+    else:  # changed by the program's own code: say so, not "constant"
+        how = f" (set by the program, no scheduler: between {fmt(min(lrs))} and {fmt(max(lrs))})"
     ev.item(
         "learning_rate",
         "passed",
-        f"lr {fmt(first)} at the first step, {fmt(last)} at step {len(lrs)}"
-        + (f" ({sched.class_})" if sched else " (constant)"),
+        f"lr {fmt(first)} at the first step, {fmt(last)} at step {len(lrs)}{how}",
     )
 
 

@@ -9,9 +9,14 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime
-from torch_investigate.agent.checks.levels import chance_level, plateau
+from torch_investigate.agent.checks.levels import (
+    chance_level,
+    element_chance,
+    plateau,
+    summed_elements,
+)
 from torch_investigate.agent.checks.locations import where
-from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.numbers import fmt, of_chance
 from torch_investigate.agent.core.curves import curve_stats, falls_without_bound
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.sandbox.staging import TRACE_PACKAGE
@@ -406,7 +411,7 @@ def _near_chance(t: Trace) -> str | None:
     if p is None:
         return None
     level, chance = p
-    return f"the loss levelled off at {fmt(level)}, {fmt(level / chance)} of the chance level {fmt(chance)}, over the second half of the run"
+    return f"the loss levelled off at {fmt(level)}, {of_chance(level, chance)}, over the second half of the run"
 
 
 def _evaluation(t: Trace, stats, a: int = 0, b: int | None = None) -> tuple[str, str]:
@@ -455,7 +460,7 @@ def _initial(session: Session, ev: Evidence, t: Trace) -> None:
         )
         return
     c = calls[0]
-    chance = chance_level(c.fn, c.input.shape)
+    chance = chance_level(c)
     first = c.value if isinstance(c.value, float) else None
     if chance is None or first is None:
         ev.item(
@@ -466,9 +471,12 @@ def _initial(session: Session, ev: Evidence, t: Trace) -> None:
         return
     ratio = first / chance
     note = "near" if 0.5 < ratio < 2 else ("far above" if ratio >= 2 else "below")
+    summed = summed_elements(c)
+    per = element_chance(c.fn, c.input.shape)
+    level = f"{fmt(chance)} ({fmt(per)} summed over {summed} elements)" if summed else fmt(chance)
     ev.item(
         "initial_loss",
         "passed",
-        f"first {c.fn} {fmt(first)} vs chance level {fmt(chance)} ({note}; random weights need not hit it exactly)",
+        f"first {c.fn} {fmt(first)} vs chance level {level} ({note}; random weights need not hit it exactly)",
     )
     ev.facts.chance = chance

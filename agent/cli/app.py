@@ -1,6 +1,7 @@
 """The `investigate` command line's shared parts: the typer app, exit codes, the option
-types several commands share, and the one-line failure. Commands live in cli_run.py and
-cli_subcommands.py; cli.py is the entry point that loads them."""
+types several commands share, and the one-line failure. Commands live in run.py and
+subcommands.py; main.py is the entry point that loads them. Help texts name defaults by
+placeholder (`{steps}`): help.py fills them from the settings that apply them."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from typing import Annotated
 
 import typer
 
+from torch_investigate.agent.cli.help import Command, Group
+
 app = typer.Typer(
+    cls=Group,
     add_completion=False,
-    no_args_is_help=True,
     help=(
         "Find why a PyTorch model runs but does not learn.\n\n"
         "investigate PATH [--cmd 'python train.py ...'] [--format md|json|sarif|html] [-o FILE] "
@@ -45,7 +48,17 @@ def _top(
     """The top-level options (the subcommands have their own)."""
 
 
-SUBCOMMANDS = {"run", "schema", "chat", "bench", "seed", "replay", "bisect", "mcp"}
+SUBCOMMANDS = {"run", "fix", "schema", "chat", "bench", "seed", "replay", "bisect", "mcp"}
+
+USAGE = """\
+usage: investigate PATH [--cmd "python train.py ..."] [--format md|json|sarif|html] [-o FILE]
+       investigate COMMAND ...   (schema, chat, bench, seed, replay, bisect, mcp)
+`investigate --help` lists the commands, `investigate run --help` every option."""
+
+
+def command(name: str, **kwargs):
+    """`app.command` with the help as help.py draws it."""
+    return app.command(name, cls=Command, **kwargs)
 
 
 EXIT_OK, EXIT_CONFIRMED, EXIT_BAD_INPUT, EXIT_INCONCLUSIVE = 0, 1, 2, 3
@@ -87,6 +100,7 @@ ModelOpt = Annotated[
     str | None,
     typer.Option(
         "--model",
+        metavar="NAME",
         help="an LLM drives the investigation (any OpenAI-compatible endpoint: "
         "OPENAI_API_KEY, OPENAI_BASE_URL)",
     ),
@@ -96,59 +110,130 @@ ModelOpt = Annotated[
 BaseUrlOpt = Annotated[
     str | None,
     typer.Option(
-        "--base-url", help="the endpoint, e.g. http://localhost:11434/v1 (default: OPENAI_BASE_URL)"
+        "--base-url",
+        metavar="URL",
+        help="the endpoint, e.g. http://localhost:11434/v1 (default: OPENAI_BASE_URL)",
     ),
 ]
 
 
 MaxStepsOpt = Annotated[
-    int | None, typer.Option("--max-steps", help="at most this many model requests (default 80)")
+    int | None,
+    typer.Option("--max-steps", metavar="N", help="at most N model requests (default {max_steps})"),
 ]
 
 
 MaxTokensOpt = Annotated[
     int | None,
-    typer.Option("--max-tokens", help="at most this many prompt+completion tokens (default 1M)"),
+    typer.Option(
+        "--max-tokens",
+        metavar="N",
+        help="at most N prompt+completion tokens (default {max_tokens})",
+    ),
 ]
 
 
 MaxCostOpt = Annotated[
     float | None,
     typer.Option(
-        "--max-cost", help="stop at this cost in USD, when the price is known (default 2)"
+        "--max-cost",
+        metavar="USD",
+        help="stop at this cost, when the model's price is known (default {max_cost})",
     ),
 ]
 
 
 PriceOpt = Annotated[
     str | None,
-    typer.Option("--price-per-1k", help="IN,OUT: USD per 1k prompt and completion tokens"),
+    typer.Option(
+        "--price-per-1k",
+        metavar="IN,OUT",
+        help="USD per 1k prompt and completion tokens (default: the built-in table)",
+    ),
 ]
 
 
 MaxFailuresOpt = Annotated[
     int | None,
     typer.Option(
-        "--max-failures", help="end after this many refused/malformed calls in a row (default 4)"
+        "--max-failures",
+        metavar="N",
+        help="end after N refused or malformed calls in a row (default {max_failures})",
     ),
 ]
 
 
 LLMTimeoutOpt = Annotated[
-    float | None, typer.Option("--llm-timeout", help="seconds per model request (default 120)")
+    float | None,
+    typer.Option(
+        "--llm-timeout", metavar="S", help="seconds per model request (default {llm_timeout})"
+    ),
 ]
+
+
+# The options of a run of the training path, shared by run, chat, bisect and mcp.
+StepsOpt = Annotated[
+    int | None,
+    typer.Option("--steps", metavar="N", help="optimizer steps to trace per run (default {steps})"),
+]
+
+
+TimeoutOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--timeout",
+        metavar="S",
+        help="wall-clock limit per run of the training path, seconds (default {timeout})",
+    ),
+]
+
+
+IsolationOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--isolation",
+        metavar="KIND",
+        help="auto | bwrap | unshare | socket-guard (default {isolation})",
+    ),
+]
+
+
+ModeOpt = Annotated[
+    Mode | None,
+    typer.Option(
+        "--mode",
+        help="with --model: review (the planner walks, the model works on its weak points) "
+        "or walk (the model walks every stage) (default {mode})",
+    ),
+]
+
+
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")]
+
+
+def given(**values):
+    """The options given on the command line: the settings fill in the rest."""
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def check_run_limits(steps: int | None, timeout: float | None) -> None:
+    if steps is not None and steps < 1:
+        fail("--steps must be at least 1")
+    if timeout is not None and timeout <= 0:
+        fail("--timeout must be positive")
 
 
 def _llm_options(
     model, base_url, max_steps, max_tokens, max_cost, price, max_failures, timeout, mode="walk"
 ):
+    """LLMOptions from the flags given; `mode` None is the options' own default."""
     from torch_investigate.agent.llm.options import LLMOptions
 
-    return LLMOptions(
+    return LLMOptions(**given(
         model=model, base_url=base_url, max_steps=max_steps, max_tokens=max_tokens,
         max_cost=max_cost, price_per_1k=price, max_failures=max_failures, llm_timeout=timeout,
         mode=mode,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:

@@ -1,6 +1,7 @@
 """The `investigate` command line.
 
     investigate PATH [options]      walk the protocol on a repo and print the report
+    investigate fix PATH [--apply]  ... then a verified patch for each confirmed defect
     investigate schema              the report's JSON schema
     investigate chat PATH           an interactive session
     investigate bench [SUITE]       the benchmark (--ray [ADDRESS]: on a Ray cluster)
@@ -16,45 +17,43 @@ defect exists; 2 bad input; 3 inconclusive (the training path could not run).
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 import typer
 
+from torch_investigate.agent.cli import fix as cli_fix  # noqa: F401 (it registers the command)
 from torch_investigate.agent.cli import run as cli_run  # noqa: F401 (it registers the command)
 from torch_investigate.agent.cli import subcommands as cli_subcommands
-from torch_investigate.agent.cli.app import EXIT_BAD_INPUT, SUBCOMMANDS, app
-
-
-class Terminated(SystemExit):
-    """SIGTERM or SIGHUP: unwind like Ctrl-C, so every workspace and sandbox is removed."""
-
-
-def _on_signal(number, _frame) -> None:
-    raise Terminated(128 + number)
+from torch_investigate.agent.cli.app import EXIT_BAD_INPUT, SUBCOMMANDS, USAGE, app
+from torch_investigate.agent.cli.interrupt import Interrupted, install
 
 
 def main() -> None:
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _on_signal)
+    if not sys.argv[1:]:  # a bad input like any other: usage on stderr, exit 2
+        typer.echo(USAGE, err=True)
+        sys.exit(EXIT_BAD_INPUT)
     argv = cli_subcommands.bare_ray(sys.argv[1:])
     if argv and argv[0] not in SUBCOMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv = ["run", *argv]
+    install(sigint=argv[:1] != ["chat"])  # the chat reads Ctrl-C itself (it ends a turn)
     try:
         code = app(args=argv, prog_name="investigate", standalone_mode=False)
     except KeyboardInterrupt:
         typer.echo("investigate: interrupted", err=True)
         sys.exit(130)
-    except Terminated as e:
-        typer.echo("investigate: terminated; temporary files removed", err=True)
-        sys.exit(e.code)
+    except Interrupted as e:
+        typer.echo(f"investigate: {e.message}", err=True)
+        # Everything of ours is removed by now; the interpreter's own teardown (seconds with
+        # torch loaded on a busy machine) is not worth waiting for.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(e.code)
     except Exception as e:  # noqa: BLE001 - never a traceback for a user; TI_DEBUG=1 shows it
         if _usage_error(e):
             sub = argv[0] if argv and argv[0] in SUBCOMMANDS else ""
             hint = f"investigate {sub} --help" if sub and sub != "run" else "investigate --help"
             message = " ".join(e.format_message().split())  # type: ignore[attr-defined]
-            if message:  # empty: the parser printed the help for a bare `investigate`
-                typer.echo(f"investigate: error: {message} (see {hint})", err=True)
+            typer.echo(f"investigate: error: {message} (see {hint})", err=True)
             sys.exit(EXIT_BAD_INPUT)
         if os.environ.get("TI_DEBUG"):
             raise

@@ -11,31 +11,32 @@ When stderr is not a terminal (CI logs, pipes): plain lines for a stage's start 
 verdict, a run's start and end, and a heartbeat at most every `heartbeat_s` seconds per
 run (10, or $TI_HEARTBEAT_S). On a terminal (rich): stages and finished runs are
 persistent lines; the heartbeats of the runs in flight share one status line that
-updates in place. Lines wrap at word boundaries to the width (the terminal's, else
-$COLUMNS, else 100); only a single word longer than the width makes a longer line.
+updates in place. Every line is one line of under 100 characters (fewer on a narrower
+terminal, or $COLUMNS): a run is called by its short name, the plot legend's
+(render/_interventions.py), and what does not fit is cut between words with "…" (the
+report says it in full).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import textwrap
 import threading
 from typing import TYPE_CHECKING, Any, TextIO
 
 from torch_investigate.agent.core.runs import RunEvent
 from torch_investigate.agent.llm.progress import llm_line
-from torch_investigate.agent.render._interventions import change_words
+from torch_investigate.agent.render._interventions import short_name
 from torch_investigate.tools.records import Stage
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.protocol import Protocol
     from torch_investigate.agent.core.toolbox import ToolResult
 
-DEFAULT_WIDTH = 100
+MAX_WIDTH = 99  # a progress line is under 100 characters, whatever the terminal
 HEARTBEAT_S = 10.0
-MAX_LINES = 3  # of one wrapped line; the rest is cut at a word boundary
 RUN_INDENT = 2
+ELLIPSIS = "…"
 
 VERDICT_STYLE = {
     "coherent": "green",
@@ -46,44 +47,44 @@ VERDICT_STYLE = {
 PHASE_WORDS = {"fast_forward": "fast-forwarding", "eval": "evaluating"}
 
 
-def wrap(text: str, width: int, indent: int = 0, max_lines: int = MAX_LINES) -> list[str]:
-    """`text` in lines of at most `width`, broken and cut only between words."""
-    lines = textwrap.wrap(
-        text,
-        width=width,
-        initial_indent=" " * indent,
-        subsequent_indent=" " * (indent + 4),
-        break_long_words=False,
-        break_on_hyphens=False,
-        max_lines=max_lines,
-        placeholder=" ...",
-    )
-    return lines or [""]
+def one_line(text: str, width: int, indent: int = 0) -> str:
+    """`text` on one line of at most `width` characters, indent included: cut between
+    words with an ellipsis when too long (within a word only when one word is longer)."""
+    flat = " ".join(text.split())
+    room = width - indent
+    if len(flat) > room:
+        head = flat[: room - 1]
+        cut = head.rsplit(" ", 1)[0] if " " in head else head
+        flat = cut.rstrip(" ,;:-") + ELLIPSIS
+    return " " * indent + flat
 
 
 def run_name(event: RunEvent) -> str:
-    """The run in words: baseline, its interventions ("one fixed batch, lr x10"), probe 2."""
+    """The run's short name, the plot legend's: as written, "fixed batch, lr x10", probe 2."""
     if "probe" in event.interventions:
         return event.label.replace("-", " ")
-    if not event.interventions:
-        return "baseline"
     items = [
         key if value is True else f"{key}={value}" for key, value in event.interventions.items()
     ]
-    return ", ".join(change_words(item) for item in items)
+    return short_name(items, event.label)
 
 
-def heartbeat(event: RunEvent) -> str:
-    """One heartbeat: `baseline: 120/200 steps, 14 s` (`starting` before the first step)."""
-    name = run_name(event)
+def heartbeat(event: RunEvent, width: int = MAX_WIDTH - RUN_INDENT) -> str:
+    """One heartbeat: `as written: 120/200 steps, 14 s` (`starting` before the first step)."""
     if event.phase == "starting":
-        return f"{name}: starting, {event.seconds:.0f} s"
+        return run_line(event, f"starting, {event.seconds:.0f} s", width)
     if event.steps <= event.budget:
         steps = f"{event.steps}/{_steps(event.budget)}"
     else:  # the baseline fast-forwards past its budget to reach the evaluation
         steps = f"{event.steps} steps ({event.budget} traced)"
     phase = f", {PHASE_WORDS[event.phase]}" if event.phase in PHASE_WORDS else ""
-    return f"{name}: {steps}{phase}, {event.seconds:.0f} s"
+    return run_line(event, f"{steps}{phase}, {event.seconds:.0f} s", width)
+
+
+def run_line(event: RunEvent, rest: str, width: int = MAX_WIDTH - RUN_INDENT) -> str:
+    """`name: rest` within `width`: the name is shortened, never the status after it."""
+    room = max(width - len(rest) - 2, 8)
+    return f"{one_line(run_name(event), room)}: {rest}"
 
 
 def _steps(n: int) -> str:
@@ -95,7 +96,7 @@ def _width() -> int:
         columns = int(os.environ.get("COLUMNS", ""))
     except ValueError:
         columns = 0
-    return columns if columns >= 20 else DEFAULT_WIDTH
+    return min(columns, MAX_WIDTH) if columns >= 20 else MAX_WIDTH
 
 
 class PlainSink:
@@ -106,8 +107,7 @@ class PlainSink:
         self.width = width
 
     def line(self, text: str, style: str = "", indent: int = 0) -> None:
-        for line in wrap(text, self.width, indent):
-            self.stream.write(line + "\n")
+        self.stream.write(one_line(text, self.width, indent) + "\n")
         self.stream.flush()
 
     def status(self, text: str | None) -> None:
@@ -126,17 +126,21 @@ class RichSink:
         self.console = Console(file=stream, highlight=False)
         self._status: Any = None
 
+    @property
+    def width(self) -> int:
+        return min(self.console.width, MAX_WIDTH)
+
     def line(self, text: str, style: str = "", indent: int = 0) -> None:
         from rich.text import Text
 
-        for line in wrap(text, self.console.width, indent):  # rich must not fold it again
-            self.console.print(Text(line, style=style), soft_wrap=True)
+        line = one_line(text, self.width, indent)  # rich must not fold it
+        self.console.print(Text(line, style=style), soft_wrap=True)
 
     def status(self, text: str | None) -> None:
         if text is None:
             self.close()
             return
-        text = wrap(text, self.console.width - 2, max_lines=1)[0]  # beside the spinner
+        text = one_line(text, self.width - 2)  # beside the spinner
         if self._status is None:
             self._status = self.console.status(text, spinner="dots")
             self._status.start()
@@ -239,24 +243,30 @@ class Progress:
                 self._flight[event.label] = event
                 self._beat[event.label] = 0.0
                 if not self.live:
-                    self.sink.line(
-                        f"{run_name(event)}: started ({_steps(event.budget)})", "", RUN_INDENT
-                    )
+                    started = run_line(event, f"started ({_steps(event.budget)})", self._room)
+                    self.sink.line(started, "", RUN_INDENT)
             elif event.kind == "progress":
                 if event.label not in self._flight:  # a late tick of a finished run
                     return
                 self._flight[event.label] = event
                 if not self.live and event.seconds - self._beat[event.label] >= self.heartbeat_s:
                     self._beat[event.label] = event.seconds
-                    self.sink.line(heartbeat(event), "dim", RUN_INDENT)
+                    self.sink.line(heartbeat(event, self._room), "dim", RUN_INDENT)
             else:
                 self._flight.pop(event.label, None)
                 self._finished(event)
             if self.live:
-                beats = [heartbeat(e) for e in self._flight.values()]
+                # the runs in flight share the status line: each gets its part of it
+                share = max((self.sink.width - 2) // max(len(self._flight), 1) - 2, 30)
+                beats = [heartbeat(e, share) for e in self._flight.values()]
                 self.sink.status("; ".join(beats) if beats else None)
 
     def _finished(self, event: RunEvent) -> None:
         ok = event.status in ("completed", "stopped")
-        text = f"{run_name(event)}: {event.status}, {_steps(event.steps)}, {event.seconds:.1f} s"
-        self.sink.line(text, "dim" if ok else "yellow", RUN_INDENT)
+        rest = f"{event.status}, {_steps(event.steps)}, {event.seconds:.1f} s"
+        self.sink.line(run_line(event, rest, self._room), "dim" if ok else "yellow", RUN_INDENT)
+
+    @property
+    def _room(self) -> int:
+        """The width a run's line has after its indent."""
+        return self.sink.width - RUN_INDENT

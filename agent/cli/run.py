@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,50 +18,68 @@ from torch_investigate.agent.cli.app import (
     BaseUrlOpt,
     FailOn,
     Format,
+    IsolationOpt,
     LLMTimeoutOpt,
     MaxCostOpt,
     MaxFailuresOpt,
     MaxStepsOpt,
     MaxTokensOpt,
-    Mode,
     ModelOpt,
+    ModeOpt,
     PriceOpt,
+    QuietOpt,
+    StepsOpt,
+    TimeoutOpt,
     _llm_options,
-    app,
+    check_run_limits,
+    command,
     fail,
+    given,
 )
+from torch_investigate.agent.cli.interrupt import Interrupted
 
 
-@app.command("run", help="Investigate a repo (the default command: `investigate PATH`).")
+@command("run", help="Investigate a repo (the default command: `investigate PATH`).")
 def run(
-    path: Annotated[Path, typer.Argument(help="the repo to investigate (it is never modified)")],
+    path: Annotated[
+        Path, typer.Argument(metavar="PATH", help="the repo to investigate (it is never modified)")
+    ],
     cmd: Annotated[
         str | None,
-        typer.Option("--cmd", help='the training command, e.g. "python train.py --epochs 3"'),
+        typer.Option(
+            "--cmd",
+            metavar="COMMAND",
+            help='the training command, e.g. "python train.py --epochs 3" (default: found in '
+            "the repo)",
+        ),
     ] = None,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="report format")] = Format.md,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="the report's format")] = Format.md,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="write the report to FILE instead of stdout"),
+        typer.Option(
+            "--output", "-o", metavar="FILE", help="write the report to FILE instead of stdout"
+        ),
     ] = None,
-    steps: Annotated[
-        int, typer.Option(help="optimizer steps to trace before fast-forwarding")
-    ] = 200,
-    timeout: Annotated[
-        float, typer.Option(help="wall-clock limit per run of the training path, seconds")
-    ] = 120.0,
+    steps: StepsOpt = None,
+    timeout: TimeoutOpt = None,
     static_only: Annotated[
         bool, typer.Option("--static-only", help="read the code only; run nothing")
     ] = False,
     python: Annotated[
-        str | None, typer.Option("--python", help="interpreter of the repo's own environment")
+        str | None,
+        typer.Option("--python", metavar="PATH", help="interpreter of the repo's own environment"),
     ] = None,
-    isolation: Annotated[str, typer.Option(help="auto | bwrap | unshare | socket-guard")] = "auto",
+    isolation: IsolationOpt = None,
     save_trace: Annotated[
-        Path | None, typer.Option("--save-trace", help="keep every run's trace JSON in DIR")
+        Path | None,
+        typer.Option("--save-trace", metavar="DIR", help="keep every run's trace JSON in DIR"),
     ] = None,
     fail_on: Annotated[
-        FailOn, typer.Option("--fail-on", help="exit 1 when a confirmed defect exists (for CI)")
+        FailOn,
+        typer.Option(
+            "--fail-on",
+            help="confirmed: exit 1 when a confirmed defect exists (for CI)",
+        ),
     ] = FailOn.never,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
@@ -74,33 +93,25 @@ def run(
         Path | None,
         typer.Option(
             "--trajectory",
+            metavar="FILE",
             help="save the run's trajectory to FILE (LLM runs save one in the cache by default)",
         ),
     ] = None,
-    mode: Annotated[
-        Mode,
-        typer.Option(
-            "--mode",
-            help="with --model: review (the planner walks, the model works on its weak points) "
-            "or walk (the model walks every stage)",
-        ),
-    ] = Mode.review,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")] = False,
+    mode: ModeOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
+    from torch_investigate.agent.core.answer import summary_of
     from torch_investigate.agent.core.policy import investigate
     from torch_investigate.agent.core.session import InvestigationError, Options, Session
     from torch_investigate.agent.render import render
 
-    if steps < 1:
-        fail("--steps must be at least 1")
-    if timeout <= 0:
-        fail("--timeout must be positive")
-    options = Options(
+    check_run_limits(steps, timeout)
+    options = Options(**given(
         cmd=cmd, steps=steps, timeout_s=timeout, static_only=static_only, python=python,
         isolation=isolation, save_trace=save_trace,
-    )  # fmt: skip
+    ))  # fmt: skip
     llm = (
-        _llm_options(model, base_url, max_steps, max_tokens, max_cost, price_per_1k, max_failures, llm_timeout, mode.value)
+        _llm_options(model, base_url, max_steps, max_tokens, max_cost, price_per_1k, max_failures, llm_timeout, mode.value if mode else None)
         if model is not None
         else None
     )  # fmt: skip
@@ -113,6 +124,10 @@ def run(
     try:
         with Session(path, options, on_run=progress.on_run if progress else None) as session:
             with _following(progress, session):
+                syntax_error = _syntax_error(session, progress)
+                if syntax_error is not None:  # nothing can run: one line, no report
+                    typer.echo(f"investigate: {syntax_error}", err=True)
+                    raise typer.Exit(EXIT_INCONCLUSIVE)
                 investigate(
                     session, policy,
                     on_event=_chain(progress.after_call if progress else None, recorder),
@@ -125,13 +140,24 @@ def run(
         if recorder is not None and llm is not None:  # e.g. 401: keep what the run did
             _save_trajectory(recorder, policy, None, trajectory, error=e.message)
         fail(e.message, e.exit_code)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         if recorder is not None and llm is not None:
             _save_trajectory(recorder, policy, None, trajectory, error="interrupted")
         raise
     if recorder is not None:
         _save_trajectory(recorder, policy, report, trajectory)
     _emit(report, render(report, fmt.value), fmt, output, quiet)
+    code = exit_code(report, failure, training_ran, static_only, policy)
+    if fail_on == FailOn.confirmed and report.conclusion == "defects_found":
+        code = code or EXIT_CONFIRMED
+    if output is None and not quiet and sys.stdout.isatty():
+        # A drawn report is hundreds of lines: the answer it opens with has scrolled away.
+        typer.echo(f"investigate: {summary_of(report).headline}", err=True)
+    raise typer.Exit(code)
+
+
+def exit_code(report, failure, training_ran: bool, static_only: bool, policy) -> int:
+    """0, or 3 when the training path could not run (each with its line on stderr)."""
     code = EXIT_OK
     if (
         failure is not None
@@ -160,9 +186,48 @@ def run(
         typer.echo(f"investigate: the LLM run ended early: {endpoint_error}", err=True)
         if code == EXIT_OK and not any(s.verdict == "defect" for s in report.stages):
             code = EXIT_INCONCLUSIVE
-    if fail_on == FailOn.confirmed and report.conclusion == "defects_found":
-        code = code or EXIT_CONFIRMED
-    raise typer.Exit(code)
+    return code
+
+
+def _syntax_error(session, progress) -> str | None:
+    """`train.py:2: SyntaxError: '(' was never closed` when a file the training path needs
+    does not parse, so nothing of it can run: found before the walk, whose every stage
+    would only say that the path did not run. A file no command was found in is compiled
+    here; a command that was found is started (the baseline, stage 1's first run, which the
+    walk then reuses) and its failure read."""
+    if session.options.static_only:
+        return None
+    if session.command is None:
+        for issue in session.index.parse_issues:
+            found = _compile_error(session.workspace.root, issue.file)
+            if found is not None:
+                return f"{found}; no training command could be read from it"
+        return None
+    if progress is not None:  # the run below is stage 1's: say so first
+        progress.before_call("run_stage_checks", {"stage": 1})
+    run = session.baseline()
+    failure = run.result.failure if run is not None else None
+    if failure is None or failure.kind != "syntax_error":
+        return None
+    said = re.search(
+        rf"\({re.escape(failure.exception_type or '')}: (?P<text>.*)\): nothing", failure.message
+    )
+    what = f"{failure.exception_type}: {said['text']}" if said else failure.message
+    where = f"{failure.file}:{failure.line}: " if failure.file and failure.line else ""
+    return f"{where}{what}"
+
+
+def _compile_error(root: Path, file: str) -> str | None:
+    """Python's own word on a file tree-sitter could not parse (it may accept what a
+    newer grammar allows): `train.py:2: SyntaxError: '(' was never closed`, or None."""
+    try:
+        source = (root / file).read_bytes()
+        compile(source, file, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        return f"{file}:{e.lineno}: {type(e).__name__}: {e.msg}"
+    except (OSError, ValueError):
+        return None
+    return None
 
 
 def _emit(report, text: str, fmt: Format, output: Path | None, quiet: bool) -> None:

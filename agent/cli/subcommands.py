@@ -15,6 +15,7 @@ from torch_investigate.agent.cli.app import (
     EXIT_INCONCLUSIVE,
     BaseUrlOpt,
     Format,
+    IsolationOpt,
     LLMTimeoutOpt,
     MaxCostOpt,
     MaxFailuresOpt,
@@ -23,28 +24,35 @@ from torch_investigate.agent.cli.app import (
     Mode,
     ModelOpt,
     PriceOpt,
+    QuietOpt,
+    StepsOpt,
+    TimeoutOpt,
     _llm_options,
     _write,
-    app,
+    check_run_limits,
+    command,
     fail,
+    given,
 )
 
 
-@app.command("schema", help="Print the JSON schema of the report (--format json).")
+@command("schema", help="Print the JSON schema of the report (--format json).")
 def schema() -> None:
     from torch_investigate.tools.records import report_json_schema
 
     sys.stdout.write(json.dumps(report_json_schema(), indent=2) + "\n")
 
 
-@app.command("chat", help="An interactive debugging session on a repo (/help lists commands).")
+@command("chat", help="An interactive debugging session on a repo (/help lists commands).")
 def chat(
-    path: Annotated[Path, typer.Argument(help="the repo (it is never modified)")],
-    cmd: Annotated[str | None, typer.Option("--cmd", help="the training command")] = None,
-    steps: Annotated[int, typer.Option(help="optimizer steps to trace")] = 200,
-    timeout: Annotated[float, typer.Option(help="wall-clock limit per run, seconds")] = 120.0,
+    path: Annotated[Path, typer.Argument(metavar="PATH", help="the repo (it is never modified)")],
+    cmd: Annotated[
+        str | None, typer.Option("--cmd", metavar="COMMAND", help="the training command")
+    ] = None,
+    steps: StepsOpt = None,
+    timeout: TimeoutOpt = None,
     static_only: Annotated[bool, typer.Option("--static-only", help="run nothing")] = False,
-    isolation: Annotated[str, typer.Option(help="auto | bwrap | unshare | socket-guard")] = "auto",
+    isolation: IsolationOpt = None,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     max_steps: MaxStepsOpt = None,
@@ -54,19 +62,17 @@ def chat(
     max_failures: MaxFailuresOpt = None,
     llm_timeout: LLMTimeoutOpt = None,
     transcript: Annotated[
-        Path | None, typer.Option("--transcript", help="save the transcript to FILE")
+        Path | None,
+        typer.Option("--transcript", metavar="FILE", help="save the transcript to FILE"),
     ] = None,
 ) -> None:
     from torch_investigate.agent.chat.session import run_chat
     from torch_investigate.agent.core.session import InvestigationError, Options
 
-    if steps < 1:
-        fail("--steps must be at least 1")
-    if timeout <= 0:
-        fail("--timeout must be positive")
-    options = Options(
+    check_run_limits(steps, timeout)
+    options = Options(**given(
         cmd=cmd, steps=steps, timeout_s=timeout, static_only=static_only, isolation=isolation
-    )
+    ))  # fmt: skip
     llm = (
         _llm_options(model, base_url, max_steps, max_tokens, max_cost, price_per_1k, max_failures, llm_timeout)
         if model is not None
@@ -79,18 +85,30 @@ def chat(
     raise typer.Exit(code)
 
 
-@app.command("bench", help="Run the benchmark suite and score the investigator.")
+@command("bench", help="Run the benchmark suite and score the investigator.")
 def bench(
     suite: Annotated[
-        Path | None, typer.Argument(help="a generated suite folder (default: the full suite)")
+        Path | None,
+        typer.Argument(metavar="SUITE", help="a generated suite folder (default: the full suite)"),
     ] = None,
     jobs: Annotated[
         int,
         typer.Option(
-            "--jobs", "-j", help="parallel runs here (with --ray: the local instance's CPUs)"
+            "--jobs",
+            "-j",
+            metavar="N",
+            help="parallel runs here (with --ray: the local instance's CPUs)",
         ),
     ] = 2,
-    json_out: Annotated[Path | None, typer.Option("--json")] = None,
+    json_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--json",
+            metavar="FILE",
+            help="write the scores and every case's result to FILE; each run is cached beside "
+            "it, so an interrupted benchmark resumes",
+        ),
+    ] = None,
     ray: Annotated[
         str | None,
         typer.Option(
@@ -103,17 +121,21 @@ def bench(
     ray_cpus_per_case: Annotated[
         float | None,
         typer.Option(
-            "--ray-cpus-per-case", help="CPUs each case reserves on Ray (default 1; may be 0.25)"
+            "--ray-cpus-per-case",
+            metavar="CPUS",
+            help="CPUs each case reserves on Ray (default 1; may be 0.25)",
         ),
     ] = None,
     model: Annotated[
         str | None,
         typer.Option(
-            "--model", help="score this LLM (OpenAI-compatible endpoint) instead of the planner"
+            "--model",
+            metavar="NAME",
+            help="score this LLM (OpenAI-compatible endpoint) instead of the planner",
         ),
     ] = None,
     mode: Annotated[
-        Mode, typer.Option("--mode", help="with --model: review (default) or walk")
+        Mode, typer.Option("--mode", help="with --model: review or walk")
     ] = Mode.review,
     base_url: BaseUrlOpt = None,
     max_steps: MaxStepsOpt = None,
@@ -136,10 +158,19 @@ def bench(
         Path | None,
         typer.Option(
             "--repos",
+            metavar="DIR",
             help="evals/real only: the folder holding the fetched repos (owner+name/ as fetch "
             "leaves them, or clones)",
         ),
     ] = None,
+    patch: Annotated[
+        bool,
+        typer.Option(
+            "--patch",
+            help="run `investigate fix` on every case and score its patches (patch and "
+            "verified rates, the seeded fix's metric recovered)",
+        ),
+    ] = False,
 ) -> None:
     try:
         from torch_investigate.evals.bench import run_bench
@@ -166,9 +197,15 @@ def bench(
         )  # fmt: skip
         raise typer.Exit(code)
     code = run_bench(
-        suite, jobs=jobs, json_out=json_out, ray=ray, ray_cpus_per_case=cpus, llm=llm,
+        suite,
+        jobs=jobs,
+        json_out=json_out,
+        ray=ray,
+        ray_cpus_per_case=cpus,
+        llm=llm,
         repos=repos,
-    )  # fmt: skip
+        patch=patch,
+    )
     raise typer.Exit(code)
 
 
@@ -185,11 +222,18 @@ def bare_ray(argv: list[str]) -> list[str]:
     return argv
 
 
-@app.command("seed", help="Inject a taxonomy category into a copy of a repo.")
+@command("seed", help="Inject a taxonomy category into a copy of a repo.")
 def seed(
-    path: Annotated[Path, typer.Argument()],
-    category: Annotated[str, typer.Option("--category")],
-    out: Annotated[Path, typer.Option("--out")],
+    path: Annotated[Path, typer.Argument(metavar="PATH", help="the repo (it is only read)")],
+    category: Annotated[
+        str,
+        typer.Option(
+            "--category", metavar="ID", help="a taxonomy category, e.g. missing_zero_grad"
+        ),
+    ],
+    out: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="where the seeded copy goes (new or empty)")
+    ],
 ) -> None:
     try:
         from torch_investigate.evals.seeding.cli import seed_repo
@@ -198,10 +242,10 @@ def seed(
     raise typer.Exit(seed_repo(path, category, out))
 
 
-@app.command("replay", help="Re-render the report of a saved trajectory.")
+@command("replay", help="Re-render the report of a saved trajectory.")
 def replay(
-    file: Annotated[Path, typer.Argument()],
-    fmt: Annotated[Format, typer.Option("--format", "-f")] = Format.md,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a trajectory an LLM run saved")],
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="the report's format")] = Format.md,
 ) -> None:
     from torch_investigate.agent.llm.trajectory import TrajectoryError, replay_report
 
@@ -217,30 +261,73 @@ class BisectFormat(str, Enum):
     json = "json"
 
 
-@app.command("bisect", help="Find the commit that broke learning, then investigate it.")
+BISECT_EPILOG = """\b
+Examples:
+  investigate bisect ./repo --good v1.2 --bad HEAD
+  investigate bisect ./repo --good a1b2c3d --bad main --cmd "python train.py"
+  investigate bisect ./repo --good v1.2 --bad HEAD --steps 60 -f json
+
+\b
+Exit codes:
+  0  a first bad commit is named (then investigated)
+  2  bad input: not a git repo, an unknown revision, good not an ancestor
+     of bad, or good equal to bad
+  3  no first bad commit can be named: no commit could be judged, only
+     skipped commits are left, or the bad commit learns like the good one
+"""
+
+
+@command(
+    "bisect",
+    help="Find the commit that broke learning, then investigate it. Each probed commit runs in "
+    "its own temporary worktree; your checkout is never touched.",
+    epilog=BISECT_EPILOG,
+)
 def bisect(
-    path: Annotated[Path, typer.Argument(help="the repo (its checkout is never touched)")],
-    good: Annotated[str, typer.Option("--good", help="a commit that learns")],
-    bad: Annotated[str, typer.Option("--bad", help="a later commit that does not")],
+    path: Annotated[
+        Path, typer.Argument(metavar="PATH", help="the repo (its checkout is never touched)")
+    ],
+    good: Annotated[str, typer.Option("--good", metavar="REV", help="a commit that learns")],
+    bad: Annotated[str, typer.Option("--bad", metavar="REV", help="a later commit that does not")],
     cmd: Annotated[
         str | None,
-        typer.Option("--cmd", help="the training command (default: found at the bad commit)"),
+        typer.Option(
+            "--cmd",
+            metavar="COMMAND",
+            help="the training command (default: found at the bad commit)",
+        ),
     ] = None,
-    steps: Annotated[int, typer.Option(help="optimizer steps traced per commit")] = 200,
-    timeout: Annotated[float, typer.Option(help="wall-clock limit per run, seconds")] = 120.0,
-    fmt: Annotated[BisectFormat, typer.Option("--format", "-f")] = BisectFormat.md,
-    output: Annotated[Path | None, typer.Option("--output", "-o")] = None,
+    steps: Annotated[
+        int | None,
+        typer.Option(
+            "--steps", metavar="N", help="optimizer steps traced per commit (default {steps})"
+        ),
+    ] = None,
+    timeout: TimeoutOpt = None,
+    fmt: Annotated[
+        BisectFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="md: the table, the first bad commit and its investigation; "
+            "json: the same as one record",
+        ),
+    ] = BisectFormat.md,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output", "-o", metavar="FILE", help="write the result to FILE instead of stdout"
+        ),
+    ] = None,
     python: Annotated[
-        str | None, typer.Option("--python", help="interpreter of the repo's own environment")
+        str | None,
+        typer.Option("--python", metavar="PATH", help="interpreter of the repo's own environment"),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     from torch_investigate.tools.commits import HistoryError, history
 
-    if steps < 1:
-        fail("--steps must be at least 1")
-    if timeout <= 0:
-        fail("--timeout must be positive")
+    check_run_limits(steps, timeout)
     try:  # bad input is answered before the investigator (and its imports) load
         walk = history(path, good, bad)
     except HistoryError as e:
@@ -248,7 +335,7 @@ def bisect(
     from torch_investigate.agent.bisect.search import BisectError, BisectOptions, bisect_history
     from torch_investigate.agent.render.bisect_md import to_bisect_json, to_bisect_markdown
 
-    options = BisectOptions(cmd=cmd, steps=steps, timeout_s=timeout, python=python)
+    options = BisectOptions(**given(cmd=cmd, steps=steps, timeout_s=timeout, python=python))
     try:
         result = bisect_history(path, walk, options, on_probe=None if quiet else _probe_lines())
     except BisectError as e:
@@ -265,17 +352,19 @@ def _probe_lines():
     runs = itertools.count(1)
 
     def on_probe(probe) -> None:
+        from torch_investigate.agent.cli.progress import MAX_WIDTH, one_line
+
         head = f"bisect: run {next(runs)}: {probe.sha[:10]} {probe.status:<9}"
-        typer.echo(f"{head} {probe.subject[:50]!r}: {probe.reason}", err=True)
+        typer.echo(one_line(f"{head} {probe.subject[:50]!r}: {probe.reason}", MAX_WIDTH), err=True)
 
     return on_probe
 
 
-@app.command("mcp", help="Serve the investigation tools over MCP on stdio, for other agents.")
+@command("mcp", help="Serve the investigation tools over MCP on stdio, for other agents.")
 def mcp(
-    steps: Annotated[int, typer.Option(help="optimizer steps to trace, in every session")] = 200,
-    timeout: Annotated[float, typer.Option(help="wall-clock limit per run, seconds")] = 120.0,
-    isolation: Annotated[str, typer.Option(help="auto | bwrap | unshare | socket-guard")] = "auto",
+    steps: StepsOpt = None,
+    timeout: TimeoutOpt = None,
+    isolation: IsolationOpt = None,
 ) -> None:
     from torch_investigate.agent.core.session import Options
     from torch_investigate.tools.sandbox.isolation import IsolationError, choose
@@ -285,13 +374,13 @@ def mcp(
     except ModuleNotFoundError as e:
         if e.name != "mcp" and not (e.name or "").startswith("mcp."):
             raise
-        fail("the MCP server needs the mcp package: pip install 'torch-investigate[mcp]'")
-    if steps < 1:
-        fail("--steps must be at least 1")
-    if timeout <= 0:
-        fail("--timeout must be positive")
+        from torch_investigate.agent.cli.extras import install_hint
+
+        fail(f"the MCP server needs the mcp package; install it with: {install_hint('mcp')}")
+    check_run_limits(steps, timeout)
+    options = Options(**given(steps=steps, timeout_s=timeout, isolation=isolation))
     try:
-        choose(isolation)  # refuse an isolation this machine lacks before a client connects
+        choose(options.isolation)  # refuse an isolation this machine lacks before a client connects
     except IsolationError as e:
         fail(str(e))
-    raise typer.Exit(serve(Options(steps=steps, timeout_s=timeout, isolation=isolation)))
+    raise typer.Exit(serve(options))

@@ -88,19 +88,29 @@ def _brief(f: Finding) -> SummaryFinding:
 
 
 def confirming(f: Finding) -> Observation | None:
-    """The observation that confirms a finding: the intervention that changed the loss
-    most (compared on the same loss), else the runtime (or probe) observation, else any
-    dynamic one."""
+    """The observation that confirms a finding as it now stands (`Finding.supporting`: a
+    finding a review confirmed is confirmed by what the review cited, never by the
+    observation that had refuted it): the intervention that changed the loss most
+    (compared on the same loss), else the runtime (or probe) observation, else any
+    dynamic one. Among what a review cited, a later observation replaces an earlier one."""
+    support = f.supporting()
     changed = [
         o
-        for o in f.evidence
+        for o in support
         if o.source == "intervention"
         and (o.effect is None or (o.effect.improved and o.effect.same_objective))
     ]
     if changed:
         return max(changed, key=lambda o: o.effect.relative_improvement if o.effect else 0.0)
-    seen = [o for o in f.evidence if o.source in ("runtime", "probe")]
-    return seen[0] if seen else next((o for o in f.evidence if o.is_dynamic), None)
+    seen = [o for o in support if o.source in ("runtime", "probe") and _shows_a_defect(o)]
+    if seen:
+        return seen[-1] if f.revised_by else seen[0]
+    return next((o for o in support if o.is_dynamic), None)
+
+
+def _shows_a_defect(o: Observation) -> bool:
+    """A checklist outcome that passed shows health, not the defect."""
+    return o.values.get("outcome") not in ("passed", "skipped", "not_applicable")
 
 
 def _not_run_reason(report: Report) -> str | None:

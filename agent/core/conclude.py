@@ -98,8 +98,9 @@ def explain(session: Session, root: Finding | None) -> str:
                 + ". Each stage's checklist in the report shows the evidence that passed."
             )
         return f"No root cause could be established: {reason}."
-    runtime = next((o.text for o in root.evidence if o.source == "runtime"), None)
-    intervention = next((o.text for o in root.evidence if o.source == "intervention"), None)
+    support = root.supporting()  # what confirms it as it now stands (a review's own probe)
+    runtime = next((o.text for o in support if o.source in ("runtime", "probe")), None)
+    intervention = next((o.text for o in support if o.source == "intervention"), None)
     parts = [
         f"{root.id} — {root.title} at {_where(root)} (stage {int(root.stage)}, {root.stage.title})."
     ]
@@ -229,10 +230,14 @@ def _separate_consequences(session: Session, call) -> None:
         return
     _cause, consequence, observation = found
     issued = session.protocol.evidence.issue(observation)
-    call(
-        "update_finding",
-        {"finding": consequence.id, "status": "plausible", "evidence_ids": [issued.id]},
-    )
+    name, session.policy_name = session.policy_name, "planner"  # the engine's own rule
+    try:
+        call(
+            "update_finding",
+            {"finding": consequence.id, "status": "plausible", "evidence_ids": [issued.id]},
+        )
+    finally:
+        session.policy_name = name
 
 
 def conclude(session: Session, call) -> None:
@@ -243,10 +248,11 @@ def conclude(session: Session, call) -> None:
         call(
             "advance_stage",
             {
+                "stage": int(p.current),
                 "verdict": "inconclusive",
                 "reason": "the investigation ended before this stage was examined",
             },
-        )
+        )  # a stage holding a confirmed finding closes as a defect (Protocol.advance)
     if not p.finished:
         _separate_consequences(session, call)
     for change in _not_yet(session):

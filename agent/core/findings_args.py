@@ -1,6 +1,8 @@
 """A finding from a policy's `record_finding` arguments: a candidate the checks found
 (cited by id, with overrides), or one the policy writes itself, whose evidence is the
-engine's observations (cited by id) plus the policy's own notes as `model` text."""
+engine's observations (cited by id, or the code at the finding's location, which the
+engine reads and logs). The policy's own notes are kept with the finding as its
+reasoning, never as evidence: every evidence entry has an id the engine issued."""
 
 from __future__ import annotations
 
@@ -9,17 +11,23 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from torch_investigate.agent.core.tool_args import RecordFindingArgs
-from torch_investigate.tools.records import Finding, Observation, Stage, merged_evidence
+from torch_investigate.tools.records import (
+    Finding,
+    Location,
+    Observation,
+    Stage,
+    merged_evidence,
+)
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
 
-_OVERRIDABLE = ("category", "title", "status", "confidence", "why", "confirm")
+_OVERRIDABLE = ("category", "title", "status", "confidence", "why", "confirm", "notes")
 
 
-def observations(session: Session, ids: list[str], notes: str) -> list[Observation]:
-    """The cited observations (unknown ids are an error) and the policy's notes."""
+def observations(session: Session, ids: list[str]) -> list[Observation]:
+    """The cited observations; an unknown id is an error."""
     log = session.protocol.evidence
     found, unknown = [], []
     for oid in ids:
@@ -30,14 +38,12 @@ def observations(session: Session, ids: list[str], notes: str) -> list[Observati
             f"no observation {', '.join(map(repr, unknown))} in this investigation "
             f"(ids run from E1 to E{len(log)}; tools print them in brackets)"
         )
-    if notes.strip():
-        found.append(Observation(source="model", text=notes.strip()))
     return found
 
 
 def finding_from_args(session: Session, a: RecordFindingArgs) -> Finding:
     """Raises ValueError (with a message for the caller) when the finding is not valid."""
-    extra = observations(session, a.evidence_ids, a.notes)
+    extra = observations(session, a.evidence_ids)
     update = {k: getattr(a, k) for k in _OVERRIDABLE if getattr(a, k) not in (None, "")}
     update.update(_location(session, a))
     if a.candidate is not None:
@@ -55,20 +61,56 @@ def finding_from_args(session: Session, a: RecordFindingArgs) -> Finding:
         if missing:
             raise ValueError(f"missing {', '.join(missing)} (or cite a candidate id)")
         if not extra:
-            raise ValueError("cite at least one observation id (evidence_ids) or write notes")
+            code = _code_read(session, update)
+            if code is None:
+                raise ValueError(
+                    "cite at least one observation id (evidence_ids), or give the file and "
+                    "line the finding is about (its code is then the evidence)"
+                )
+            extra = [code]
         fields = update | {"evidence": merged_evidence(extra)}
-    if "stage" not in fields or a.category:
-        fields["stage"] = _stage(session, fields["category"])
+    if a.candidate is None or a.category or a.stage is not None:
+        fields["stage"] = _stage(session, fields["category"], a.stage)
     try:
         return Finding.model_validate(fields)
     except ValidationError as e:
         raise ValueError("; ".join(err["msg"] for err in e.errors()[:4])) from None
 
 
-def _stage(session: Session, category: str) -> Stage:
-    if category == OTHER or not taxonomy().has_category(category):
-        return session.protocol.current or Stage.SYMPTOM
-    return Stage(taxonomy().category(category).stage)
+def _stage(session: Session, category: str, named: int | None) -> Stage:
+    """A taxonomy category's own stage; `other` goes where the policy says (else the open
+    stage; in a review, every stage is closed, so it must say)."""
+    if category != OTHER and taxonomy().has_category(category):
+        own = Stage(taxonomy().category(category).stage)
+        if named is not None and named != own:
+            raise ValueError(
+                f"{category} belongs to stage {int(own)} ({own.title}), not stage {named}"
+            )
+        return own
+    if named is not None:
+        return Stage(named)
+    if session.protocol.current is None:
+        raise ValueError(
+            "every stage is closed: give `stage` (1-8), the stage this finding belongs to"
+        )
+    return session.protocol.current
+
+
+def _code_read(session: Session, fields: dict) -> Observation | None:
+    """The code at the finding's location, read by the engine and logged as a static
+    observation (what a finding without cited ids rests on)."""
+    file, line = fields.get("file"), fields.get("line")
+    if not file or line is None or session.index.relative(file) is None:
+        return None
+    lines = session.index.lines(file)
+    if not 1 <= line <= len(lines):
+        return None
+    symbol = fields.get("symbol")
+    where = f"{file}:{line}" + (f" ({symbol})" if symbol else "")
+    return session.protocol.evidence.issue(Observation(
+        source="static", text=f"code at {where}: {lines[line - 1].strip()}",
+        where=Location(file=file, line=line, symbol=symbol),
+    ))  # fmt: skip
 
 
 def _location(session: Session, a: RecordFindingArgs) -> dict:

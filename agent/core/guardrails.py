@@ -6,14 +6,17 @@ refused call changes nothing.
 
 Rules
 - optimization_before_correctness: no learning-rate, architecture, optimizer,
-  model-size or training-length experiments or advice (and no stage-8 findings)
-  while stages 1-7 are not all coherent.
+  model-size or training-length experiments or advice (and no new or newly confirmed
+  stage-8 findings) while stages 1-7 are not all coherent; demoting or refuting one
+  is always allowed.
 - confirmed_needs_runtime: a `confirmed` finding cites a dynamic observation (runtime,
   intervention or probe) that this investigation's evidence log issued.
 - evidence_not_issued: no finding or checklist item may carry a dynamic observation the
   log did not issue (a policy cannot label its own words as runtime evidence).
 - checklist_incomplete: a stage ends only with its checklist done, unless it is
   closed `inconclusive` with a reason.
+- stage_order: stages run in order; a call that names a stage other than the open one
+  (run_stage_checks, advance_stage) changes nothing.
 - verdict_contradicts_evidence: `defect` needs a confirmed finding in the stage,
   `coherent` needs none and no failed or unchecked dynamic item.
 - no_defect_without_evidence: "no defect found" needs a run of the training path
@@ -173,7 +176,7 @@ def check_finding(protocol: Protocol, finding: Finding) -> None:
     open_reasons = correctness_open(protocol.stages)
     if not open_reasons:
         return
-    if finding.category != "other" and taxonomy().category(finding.category).stage == 8:
+    if _is_optimization(finding.category):
         _refuse_optimization(f"a stage-8 finding ({finding.category})", open_reasons)
     if finding.stage == Stage.OPTIMIZATION:
         _refuse_optimization("a stage-8 finding", open_reasons)
@@ -187,15 +190,39 @@ def check_status_change(
 ) -> None:
     """Confirming a finding, or taking `confirmed` away from one, takes a dynamic
     observation of this investigation: words alone neither prove nor hide a defect."""
+    check_evidence(protocol, evidence, f"the change of {finding.id}")
     if status == finding.status or "confirmed" not in (status, finding.status):
         return
-    check_evidence(protocol, evidence, f"the change of {finding.id}")
     if not any(o.is_dynamic for o in evidence):
         raise Refused(
             "confirmed_needs_runtime",
             f"{finding.id} can move from {finding.status} to {status} only on a runtime, "
             "intervention or probe observation of this investigation; cite its id.",
         )
+
+
+def check_revision(protocol: Protocol, before: Finding, after: Finding) -> None:
+    """A recorded finding revised on evidence. Demoting or refuting it is always allowed
+    (the optimization rule stops new optimization findings, not taking one back); a
+    confirmation must rest on what the revision cited, not on what an earlier observation
+    said (the observation that refuted it shows no defect); a stage-8 finding becomes
+    confirmed only once stages 1-7 are coherent."""
+    if after.status != "confirmed" or before.status == "confirmed":
+        return
+    if not any(_shows_a_defect(o) for o in after.supporting()):
+        raise Refused(
+            "confirmed_needs_runtime",
+            f"{after.id} cannot be confirmed on what was cited: cite the id of a runtime, "
+            "intervention or probe observation that shows the defect (a passed item shows "
+            "health).",
+        )
+    open_reasons = correctness_open(protocol.stages)
+    if open_reasons and (after.stage == Stage.OPTIMIZATION or _is_optimization(after.category)):
+        _refuse_optimization(f"confirming a stage-8 finding ({after.category})", open_reasons)
+
+
+def _is_optimization(category: str) -> bool:
+    return category != "other" and taxonomy().category(category).stage == 8
 
 
 def check_item(
@@ -213,10 +240,29 @@ def check_item(
             )
 
 
-def check_advance(protocol: Protocol, verdict: Verdict, reason: str) -> None:
+def check_symptom_revision(protocol: Protocol, symptom: str, evidence: list[Observation]) -> None:
+    """The symptom is what the run shows: changing it takes an observation of the run."""
+    check_evidence(protocol, evidence, "the symptom's revision")
+    if not any(o.is_dynamic for o in evidence):
+        raise Refused(
+            "confirmed_needs_runtime",
+            f"the symptom can become {symptom!r} only on a runtime, intervention or probe "
+            "observation of this investigation; cite its id.",
+        )
+
+
+def check_advance(
+    protocol: Protocol, verdict: Verdict, reason: str, named: Stage | None = None
+) -> None:
     stage = protocol.current
     if stage is None:
         raise Refused("finish_before_protocol", "every stage is already closed; call finish.")
+    if named is not None and named != stage:
+        raise Refused(
+            "stage_order",
+            f"advance_stage names stage {int(named)}, but the open stage is {int(stage)} "
+            f"({stage.title}); nothing was closed. Close stage {int(stage)} first, naming it.",
+        )
     result = protocol.stages[stage]
     if verdict == "not_examined":
         raise Refused(

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from torch_investigate.tools.records import Finding, Observation, Stage, Status, merged_evidence
+from torch_investigate.tools.records import (
+    Finding,
+    Observation,
+    Revision,
+    Stage,
+    Status,
+    merged_evidence,
+)
 
 
 class Ledger:
@@ -33,11 +40,21 @@ class Ledger:
         self._findings[finding.id] = finding
 
     def with_status(
-        self, finding_id: str, status: Status, evidence: list[Observation], confidence=None
+        self,
+        finding_id: str,
+        status: Status,
+        evidence: list[Observation],
+        confidence=None,
+        revision: Revision | None = None,
     ) -> Finding:
-        """A copy of the finding with a new status and extra evidence (not yet stored)."""
+        """A copy of the finding with a new status, extra evidence and the revision that
+        made the change (not yet stored)."""
         f = self._findings[finding_id]
         update: dict = {"status": status, "evidence": merged_evidence(f.evidence, evidence)}
         if confidence is not None:
             update["confidence"] = confidence
+        if revision is not None:
+            update["revisions"] = [*f.revisions, revision]
+            if revision.status_from != revision.status_to and revision.by:
+                update["revised_by"] = revision.by
         return f.model_copy(update=update, deep=True)

@@ -25,16 +25,24 @@ class Planner:
             stage = protocol.current
             result = call("run_stage_checks", {"stage": int(stage)})
             if not result.ok:
-                call("advance_stage", {"verdict": "inconclusive", "reason": result.text})
+                call(
+                    "advance_stage",
+                    {"stage": int(stage), "verdict": "inconclusive", "reason": result.text},
+                )
                 continue
             for candidate in result.checks.candidates if result.checks else []:
                 stored = call("record_finding", {"candidate": candidate.id})
                 if stored.refused:  # a guardrail said no: keep the finding as a suspicion
                     call("record_finding", {"candidate": candidate.id, "status": "plausible"})
             verdict, reason = self._verdict(session, stage)
-            closed = call("advance_stage", {"verdict": verdict, "reason": reason})
+            closed = call(
+                "advance_stage", {"stage": int(stage), "verdict": verdict, "reason": reason}
+            )
             if not closed.ok:  # never loop on a refusal: the refusal itself is the reason
-                call("advance_stage", {"verdict": "inconclusive", "reason": closed.text})
+                call(
+                    "advance_stage",
+                    {"stage": int(stage), "verdict": "inconclusive", "reason": closed.text},
+                )
 
     @staticmethod
     def _verdict(session: Session, stage: Stage) -> tuple[str, str]:

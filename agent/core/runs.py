@@ -203,13 +203,26 @@ class Runner:
         return [self.runs[self.key(iv, steps)] for iv in batch]
 
     def probe(self, code: str, timeout_s: float = 60.0) -> Run:
-        """Run a probe snippet after the first optimizer step (not cached: each snippet differs)."""
+        """Run a probe snippet after the first optimizer step (not cached: each snippet
+        differs). The snippet gets `timeout_s` on top of the run's own budget for reaching
+        that step (the sandbox's wall and CPU limits grow by as much)."""
         cfg = self._config({}, baseline=False, train_loader=None, steps=1)
-        cfg = replace(cfg, probe_code=code, max_total_steps=3, max_wall_s=timeout_s)
+        wall = self.timeout_s + timeout_s
+        cfg = replace(cfg, probe_code=code, max_total_steps=3, max_wall_s=wall - 5.0)
+        base = self.sandbox.limits
+        limits = base.model_copy(
+            update={"wall_s": base.wall_s + timeout_s, "cpu_s": base.cpu_s + int(timeout_s)}
+        )
         self._probes = getattr(self, "_probes", 0) + 1
-        return self._execute(f"probe-{self._probes}", {"probe": True}, cfg)
+        return self._execute(f"probe-{self._probes}", {"probe": True}, cfg, limits)
 
-    def _execute(self, label: str, interventions: dict[str, Any], cfg: Config) -> Run:
+    def _execute(
+        self,
+        label: str,
+        interventions: dict[str, Any],
+        cfg: Config,
+        limits: Limits | None = None,
+    ) -> Run:
         """One run in the sandbox, told to the listener as it starts, progresses and ends."""
         started = time.perf_counter()
         running = True  # the poller may tick once more after the run ended: drop that tick
@@ -228,7 +241,7 @@ class Runner:
 
         tell("started")
         res = self.sandbox.run(
-            self.argv, trace_config=cfg, label=label, env=self.env,
+            self.argv, trace_config=cfg, label=label, env=self.env, limits=limits,
             on_progress=on_progress if self.on_run is not None else None,
         )  # fmt: skip
         running = False

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -62,9 +63,15 @@ class Options(BaseModel):
 
 class Session:
     def __init__(
-        self, repo: Path, options: Options | None = None, on_run: RunListener | None = None
+        self,
+        repo: Path,
+        options: Options | None = None,
+        on_run: RunListener | None = None,
+        edit_copy: Callable[[Path], None] | None = None,
     ) -> None:
-        """`on_run` hears every run of the training path start, progress and end."""
+        """`on_run` hears every run of the training path start, progress and end;
+        `edit_copy` changes the workspace copy before it is read (`investigate fix`
+        applies a patch there: the repo itself is never touched)."""
         self.options = options or Options()
         self.on_run = on_run
         self.timings: dict[str, float] = {}
@@ -95,6 +102,8 @@ class Session:
         self.policy_name = "planner"
         self.candidates: dict[str, Finding] = {}  # C1, C2, ...: what run_stage_checks found
         try:
+            if edit_copy is not None:
+                edit_copy(self.workspace.root)
             self._prepare()
         except BaseException:
             self.close()

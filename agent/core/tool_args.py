@@ -10,9 +10,10 @@ from __future__ import annotations
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from torch_investigate.tools.records import ExperimentKind, Finding, Outcome, category_enum
+from torch_investigate.tools.taxonomy import taxonomy
 
 
 class Args(BaseModel):
@@ -39,8 +40,11 @@ class ShowEvidenceArgs(Args):
 
 class ProbeArgs(Args):
     code: str = Field(description=(
-        "in scope: model, args, kwargs, inputs, target, loss_fn(prediction, target), optimizer, "
-        "params, torch, nn, F; print or set `result`"
+        "in scope, from the first training call: model, the args/kwargs/inputs it received, "
+        "target, loss_fn (the script's own loss function if it takes more than prediction "
+        "and target, else loss_fn(prediction, target, *more)), optimizer, params; program "
+        "(the training script's module: its functions and globals, e.g. "
+        "program.loss_function); torch, nn, F; print or set `result`"
     ))  # fmt: skip
     timeout_s: float = Field(default=60.0, ge=5, le=600)
 
@@ -54,6 +58,9 @@ class RecordFindingArgs(Args):
         description="a taxonomy id, or `other` with a title",
         json_schema_extra=category_enum,
     )
+    stage: int | None = Field(
+        default=None, ge=1, le=8, description="for `other`: the stage it belongs to"
+    )
     title: str = ""
     status: Literal["confirmed", "plausible", "refuted"] | None = None
     confidence: Literal["high", "medium", "low"] | None = None
@@ -61,7 +68,7 @@ class RecordFindingArgs(Args):
     symbol: str | None = None
     line: int | None = None
     evidence_ids: list[str] = Field(default_factory=list, description="E4, E9, ...")
-    notes: str = Field(default="", description="your reasoning (not evidence)")
+    notes: str = Field(default="", description="your reasoning (kept, never evidence)")
     why: str = Field(default="", description="why it breaks learning")
     confirm: str = Field(default="", description="the smallest confirming test")
 
@@ -82,8 +89,27 @@ class CheckItemArgs(Args):
 
 
 class AdvanceArgs(Args):
+    stage: int = Field(ge=1, le=8, description="the open stage, which this closes")
     verdict: Literal["coherent", "defect", "inconclusive"]
     reason: str
+
+
+def _symptom_ids(schema: dict) -> None:
+    schema["enum"] = [s.id for s in taxonomy().symptoms]
+
+
+class ReviseSymptomArgs(Args):
+    symptom: str = Field(description="what the run shows", json_schema_extra=_symptom_ids)
+    evidence_ids: list[str] = Field(min_length=1, description="runtime or probe ids")
+    notes: str = ""
+
+    @field_validator("symptom")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if not taxonomy().has_symptom(v):
+            known = ", ".join(s.id for s in taxonomy().symptoms)
+            raise ValueError(f"unknown symptom {v!r} (one of {known})")
+        return v
 
 
 class ExperimentArgs(Args):

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from torch_investigate.agent.checks.merge import stage_evidence
 from torch_investigate.agent.core.findings_args import finding_from_args, observations
-from torch_investigate.agent.core.guardrails import Refused
+from torch_investigate.agent.core.guardrails import Refused, correctness_open
 from torch_investigate.agent.core.tool_args import (
     AdvanceArgs,
     Candidate,
@@ -32,6 +32,7 @@ from torch_investigate.agent.core.tool_args import (
     ProbeArgs,
     ReadCodeArgs,
     RecordFindingArgs,
+    ReviseSymptomArgs,
     SearchCodeArgs,
     ShowEvidenceArgs,
     StageArgs,
@@ -81,11 +82,7 @@ def _run_stage_checks(session: Session, a: StageArgs) -> ToolResult:
     protocol, log = session.protocol, session.protocol.evidence
     stage = Stage(a.stage)
     if protocol.current != stage:
-        current = protocol.current
-        raise Refused(
-            "stage_order",
-            f"stage {a.stage} is not the current stage ({int(current) if current else 'none: all closed'}); stages run in order.",
-        )
+        raise Refused("stage_order", _not_open(session, stage))
     ev = stage_evidence(session, stage)
     session.record_facts(ev.facts)
     items: dict[str, ItemResult] = {}
@@ -102,6 +99,26 @@ def _run_stage_checks(session: Session, a: StageArgs) -> ToolResult:
     candidates = [session.add_candidate(_issued(session, f)) for f in ev.findings]
     checks = StageChecks(stage=a.stage, items=items, candidates=candidates)
     return ToolResult(ok=True, text=bounded(_stage_text(stage, checks, ev.notes)), checks=checks)
+
+
+def _not_open(session: Session, stage: Stage) -> str:
+    """Why a stage's checks cannot run now, and what can be done instead."""
+    protocol = session.protocol
+    current, result = protocol.current, protocol.stages[stage]
+    if current is not None and stage > current:
+        return f"stage {int(stage)} is not open: stage {int(current)} is; stages run in order."
+    blockers = correctness_open(protocol.stages)
+    if stage == Stage.OPTIMIZATION and blockers:
+        return (
+            f"stage 8 runs once stages 1-7 are coherent: {'; '.join(blockers)}. When they "
+            "become coherent (a finding refuted, an item settled), stage 8 opens."
+        )
+    closed = f"closed as {result.verdict}" if result.verdict else "not open"
+    return (
+        f"stage {int(stage)} is {closed}; its checks ran on this run's trace and would find "
+        "the same. Settle an item with check_item (citing a probe), or revise a finding with "
+        "update_finding; the stage's verdict follows."
+    )
 
 
 def _issued(session: Session, f: Finding) -> Finding:
@@ -158,11 +175,13 @@ def _run_probe(session: Session, a: ProbeArgs) -> ToolResult:
         )
         why = msg or "the training path never reached its first step"
         return _error(ToolError.failed, bounded(f"the probe did not run: {why}"))
-    parts = [f"stdout:\n{res.get('stdout') or '(empty)'}"]
+    # a failed probe says its error first (the progress line shows the first line)
+    parts = [f"error: {res['error']}"] if res.get("error") else []
+    parts.append(f"stdout:\n{res.get('stdout') or '(empty)'}")
     if res.get("result") is not None:
         parts.append(f"result: {res['result']}")
-    if res.get("error"):
-        parts.append(f"error: {res['error']}")
+    if res.get("loss_fn"):
+        parts.append(f"(loss_fn was the script's own {res['loss_fn']})")
     text = "\n".join(parts)
     obs = session.protocol.evidence.issue(Observation(
         source="probe", text=f"probe {run.label}: {_short(text, 4000)}",
@@ -179,15 +198,36 @@ def _record_finding(session: Session, a: RecordFindingArgs) -> ToolResult:
         finding = finding_from_args(session, a)
     except ValueError as e:
         return _error(ToolError.bad_arguments, f"invalid finding: {e}")
+    before = _verdicts(session)
     stored = record(session, finding)
     where = f" at {stored.file}:{stored.line}" if stored.file else ""
-    result = session.protocol.stages[stored.stage]
-    verdict = f", verdict {result.verdict}" if result.verdict not in (None, "not_examined") else ""
     return ToolResult(
         ok=True,
-        text=f"recorded {stored.id}: {stored.category} ({stored.status}){where}; stage {int(stored.stage)}{verdict}",
+        text=f"recorded {stored.id}: {stored.category} ({stored.status}){where} in stage "
+        f"{int(stored.stage)}{_changed(session, before, stored.stage)}",
         id=stored.id,
     )
+
+
+def _verdicts(session: Session) -> dict[Stage, tuple[str | None, str]]:
+    return {s: (r.verdict, r.reason) for s, r in session.protocol.stages.items()}
+
+
+def _changed(session: Session, before: dict, stage: Stage | None = None) -> str:
+    """What a call did to the stages, for the caller to read: every stage whose verdict
+    or reason moved, and the named stage's verdict."""
+    parts = []
+    for s, r in session.protocol.stages.items():
+        if before[s] != (r.verdict, r.reason):
+            # a note that a cited stage moved stays whole, however long the reason before it
+            reason, note = (r.reason.split(" [since it closed: ", 1) + [""])[:2]
+            said = _short(reason, 160) + (f" [since it closed: {note}" if note else "")
+            parts.append(
+                f"stage {int(s)} now {r.verdict or 'open'}" + (f" ({said})" if said else "")
+            )
+        elif s == stage and r.verdict is not None:
+            parts.append(f"stage {int(s)} {r.verdict}")
+    return ("; " + "; ".join(parts)) if parts else ""
 
 
 def record(session: Session, finding: Finding) -> Finding:
@@ -199,35 +239,69 @@ def record(session: Session, finding: Finding) -> Finding:
 
 def _update_finding(session: Session, a: UpdateFindingArgs) -> ToolResult:
     try:
-        evidence = observations(session, a.evidence_ids, a.notes)
+        evidence = observations(session, a.evidence_ids)
     except ValueError as e:
         return _error(ToolError.bad_arguments, str(e))
-    updated = session.protocol.update_finding(a.finding, a.status, evidence)
-    return ToolResult(ok=True, text=f"{updated.id} is now {updated.status}", id=updated.id)
+    before, was = _verdicts(session), session.protocol.ledger.get(a.finding)
+    updated = session.protocol.update_finding(
+        a.finding, a.status, evidence, by=session.policy_name, note=a.notes
+    )
+    change = (
+        f"{was.status} -> {updated.status}"
+        if was and was.status != updated.status
+        else (f"still {updated.status}, evidence added")
+    )
+    text = f"{updated.id} {updated.category}: {change}{_changed(session, before, updated.stage)}"
+    return ToolResult(ok=True, text=text, id=updated.id)
 
 
 def _check_item(session: Session, a: CheckItemArgs) -> ToolResult:
     try:
-        evidence = observations(session, a.evidence_ids, "")
+        evidence = observations(session, a.evidence_ids)
     except ValueError as e:
         return _error(ToolError.bad_arguments, str(e))
     detail = a.detail or "; ".join(o.text[:160] for o in evidence)
     detail = f"{detail} (by {', '.join(o.id for o in evidence)})"
     stage = Stage(a.stage) if a.stage is not None else None
-    session.protocol.check(a.item, a.outcome, detail, evidence, stage)
+    before = _verdicts(session)
+    was, now = session.protocol.settle(a.item, a.outcome, detail, evidence, stage)
     item = session.protocol.item(a.item, stage)
-    return ToolResult(ok=True, text=f"item {a.item}: {item.outcome} — {_short(item.detail)}")
+    change = f"{was} -> {now}" if was != now else f"still {now}, evidence added"
+    where = stage or session.protocol.current
+    return ToolResult(
+        ok=True,
+        text=f"item {a.item}: {change} — {_short(item.detail)}{_changed(session, before, where)}",
+    )
 
 
 def _advance_stage(session: Session, a: AdvanceArgs) -> ToolResult:
-    nxt = session.protocol.advance(a.verdict, a.reason)
-    text = f"stage closed as {a.verdict}; " + (
+    stage = Stage(a.stage)
+    nxt = session.protocol.advance(a.verdict, a.reason, stage)
+    verdict = session.protocol.stages[stage].verdict
+    text = f"stage {a.stage} closed as {verdict}; " + (
         f"now at stage {int(nxt)} ({nxt.title})" if nxt else "every stage is closed; call finish"
     )
     s8 = session.protocol.stages[Stage.OPTIMIZATION]
     if nxt is None and s8.verdict == "not_examined":
         text += f". Stage 8 was not examined: {s8.reason}"
     return ToolResult(ok=True, text=text, current=int(nxt) if nxt else None)
+
+
+def _revise_symptom(session: Session, a: ReviseSymptomArgs) -> ToolResult:
+    try:
+        evidence = observations(session, a.evidence_ids)
+    except ValueError as e:
+        return _error(ToolError.bad_arguments, str(e))
+    before = _verdicts(session)
+    was = session.protocol.revise_symptom(a.symptom, evidence, by=session.policy_name)
+    ids = ", ".join(o.id for o in evidence)
+    said = f"{a.symptom} (revised by {session.policy_name} from {was or 'none'} on {ids})"
+    if a.notes.strip():
+        said += f": {a.notes.strip()}"
+    session.symptom_evidence = said
+    return ToolResult(
+        ok=True, text=f"symptom: {was or 'none'} -> {a.symptom}{_changed(session, before)}"
+    )
 
 
 def _propose_experiment(session: Session, a: ExperimentArgs) -> ToolResult:
@@ -300,11 +374,12 @@ TOOLS: tuple[Tool, ...] = (
     Tool("search_code", "Search the Python files; returns file:line (symbol): line.", SearchCodeArgs, _search_code),
     Tool("run_stage_checks", "Run the current stage's built-in checks (static, runtime, interventions): each checklist outcome with its observation id (E..), and candidate findings (C..).", StageArgs, _run_stage_checks),
     Tool("show_evidence", "Full text and numbers of observations.", ShowEvidenceArgs, _show_evidence),
-    Tool("run_probe", "Run a Python snippet in the sandbox after the first optimizer step; its output is recorded as an observation.", ProbeArgs, _run_probe),
+    Tool("run_probe", "Run a Python snippet in the sandbox after the first optimizer step, with the program's own objects and functions; its output is recorded as an observation.", ProbeArgs, _run_probe),
     Tool("record_finding", "Record a candidate (C..), or your own finding with category, location, evidence_ids, why and confirm. `confirmed` needs a runtime, intervention or probe observation.", RecordFindingArgs, _record_finding),
-    Tool("update_finding", "Change a finding's status, citing the observations that justify it.", UpdateFindingArgs, _update_finding),
-    Tool("check_item", "Settle a checklist item with observations (a probe's id for a runtime item).", CheckItemArgs, _check_item),
-    Tool("advance_stage", "Close the current stage with a verdict and reason; opens the next.", AdvanceArgs, _advance_stage),
+    Tool("update_finding", "Confirm, demote or refute a finding, citing the observations that justify it; the stages' verdicts follow.", UpdateFindingArgs, _update_finding),
+    Tool("check_item", "Settle a checklist item with observations (a probe's id for a runtime item); it takes the outcome you give.", CheckItemArgs, _check_item),
+    Tool("revise_symptom", "Correct stage 1's symptom (e.g. healthy -> divergence) on runtime or probe observations.", ReviseSymptomArgs, _revise_symptom),
+    Tool("advance_stage", "Close the open stage, named by its number, with a verdict and reason; opens the next.", AdvanceArgs, _advance_stage),
     Tool("propose_experiment", "Propose an experiment for section D; returns its id (a repeat returns the earlier one). Optimization kinds wait until stages 1-7 are coherent.", ExperimentArgs, _propose_experiment),
     Tool("finish", "End once every stage is closed, naming the root-cause finding (or null) and why.", FinishArgs, _finish),
 )  # fmt: skip

@@ -1,26 +1,36 @@
 """Where a finished planner walk is weakest: what the review mode hands to a model.
 
-Each weak point says what is doubtful and which findings or items it concerns:
-contradictions between observations (a model that fits one batch but not the data; a
-loss that does not fall with no defect found), a conclusion that rests on suspicions
-only, checklist items nobody could settle, a root cause among the optimization choices,
-suspicions the run refuted while the symptom stays unexplained, and a training command
-that could not be found or run.
+Each weak point says what is doubtful and which findings or items it concerns. First
+come curves the task cannot produce, whatever the symptom was labelled: a loss below
+zero (the losses it is built from cannot be negative), one far below what the targets'
+distribution alone allows, one near zero while the evaluation does not improve, one
+that rises. Then contradictions between observations (a model that fits one batch but
+not the data; a loss that does not fall with no defect found), a conclusion that rests
+on suspicions only, checklist items nobody could settle, a root cause among the
+optimization choices, suspicions the run refuted while the symptom stays unexplained,
+and a training command that could not be found or run.
 """
 
 from __future__ import annotations
 
+from statistics import median
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from torch_investigate.agent.checks.levels import marginal_level, per_element
 from torch_investigate.agent.core.conclude import choose_root_cause
+from torch_investigate.agent.core.curves import final_level, finite, first_recorded
 from torch_investigate.tools.records import Stage
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
 
 WeakKind = Literal[
+    "negative_loss",
+    "below_marginal",
+    "near_zero_not_learning",
+    "rising_loss",
     "no_command",
     "did_not_run",
     "fits_batch_not_data",
@@ -60,6 +70,7 @@ def weak_points(session: Session) -> list[WeakPoint]:
             + ". Find out why from the code and the run's message."
         )))  # fmt: skip
     confirmed = p.ledger.confirmed()
+    out.extend(_curve_points(session))
     correctness = [f for f in confirmed if f.stage < Stage.OPTIMIZATION]
     symptom = session.symptom
     fit = _fixed_batch_fit(session)
@@ -105,6 +116,139 @@ def weak_points(session: Session) -> list[WeakPoint]:
             "check that the refuting observation covered the code the suspicion is about."
         )))  # fmt: skip
     return out
+
+
+# loss functions whose value cannot be negative (a sum of them cannot be either)
+NON_NEGATIVE = frozenset({
+    "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "mse_loss",
+    "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div", "soft_margin_loss",
+    "multilabel_soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss",
+    "margin_ranking_loss", "hinge_embedding_loss", "triplet_margin_loss", "ctc_loss",
+})  # fmt: skip
+ENTROPY_LOSSES = frozenset(
+    {"cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits"}
+)
+BELOW_MARGINAL = 0.1  # settled at under this fraction of the targets' entropy
+NEAR_ZERO = 0.05  # settled at under this fraction of the first loss
+RISING = 1.1  # settled above this multiple of the first loss
+
+
+def _curve_points(session: Session) -> list[WeakPoint]:
+    """What the baseline's loss curve shows that its task cannot produce, or that a
+    healthy label would hide. Facts of the run, not conclusions: each says what to check."""
+    run = session.runner.runs.get("baseline") if session.runner else None
+    t = run.trace if run is not None else None
+    if t is None or not t.ran_training:
+        return []
+    raw = t.raw_curve()
+    vals = finite(raw)
+    first, settled = first_recorded(raw), final_level(raw)
+    if first is None or settled is None or len(vals) < 8:
+        return []
+    label = (session.symptom or "not established").replace("_", " ")
+    confirmed = [f for f in session.protocol.ledger.confirmed() if f.stage < Stage.OPTIMIZATION]
+    held = (
+        f" Confirmed so far: {', '.join(f'{f.id} {f.category}' for f in confirmed[:3])}; check "
+        "that it accounts for this."
+        if confirmed
+        else ""
+    )
+    calls = t.train_loss_calls()
+    fns = sorted({c.fn for c in calls})
+    out: list[WeakPoint] = []
+    lowest = min(vals)
+    nonneg = [fn for fn in fns if fn in NON_NEGATIVE]
+    running = _runaway_terms(t)
+    if lowest < 0 and (settled < 0 or lowest < -0.05 * abs(first)):
+        built = (
+            f" although the loss functions it is built from ({', '.join(nonneg)}) cannot be "
+            "negative: a term added to them is"
+            if nonneg
+            else ": a loss to minimize has a floor, and a term of this one has none"
+        )
+        terms = f" ({'; '.join(running)})" if running else ""
+        out.append(WeakPoint(kind="negative_loss", text=(
+            f"The training loss goes below zero (first {_g(first)}, settled {_g(settled)}, "
+            f"lowest {_g(lowest)}){built}{terms}. The run is labelled {label}; a curve like "
+            "this is not learning. Find the term and its sign." + held
+        )))  # fmt: skip
+    elif running:
+        rest = (
+            f" while the rest of the loss ({', '.join(nonneg)}) cannot go below zero"
+            if nonneg
+            else ""
+        )
+        out.append(WeakPoint(kind="negative_loss", text=(
+            f"A term added to the training loss runs ever more negative ({'; '.join(running)})"
+            f"{rest}: the optimizer lowers the loss through that term, and nothing stops it "
+            f"(labelled {label}, loss {_g(first)} -> {_g(settled)} so far). Check the term's "
+            "sign against its definition." + held
+        )))  # fmt: skip
+    # an entropy (class targets): what a model that ignores its inputs reaches
+    entropy = calls and calls[0].fn in ENTROPY_LOSSES
+    level = marginal_level(calls) if entropy else None
+    scale = per_element(calls[0]) if entropy else None
+    values = [c.value for c in calls if isinstance(c.value, float)]
+    # the curve is in the loss call's units when its first value is the first call's: its
+    # settled level then covers the whole run (calls are recorded for the first steps only)
+    same_units = bool(values) and abs(values[0] - first) <= 1e-6 * max(1.0, abs(first))
+    settled_call = settled if same_units else (final_level(values) if len(values) >= 5 else None)
+    if (
+        level
+        and scale
+        and settled_call is not None
+        and 0 <= settled_call / scale < BELOW_MARGINAL * level
+    ):
+        per = settled_call / scale
+        out.append(WeakPoint(kind="below_marginal", text=(
+            f"The {calls[0].fn} settles at {_g(per)} per element, {_g(100 * per / level)}% of the "
+            f"targets' entropy {_g(level)} (what their distribution alone gives): the model predicts its "
+            f"targets almost perfectly within {len(vals)} steps (labelled {label}). Either the "
+            "task is that easy, or the targets can be read from the inputs (targets equal to "
+            "the inputs or not shifted, a leaked feature, overlapping splits): check which."
+            + held
+        )))  # fmt: skip
+    passes = t.eval_curve()
+    if (
+        0 <= settled < NEAR_ZERO * abs(first)
+        and len(passes) >= 2
+        and passes[-1][1] >= 0.9 * passes[0][1]
+        and session.symptom not in ("bad_evaluation", "overfitting")
+    ):
+        out.append(WeakPoint(kind="near_zero_not_learning", text=(
+            f"The training loss falls near zero ({_g(first)} -> {_g(settled)}) while the "
+            f"evaluation loss does not improve ({_g(passes[0][1])} -> {_g(passes[-1][1])}; "
+            f"labelled {label}): the training path and the evaluation see different tasks "
+            "(labels, targets, "
+            "preprocessing or a leak only training has)." + held
+        )))  # fmt: skip
+    if settled > RISING * first > 0 and session.symptom != "divergence":
+        out.append(WeakPoint(kind="rising_loss", text=(
+            f"The training loss rises ({_g(first)} -> {_g(settled)}) though the run is "
+            f"labelled {label}: an update that moves the weights against the gradient, a "
+            "target that changes, or a step too large." + held
+        )))  # fmt: skip
+    return out
+
+
+def _runaway_terms(t) -> list[str]:
+    """Scalar terms the loss adds up that end below zero with their magnitude multiplied
+    (at least 4x from the first quarter of their values to the last), by source line."""
+    found = []
+    for total in t.loss_terms:
+        for term in total.terms:
+            vals = [v for _, v in term.values if v is not None]
+            if len(vals) < 8:
+                continue
+            q = max(1, len(vals) // 4)
+            start, end = median(vals[:q]), median(vals[-q:])
+            if end < 0 and abs(end) >= 4 * max(abs(start), 1e-12):
+                found.append(f"the term computed at {term.source}: {_g(start)} -> {_g(end)}")
+    return found[:3]
+
+
+def _g(x: float) -> str:
+    return f"{x:.4g}"
 
 
 def _fixed_batch_fit(session: Session) -> str | None:

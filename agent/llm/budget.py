@@ -23,6 +23,7 @@ class Budget:
         u.steps += 1
         u.prompt_tokens += completion.prompt_tokens
         u.completion_tokens += completion.completion_tokens
+        u.schema_tokens = max(u.schema_tokens, completion.schema_tokens)
         u.cost_usd = cost_usd(self.settings.price, u.prompt_tokens, u.completion_tokens)
         self.estimated = self.estimated or not completion.usage_reported
 

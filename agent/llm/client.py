@@ -1,11 +1,18 @@
 """The one seam to the model: a chat-completions call through the `openai` package,
 with bounded retries. Tests point it at a scripted local server; nothing else in the
 project talks to the network.
+
+Prompt tokens count everything a request sends, the tool schemas included: the
+endpoint's own count, but never less than an estimate of the request (four characters
+a token of the messages, the calls and the schemas as compact JSON), so an endpoint
+that leaves the schemas out of its usage (a file bridge, some local servers) is still
+counted for them; without usage from the endpoint the estimate is the count.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,12 +34,33 @@ from torch_investigate.agent.llm.settings import LLMSettings
 _CALL_IDS = itertools.count(1)
 
 
+CHARS_PER_TOKEN = 4
+
+
+def schema_tokens(tools: list[dict[str, Any]]) -> int:
+    """About how many prompt tokens the tool schemas take in every request."""
+    return len(json.dumps(tools, separators=(",", ":"))) // CHARS_PER_TOKEN if tools else 0
+
+
+def estimate_prompt_tokens(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
+    """About what a tokenizer counts for a request: its messages (text and tool calls)
+    and its tool schemas, four characters a token."""
+    chars = 0
+    for m in messages:
+        chars += len(str(m.get("content") or ""))
+        for c in m.get("tool_calls") or []:
+            fn = c.get("function") or {}
+            chars += len(fn.get("name") or "") + len(fn.get("arguments") or "")
+    return chars // CHARS_PER_TOKEN + schema_tokens(tools)
+
+
 class Completion(BaseModel):
     message: ChatMessage  # role "assistant"
-    prompt_tokens: int = 0
+    prompt_tokens: int = 0  # the tool schemas included
     completion_tokens: int = 0
     usage_reported: bool = True  # False: the endpoint sent no usage; tokens are estimated
     finish_reason: str | None = None
+    schema_tokens: int = 0  # about this many of the prompt tokens are the tool schemas
 
 
 class RetryRecord(BaseModel):
@@ -72,7 +100,7 @@ class ChatClient:
         while True:
             try:
                 response = self._openai.chat.completions.create(**params)
-                return self._completion(response, messages)
+                return self._completion(response, messages, tools)
             except openai.OpenAIError as e:
                 if retry.is_auth_error(e):
                     raise LLMConfigError(
@@ -110,7 +138,9 @@ class ChatClient:
         return one_line(redact(text, self.settings.api_key.get_secret_value()))
 
     @staticmethod
-    def _completion(response: Any, messages: list[dict[str, Any]]) -> Completion:
+    def _completion(
+        response: Any, messages: list[dict[str, Any]], tools: list[dict[str, Any]] = ()
+    ) -> Completion:
         choices = getattr(response, "choices", None) or []
         if not choices:
             raise LLMRequestError("the endpoint answered without a choice")
@@ -127,21 +157,24 @@ class ChatClient:
                 )
             )
         message = ChatMessage(role="assistant", content=msg.content, tool_calls=calls)
+        estimate = estimate_prompt_tokens(messages, list(tools))
+        schemas = schema_tokens(list(tools))
         usage = getattr(response, "usage", None)
         if usage is not None and usage.prompt_tokens is not None:
             return Completion(
                 message=message,
-                prompt_tokens=usage.prompt_tokens or 0,
+                prompt_tokens=max(usage.prompt_tokens or 0, estimate),
                 completion_tokens=usage.completion_tokens or 0,
                 finish_reason=choice.finish_reason,
+                schema_tokens=schemas,
             )
         # No usage from the endpoint: about four characters per token, so bounds still hold.
-        sent = sum(len(str(m.get("content") or "")) for m in messages)
         got = len(msg.content or "") + sum(len(c.arguments) for c in calls)
         return Completion(
             message=message,
-            prompt_tokens=sent // 4,
-            completion_tokens=got // 4 + 1,
+            prompt_tokens=estimate,
+            completion_tokens=got // CHARS_PER_TOKEN + 1,
             usage_reported=False,
             finish_reason=choice.finish_reason,
+            schema_tokens=schemas,
         )

@@ -35,11 +35,37 @@ WARN_COLOR = "#c0392b"
 LOG_DECADES_THRESHOLD = 2.0  # log y when finite positive values span more than 2 decades
 
 
+# The widest a character of the 12 px legend font draws (a capital M is about 10 px;
+# words average under 7): the legend wraps its labels so that none runs past the plot.
+LEGEND_CHAR_PX = 7.5
+
+
 @dataclass(frozen=True)
 class Series:
-    label: str
+    label: str  # the legend's name for the run
     values: Sequence[float]
     baseline: bool = False
+    title: str = ""  # the run in full, shown when the pointer rests on its legend entry
+
+
+def legend_lines(text: str, note: str, width_px: float) -> list[list[tuple[str, bool]]]:
+    """`text` and then `note` (muted) as lines of (word, muted) that fit `width_px` at the
+    legend's widest character, broken between words (a single longer word is cut with an
+    ellipsis: no line runs past)."""
+    limit = max(8, int(width_px // LEGEND_CHAR_PX))
+    words = [(w, False) for w in text.split()] + [(w, True) for w in note.split()]
+    lines: list[list[tuple[str, bool]]] = []
+    used = 0
+    for word, muted in words:
+        if len(word) > limit:
+            word = word[: limit - 1] + "…"
+        if lines and used + 1 + len(word) <= limit:
+            lines[-1].append((word, muted))
+            used += 1 + len(word)
+        else:
+            lines.append([(word, muted)])
+            used = len(word)
+    return lines or [[("", False)]]
 
 
 def _attr(value: object) -> str:
@@ -208,20 +234,30 @@ def line_chart(
             note += f", {len(crosses)} non-finite (× on the top edge)"
         if not s.values:
             note = "no losses recorded"
-        legend.append((color, s.label, note))
+        legend.append((color, s, note))
 
-    legend_top = height + 4
-    for i, (color, label, note) in enumerate(legend):
-        ly = legend_top + i * 20
+    ly = height + 4
+    for color, s, note in legend:
         out.append(
             f'<line x1="{left}" x2="{left + 26}" y1="{ly + 8}" y2="{ly + 8}" stroke="{color}" '
             f'stroke-width="3"/>'
         )
-        out.append(
-            f'<text class="legend" x="{left + 34}" y="{ly + 12}">{escape(label)}'
-            f' <tspan class="muted">({escape(note)})</tspan></text>'
-        )
-    total_h = legend_top + len(legend) * 20 + 6
+        # the name and its note, wrapped to the width: a name cut short could make two
+        # runs' entries read alike
+        lines = legend_lines(s.label, f"({note})", width - right - (left + 34))
+        tip = f"<title>{escape(s.title)}</title>" if s.title else ""
+        out.append(f'<text class="legend" x="{left + 34}" y="{ly + 12}">{tip}')
+        for i, line in enumerate(lines):
+            dy = "" if i == 0 else ' dy="16"'
+            name = " ".join(w for w, muted in line if not muted)
+            note_part = " ".join(w for w, muted in line if muted)
+            if note_part:
+                note_part = f'<tspan class="muted">{escape(note_part)}</tspan>'
+            gap = " " if name and note_part else ""
+            out.append(f'<tspan x="{left + 34}"{dy}>{escape(name)}{gap}{note_part}</tspan>')
+        out.append("</text>")
+        ly += 4 + 16 * len(lines)
+    total_h = ly + 6
     return (
         f'<svg id="{_attr(svg_id)}" data-points="{drawn}" data-scale="{"log" if log else "linear"}" '
         f'role="img" width="{width}" height="{total_h}" viewBox="0 0 {width} {total_h}">'

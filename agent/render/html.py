@@ -20,7 +20,8 @@ from torch_investigate.agent.render._format import (
     one_line,
     sentence,
 )
-from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._interventions import run_name, run_title
+from torch_investigate.agent.render._patches import html_section
 from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
     ReportView,
@@ -38,6 +39,7 @@ from torch_investigate.tools.records import (
     Finding,
     Observation,
     Report,
+    RunSummary,
     StageResult,
     SummaryFinding,
 )
@@ -61,6 +63,8 @@ table { border-collapse: collapse; width: 100%; font-size: 0.93em; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f6f6f8; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
+pre.diff { background: #f6f6f8; padding: 8px; overflow-x: auto; font-size: 0.88em; }
+pre.diff .add { color: #116329; } pre.diff .del { color: #a40e26; }
 .badge { display: inline-block; padding: 0 7px; border-radius: 9px; font-size: 0.85em;
          font-weight: 600; color: #fff; background: #777; }
 .badge.coherent, .badge.passed, .badge.no_defect_found { background: #2e7d32; }
@@ -190,7 +194,9 @@ def _header(report: Report) -> str:
 def _plots(report: Report) -> str:
     if report.runs:
         series = [
-            _svg.Series(label=run_title(r), values=r.losses, baseline=is_baseline(r))
+            _svg.Series(
+                label=run_name(r), values=r.losses, baseline=is_baseline(r), title=run_title(r)
+            )
             for r in report.runs
         ]
         loss = _svg.line_chart(
@@ -289,6 +295,17 @@ def _finding(f: Finding, is_root: bool) -> str:
         ("Where", _where(f)),
         ("Observed evidence", f"<ul>{evidence}</ul>"),
     ]
+    for r in f.revisions:
+        on = f" on {', '.join(r.evidence_ids)}" if r.evidence_ids else ""
+        change = (
+            f"{r.status_from} -> {r.status_to}"
+            if r.status_from != r.status_to
+            else (f"evidence added ({r.status_to})")
+        )
+        note = f": {r.note}" if r.note else ""
+        rows.append(("Revised by", f"{_code(r.by or 'unknown')}, {esc(change + on + note)}"))
+    if f.notes:
+        rows.append(("Notes (the recorder's reasoning, not evidence)", esc(f.notes)))
     if f.status == "refuted":
         rows.append(("Why it was suspected", esc(f.why)))
     else:
@@ -371,6 +388,13 @@ def _conclusions(v: ReportView) -> str:
     )
 
 
+def _full_title(run: RunSummary) -> str:
+    """Under the run's short name (the plot legend's), its changes in full."""
+    if not run.interventions:
+        return ""
+    return f'<br><span class="muted">{esc(run_title(run))}</span>'
+
+
 def _runs(report: Report) -> str:
     if not report.runs:
         return (
@@ -388,7 +412,7 @@ def _runs(report: Report) -> str:
         if n.compared_steps is not None:
             same = f"{fmt_num(n.baseline_settled)} ({n.compared_steps} steps)"
         rows.append(
-            f"<tr><td>{esc(run_title(r))}</td><td>{esc(r.status)}</td>"
+            f"<tr><td>{esc(run_name(r))}{_full_title(r)}</td><td>{esc(r.status)}</td>"
             f"<td class='num'>{r.steps}</td><td class='num'>{fmt_num(n.first)}</td>"
             f"<td class='num'>{fmt_num(n.settled)}</td><td class='num'>{esc(same)}</td>"
             f"<td class='num'>{fmt_seconds(r.wall_s)}</td></tr>"
@@ -432,7 +456,8 @@ def _tail(report: Report) -> str:
         cost = f", cost ${u.cost_usd:.4g}" if u.cost_usd is not None else ""
         out += (
             f'<section id="llm"><h2>LLM usage</h2><p>model {_code(u.model)}: {u.steps} steps, '
-            f"{u.prompt_tokens} prompt + {u.completion_tokens} completion tokens{esc(cost)}, "
+            f"{u.prompt_tokens} prompt (tool schemas included, about {u.schema_tokens} a "
+            f"request) + {u.completion_tokens} completion tokens{esc(cost)}, "
             f"{u.refusals} refused by guardrails</p></section>"
         )
     return out
@@ -449,6 +474,7 @@ def to_html(report: Report) -> str:
             _stages(report.stages),
             _findings(v),
             _conclusions(v),
+            html_section(report.patches),
             _runs(report),
             _git(report),
             _tail(report),

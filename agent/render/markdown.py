@@ -7,6 +7,7 @@ is escaped (`<`, `*`, backticks, table pipes) so evidence such as
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from torch_investigate.agent.core.answer import confirming_label, lead, summary_of
@@ -19,6 +20,7 @@ from torch_investigate.agent.render._format import (
     sentence,
 )
 from torch_investigate.agent.render._interventions import run_title
+from torch_investigate.agent.render._patches import markdown_lines
 from torch_investigate.agent.render._sections import (
     ISOLATION_TEXT,
     ReportView,
@@ -39,9 +41,18 @@ from torch_investigate.tools.records import (
     SummaryFinding,
 )
 
-# `<` is what turns text into HTML on GitHub; `*` and backticks into emphasis and code.
-# `>` only matters at the start of a line, where repo text never stands here.
-_MD_SPECIAL = str.maketrans({"\\": "\\\\", "`": "\\`", "*": "\\*", "<": "\\<"})
+# Prose is escaped only where Markdown would misread it, so that the text reads as plain
+# text too (a report on a pipe, in a log): `<` where it could open HTML or an autolink (on
+# GitHub `<script>` is markup), `*` (emphasis), a backslash before punctuation, a backtick
+# left unpaired. A backtick pair stays a code span: the checks quote commands and code so
+# (`python train.py`). A symbol name in angle brackets (`<module>`, `<lambda>`) becomes a
+# code span, which shows it literally both ways. `>` only matters at the start of a line,
+# where repo text never stands here.
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_ANGLED_NAME = re.compile(r"<\w+>")
+_MD_SPECIAL = str.maketrans({"`": "\\`", "*": "\\*"})
+_OPENS_HTML = re.compile(r"<(?=[A-Za-z/!?])")
+_ESCAPING_BACKSLASH = re.compile(r"\\(?=[!-/:-@[-`{-~])")
 _OUTCOME_LABEL = {
     "passed": "PASS",
     "failed": "FAIL",
@@ -56,8 +67,25 @@ _MAX_COMMITS = 10
 
 
 def md(text: str) -> str:
-    """Escape prose so Markdown renders it literally."""
-    return text.translate(_MD_SPECIAL)
+    """Prose that Markdown renders as written and that reads the same as plain text."""
+    out, at = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        out += [_prose(text[at : span.start()]), span.group(0)]
+        at = span.end()
+    return "".join([*out, _prose(text[at:])])
+
+
+def _prose(text: str) -> str:
+    out, at = [], 0
+    for name in _ANGLED_NAME.finditer(text):
+        out += [_escape(text[at : name.start()]), f"`{name.group(0)}`"]
+        at = name.end()
+    return "".join([*out, _escape(text[at:])])
+
+
+def _escape(text: str) -> str:
+    text = _ESCAPING_BACKSLASH.sub(r"\\\\", text).translate(_MD_SPECIAL)
+    return _OPENS_HTML.sub(r"\\<", text)
 
 
 def code(text: str) -> str:
@@ -226,6 +254,19 @@ def _finding(f: Finding, is_root: bool) -> list[str]:
     lines.append(f"- **Where:** {where}")
     lines.append("- **Observed evidence:**")
     lines += [_observation(o) for o in f.evidence] or ["  - none recorded"]
+    for r in f.revisions:  # who changed it after it was recorded, on which observations
+        on = f" on {', '.join(r.evidence_ids)}" if r.evidence_ids else ""
+        said = f": {md(one_line(r.note))}" if r.note else ""
+        change = (
+            f"{r.status_from} -> {r.status_to}"
+            if r.status_from != r.status_to
+            else (f"evidence added ({r.status_to})")
+        )
+        lines.append(f"- **Revised by:** {code(r.by or 'unknown')}, {change}{on}{said}")
+    if f.notes:
+        lines.append(
+            f"- **Notes (the recorder's reasoning, not evidence):** {md(one_line(f.notes))}"
+        )
     if f.status == "refuted":
         lines.append(f"- **Why it was suspected:** {md(one_line(f.why))}")
         return lines
@@ -374,8 +415,9 @@ def _tail(report: Report) -> list[str]:
         lines += [
             "## LLM usage",
             "",
-            f"- model {code(u.model)}: {u.steps} steps, {u.prompt_tokens} prompt + "
-            f"{u.completion_tokens} completion tokens{cost}, {u.refusals} refused by guardrails",
+            f"- model {code(u.model)}: {u.steps} steps, {u.prompt_tokens} prompt (tool schemas "
+            f"included, about {u.schema_tokens} a request) + {u.completion_tokens} completion "
+            f"tokens{cost}, {u.refusals} refused by guardrails",
         ]
     return lines
 
@@ -387,6 +429,7 @@ def to_markdown(report: Report) -> str:
         _stages(report.stages),
         _findings(v),
         _conclusions(v),
+        markdown_lines(report.patches, md, code),
         _runs(report),
         _gradient_flow(report),
         _git(report),

@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 from torch_investigate.agent.core.answer import summary_of
 from torch_investigate.agent.render._format import one_line
+from torch_investigate.agent.render._patches import sarif_fixes
 from torch_investigate.agent.render._sections import view
 from torch_investigate.tools.records import Finding, Report
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
@@ -127,6 +128,8 @@ def _properties(f: Finding, root_cause: str | None) -> SarifObject:
         props["detector"] = f.detector
     if f.recorded_by:
         props["recordedBy"] = f.recorded_by
+    if f.revised_by:
+        props["revisedBy"] = f.revised_by
     return props
 
 
@@ -167,6 +170,11 @@ def sarif_log(report: Report, *, github_compatible: bool = True) -> SarifObject:
             "partialFingerprints": {FINGERPRINT_KEY: f"{fp}:{seen[fp]}"},
             "properties": _properties(f, report.root_cause),
         }
+        fixes = [
+            x for p in report.patches if p.finding == f.id for x in sarif_fixes(p, artifact_uri)
+        ]
+        if fixes:  # `investigate fix`: the verified patch, for code-scanning views
+            result["fixes"] = fixes
         if f.file is not None:
             result["locations"] = [_location(f.file, f.line, f.symbol)]
         elif anchored_to is not None:

@@ -8,8 +8,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from torch_investigate.evals.benchmark.patch_records import PatchScore, PatchSummary
+
 # investigator: the built-in planner; llm: the LLM policy `LLMSpec` describes
-Mode = Literal["investigator", "static_only", "torchfix", "llm"]
+# fix: the planner through `investigate fix` (bench --patch): the investigation and its patches
+Mode = Literal["investigator", "static_only", "torchfix", "llm", "fix"]
 CaseKind = Literal["buggy", "clean"]
 LLMMode = Literal["review", "walk"]
 
@@ -61,8 +64,9 @@ class CaseLLM(BaseModel):
     """What one LLM investigation used, from its report's `llm` field."""
 
     requests: int
-    prompt_tokens: int
+    prompt_tokens: int  # the tool schemas included
     completion_tokens: int
+    schema_tokens: int = 0  # about this many of each request's prompt tokens are tool schemas
     cost_usd: float | None = None  # None: the model's price is unknown
     refusals: int = 0
     stop_reason: str = ""  # finished, step limit reached (...), the endpoint failed: ...
@@ -79,6 +83,7 @@ class LLMTotals(BaseModel):
     completion_tokens: int
     median_prompt_tokens: float
     p90_prompt_tokens: float
+    schema_tokens: int = 0  # the tool schemas' share of each request (included above)
     cost_usd: float | None = None  # total, when the price is known
     stop_reasons: dict[str, int] = Field(default_factory=dict)  # the reason's head -> runs
 
@@ -129,6 +134,7 @@ class CaseScore(BaseModel):
     exit_code: int | None = None
     error: str = ""
     llm: CaseLLM | None = None  # an LLM run's tokens, requests, cost and stop reason
+    patch: PatchScore | None = None  # bench --patch: what `investigate fix` produced
 
 
 class CategoryRow(BaseModel):
@@ -181,3 +187,4 @@ class BenchResult(BaseModel):
     baseline_cases: dict[str, list[CaseScore]] = Field(default_factory=dict)
     torchfix: str = ""  # version, or why it did not run
     investigator: str = ""  # where the investigator ran from, its commit and whether dirty
+    patches: PatchSummary | None = None  # bench --patch: patch and verified rates

@@ -35,6 +35,7 @@ from torch_investigate.evals.seeding.apply import repo_files
 CASE_TIMEOUT_S = float(os.environ.get("TORCH_INVESTIGATE_CASE_TIMEOUT", "300"))
 # (raise it on a loaded machine: a case timed out is an error, rerun on resume, never cached)
 LLM_CASE_TIMEOUT_S = 900.0  # an LLM run waits on its endpoint too (30 requests or more)
+FIX_CASE_TIMEOUT_S = 1800.0  # `investigate fix` reruns the investigation once per candidate patch
 REPORTING_EXITS = (0, 1, 3)  # the report is on stdout: finished, confirmed, inconclusive
 
 
@@ -85,7 +86,7 @@ def case_job(
         if llm is None:
             raise ValueError("an llm job needs its LLMSpec")
         key = llm_key(key, llm)
-    default = LLM_CASE_TIMEOUT_S if mode == "llm" else CASE_TIMEOUT_S
+    default = {"llm": LLM_CASE_TIMEOUT_S, "fix": FIX_CASE_TIMEOUT_S}.get(mode, CASE_TIMEOUT_S)
     return CaseJob(
         mode=mode, case_id=case_id, key=key, origin=str(folder.resolve()), files=files,
         timeout=timeout or default, llm=llm if mode == "llm" else None,
@@ -110,7 +111,17 @@ def investigate(job: CaseJob) -> Run:
 
 
 def _subprocess(job: CaseJob, case: Path, cwd: Path) -> Run:
-    argv = [sys.executable, "-m", "torch_investigate.agent.cli", str(case), "-f", "json", "-q"]
+    command = ["fix"] if job.mode == "fix" else []
+    argv = [
+        sys.executable,
+        "-m",
+        "torch_investigate.agent.cli",
+        *command,
+        str(case),
+        "-f",
+        "json",
+        "-q",
+    ]
     if job.mode == "static_only":
         argv.append("--static-only")
     if job.llm is not None:

@@ -8,7 +8,13 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, LLMTotals, Summary
+from torch_investigate.evals.benchmark.records import (
+    BenchResult,
+    CaseScore,
+    LLMTotals,
+    PatchSummary,
+    Summary,
+)
 
 
 def _pct(x: float) -> str:
@@ -41,7 +47,8 @@ def usage_line(u: LLMTotals) -> str:
     stops = ", ".join(f"{k} {n}" for k, n in sorted(u.stop_reasons.items(), key=lambda x: -x[1]))
     return (
         f"{u.investigations} investigations: prompt tokens median {u.median_prompt_tokens:,.0f}, "
-        f"p90 {u.p90_prompt_tokens:,.0f}; {u.requests} requests, {u.prompt_tokens:,} prompt + "
+        f"p90 {u.p90_prompt_tokens:,.0f} (tool schemas included, about {u.schema_tokens:,} a "
+        f"request); {u.requests} requests, {u.prompt_tokens:,} prompt + "
         f"{u.completion_tokens:,} completion tokens; total cost {cost}; stops: {stops or '-'}"
     )
 
@@ -92,6 +99,61 @@ def render(result: BenchResult, console: Console | None = None) -> None:
     flagged = [c for c in result.cases if c.kind == "clean" and c.false_alarms]
     for c in flagged:
         console.print(f"  clean {c.id}: {'; '.join(c.false_alarms)}", highlight=False)
+    if result.patches is not None:
+        render_patches(result, console)
+
+
+def patch_line(p: PatchSummary) -> str:
+    origins = ", ".join(f"{k} {n}" for k, n in p.by_origin.items() if n)
+    return (
+        f"patches: {p.confirmed_root_causes} confirmed root causes of {p.cases} buggy cases | "
+        f"patched {p.patched} ({_pct(p.patch_rate)}), verified {p.verified} "
+        f"({_pct(p.verified_rate)}){f' ({origins})' if origins else ''} | the seeded category "
+        f"verified on {p.seeded_verified} cases | seeded fix's metric recovered {p.matches} of "
+        f"{p.measured} measured | clean controls with a patch {p.clean_patched} of {p.clean_controls}"
+    )
+
+
+def findings_line(p: PatchSummary) -> str:
+    """Every confirmed finding, not only root causes: what came of it, and why patches
+    fell short."""
+    words = {
+        "verified": "verified", "unverified": "unverified", "dropped": "dropped",
+        "covered": "removed by another finding's patch", "held": "held back (stage 8)",
+        "not_mechanical": "no patch (not mechanical)", "no_edit": "no patch (no edit fit)",
+    }  # fmt: skip
+    parts = ", ".join(f"{words[k]} {n}" for k, n in p.outcomes.items())
+    line = f"confirmed findings: {p.confirmed_findings} | {parts or 'none'}"
+    if p.short_of:
+        line += " | fell short: " + ", ".join(f"{k} {n}" for k, n in p.short_of.items())
+    return line
+
+
+def render_patches(result: BenchResult, console: Console) -> None:
+    assert result.patches is not None
+    console.print(patch_line(result.patches), highlight=False, soft_wrap=True)
+    console.print(findings_line(result.patches), highlight=False, soft_wrap=True)
+    unpatched = [
+        c for c in result.cases
+        if c.kind == "buggy" and c.patch is not None and c.patch.root_confirmed and not c.patch.verified
+    ]  # fmt: skip
+    if unpatched:
+        console.print(
+            f"\nconfirmed root cause without a verified patch ({len(unpatched)}):", highlight=False
+        )
+        for c in unpatched:
+            p = c.patch
+            assert p is not None
+            what = f"{p.status}: {p.reason}" if p.patched else "no patch"
+            console.print(f"  {c.id}: {what[:220]}", highlight=False, soft_wrap=True)
+    off = [c for c in result.cases if c.patch is not None and c.patch.matches is False]
+    for c in off:
+        assert c.patch is not None
+        console.print(
+            f"  {c.id}: verified, but the metric with the patch is {c.patch.metric} "
+            f"({c.patch.metric_error or 'short of the clean template'})",
+            highlight=False, soft_wrap=True,
+        )  # fmt: skip
 
 
 def what_went_wrong(c: CaseScore) -> str:

@@ -19,7 +19,8 @@ def case_usage(report: Report | None) -> CaseLLM | None:
     u = report.llm
     return CaseLLM(
         requests=u.steps, prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens,
-        cost_usd=u.cost_usd, refusals=u.refusals, stop_reason=u.stop_reason,
+        schema_tokens=u.schema_tokens, cost_usd=u.cost_usd, refusals=u.refusals,
+        stop_reason=u.stop_reason,
     )  # fmt: skip
 
 
@@ -50,6 +51,7 @@ def totals(spec: LLMSpec, scores: Iterable[CaseScore]) -> LLMTotals:
         completion_tokens=sum(u.completion_tokens for u in used),
         median_prompt_tokens=float(statistics.median(prompts)) if prompts else 0.0,
         p90_prompt_tokens=_percentile(prompts, 0.9) if prompts else 0.0,
+        schema_tokens=max((u.schema_tokens for u in used), default=0),
         cost_usd=round(sum(costs), 6) if costs else None,
         stop_reasons=dict(Counter(stop_kind(u.stop_reason) for u in used)),
     )

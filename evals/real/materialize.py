@@ -111,7 +111,8 @@ class RealRepo(BaseModel):
     metric: Metric
     healthy_metric: float
     noise: float = Field(ge=0)
-    plain_seconds: float
+    plain_seconds: float  # wall time of one plain run here (see README: the machine's load)
+    plain_cpu_seconds: float | None = None  # user + system time of that run, load-independent
     style: str
     note: str = ""  # how the noise was measured, what a healthy run looks like
     seeds: list[Seed] = []

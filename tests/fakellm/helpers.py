@@ -66,3 +66,48 @@ def run_planner(repo: Path, steps: int = 40):
     with Session(repo, Options(steps=steps)) as session:
         investigate(session, Planner())
         return session.report()
+
+
+class WalkedRepo:
+    """One planner walk of a repo, kept open, so several scripted reviews start from the
+    same walk (a review begins where the planner's walk ends: every stage closed, nothing
+    concluded yet). Each `review` restores the walk's state first; probes run anew."""
+
+    def __init__(self, repo: Path, steps: int = 40) -> None:
+        import copy
+
+        from torch_investigate.agent.core.planner import Planner
+        from torch_investigate.agent.core.toolbox import dispatch
+
+        self._copy = copy.deepcopy
+        self.session = Session(repo, Options(steps=steps))
+        self.session.policy_name = "planner"
+        Planner().run(self.session, lambda name, args=None: dispatch(self.session, name, args))
+        self._walk = self._state()
+
+    def _state(self) -> dict:
+        s = self.session
+        return self._copy({
+            "protocol": s.protocol, "candidates": s.candidates, "notes": s.notes,
+            "symptom_evidence": s.symptom_evidence,
+        })  # fmt: skip
+
+    def review(self, script, **kw):
+        """(report, policy, server, recorder) of one review through the real client."""
+        from torch_investigate.agent.llm.review import ReviewPolicy
+
+        from .server import ScriptedLLM
+
+        state = self._copy(self._walk)
+        s = self.session
+        s.protocol, s.candidates, s.notes = state["protocol"], state["candidates"], state["notes"]
+        s.symptom_evidence = state["symptom_evidence"]
+        with ScriptedLLM(script) as server:
+            policy = ReviewPolicy(LLMPolicy(settings(server, **kw)))
+            recorder = Recorder(s.repo)
+            investigate(s, policy, on_event=recorder)
+            report = s.report(llm=policy.usage)
+        return report, policy, server, recorder
+
+    def close(self) -> None:
+        self.session.close()

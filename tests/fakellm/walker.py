@@ -67,7 +67,10 @@ class ProtocolWalker:
                 )
             return self._reply(
                 call(
-                    "advance_stage", verdict="inconclusive", reason="the walker could not close it"
+                    "advance_stage",
+                    stage=self.stage,
+                    verdict="inconclusive",
+                    reason="the walker could not close it",
                 ),
                 "advanced",
             )
@@ -92,4 +95,6 @@ class ProtocolWalker:
         else:
             open_items = [k for k, o in self.items.items() if o not in ("passed", "not_applicable")]
             verdict, reason = "inconclusive", "open: " + ", ".join(open_items or ["no checks"])
-        return self._reply(call("advance_stage", verdict=verdict, reason=reason), "advanced")
+        return self._reply(
+            call("advance_stage", stage=self.stage, verdict=verdict, reason=reason), "advanced"
+        )

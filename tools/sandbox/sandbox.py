@@ -19,11 +19,9 @@ Layout of the sandbox root (the only writable place under bwrap):
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import re
 import shutil
-import stat
 import sys
 import tempfile
 import threading
@@ -40,6 +38,11 @@ from torch_investigate.tools.sandbox.environment import sandbox_env
 from torch_investigate.tools.sandbox.models import Failure, Limits, RunResult
 from torch_investigate.tools.sandbox.process import Answer, SandboxProcess, ServerError
 from torch_investigate.tools.sandbox.progress import ProgressCallback, ProgressPoller, progress_path
+from torch_investigate.tools.sandbox.run_files import (
+    read_json_lines,
+    remove_tree,
+    sync_back,
+)
 from torch_investigate.tools.sandbox.staging import SITE_DIR, stage_runtime
 from torch_investigate.tools.trace.config import Config
 from torch_investigate.tools.tracefile.trace import Trace, load_trace
@@ -71,21 +74,22 @@ def _python_path(python: str) -> Path | None:
     return path if path.is_file() and os.access(path, os.X_OK) else None
 
 
-def _remove_tree(path: Path) -> None:
-    def make_writable(func, target, _exc_info):  # a run may have made its files read-only
-        try:
-            os.chmod(target, stat.S_IRWXU)
-            func(target)
-        except OSError:
-            pass
-
-    if path.exists():
-        shutil.rmtree(path, onerror=make_writable)
-
-
-def _close_all(processes: list[SandboxProcess]) -> None:
+def _close_all(processes: list[SandboxProcess], grace_s: float = 5.0) -> None:
     for process in list(processes):  # a cold run removes its process when it ends
-        process.close()
+        process.close(grace_s)
+
+
+# Every sandbox not yet stopped, for stop_all(): a Ctrl-C reaches the host only, since each
+# sandbox process has a session of its own.
+_LIVE: weakref.WeakSet[Sandbox] = weakref.WeakSet()
+
+
+def stop_all(grace_s: float = 1.0) -> None:
+    """Stop the processes of every sandbox in this process now (Ctrl-C, SIGTERM): each run
+    in flight returns at once as killed instead of running on to its limit, and no run
+    starts after. The folders go when each sandbox's close() runs, as the caller unwinds."""
+    for sandbox in list(_LIVE):
+        sandbox.stop(grace_s)
 
 
 class Sandbox:
@@ -121,8 +125,25 @@ class Sandbox:
         self.warm = warm
         self.parallel = max(1, parallel)
         self.notes: list[str] = []  # what changed on the way (fallbacks), for the report
+        # `_life` guards _closed, _active and every spawn, so stop() can end the processes
+        # and know that none starts after it, and close() can then wait for runs in flight.
+        self._life = threading.Condition()
+        self._closed = False
+        self._removed = False
+        self._active = 0
+        self._processes: list[SandboxProcess] = []
+        self._finalizer = weakref.finalize(self, _close_all, self._processes)
+        self._poller = ProgressPoller()
+        self._server: SandboxProcess | None = None
         self._owns_root = root is None
         self.root = Path(tempfile.mkdtemp(prefix="ti-sandbox-")) if root is None else root
+        try:
+            self._set_up(python, tracer)
+        except BaseException:  # Ctrl-C while setting up: leave no folder or process behind
+            self.close()
+            raise
+
+    def _set_up(self, python: str, tracer: Path | None) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         self.root = self.root.resolve()
         self._runtime = self.root / "runtime"
@@ -135,18 +156,10 @@ class Sandbox:
             self._interpreter_problem = f"interpreter {python} does not exist or is not executable"
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        # `_life` guards _closed, _active and every spawn, so close() can stop the
-        # processes and know that none starts after it, then wait for runs in flight.
-        self._life = threading.Condition()
-        self._active = 0
         self._slots = threading.Semaphore(self.parallel)
-        self._processes: list[SandboxProcess] = []
-        self._finalizer = weakref.finalize(self, _close_all, self._processes)
-        self._server: SandboxProcess | None = None
         self._server_starts = 0
-        self._closed = False
-        self._poller = ProgressPoller()
-        if warm and self._interpreter_problem is None:
+        _LIVE.add(self)
+        if self.warm and self._interpreter_problem is None:
             self._server = self._spawn(once=False)  # imports torch while the caller works
 
     # -- processes ---------------------------------------------------------------
@@ -367,7 +380,7 @@ class Sandbox:
             limits=limits,
             python=self.python,
             error=loaded[0].error if loaded[0] is not None else None,
-            network=_read_json_lines(net_log),
+            network=read_json_lines(net_log),
         )
         return result(answer, classify(evidence), server is not None, loaded)
 
@@ -385,7 +398,7 @@ class Sandbox:
             if res.failure is not None:
                 notes.append(f"set-up `{shown}` failed: {res.failure.message}")
                 break
-            n = _sync_back(res.run_dir, self.workspace_root)
+            n = sync_back(res.run_dir, self.workspace_root)
             notes.append(f"set-up `{shown}` ran first ({n} files made or changed)")
         return notes
 
@@ -423,48 +436,36 @@ class Sandbox:
 
     # -- life cycle ----------------------------------------------------------------
 
-    def close(self, drain_s: float = 10.0) -> None:
-        """Stop every process, wait (up to `drain_s`) for the runs in flight, which lose
-        their process and return at once, then remove the folder. Safe from any thread,
-        also while runs are in flight; a run that starts after it raises SandboxError."""
+    def stop(self, grace_s: float = 5.0) -> None:
+        """Stop every process (each gets `grace_s` to end its runs before its group is
+        killed); the runs in flight lose their process and return at once, and a run that
+        starts after raises SandboxError. Safe from any thread and from a signal handler."""
         with self._life:
             if self._closed:
                 return
             self._closed = True
-        self._finalizer()
+        _LIVE.discard(self)
+        _close_all(self._processes, grace_s)
+        self._finalizer.detach()
         self._poller.close()
+
+    def close(self, drain_s: float = 10.0) -> None:
+        """stop(), wait (up to `drain_s`) for the runs in flight, then remove the folder.
+        Safe from any thread, also while runs are in flight, and more than once."""
+        self.stop()
         with self._life:
+            if self._removed:
+                return
+            self._removed = True
             self._life.wait_for(lambda: self._active == 0, timeout=drain_s)
         if self._owns_root:
-            _remove_tree(self.root)
+            remove_tree(self.root)
 
     def __enter__(self) -> Sandbox:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _sync_back(run_dir: Path | None, workspace: Path) -> int:
-    """Copy files a run made or changed into the workspace (not caches, not links)."""
-    if run_dir is None or not run_dir.is_dir():
-        return 0
-    n = 0
-    for src in run_dir.rglob("*"):
-        rel = src.relative_to(run_dir)
-        if src.is_symlink() or not src.is_file() or "__pycache__" in rel.parts:
-            continue
-        dst = workspace / rel
-        if (
-            dst.is_file()
-            and dst.stat().st_size == src.stat().st_size
-            and dst.read_bytes() == src.read_bytes()
-        ):
-            continue
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dst)
-        n += 1
-    return n
 
 
 def _as_dict(config: Config | Mapping[str, Any]) -> dict[str, Any]:
@@ -481,17 +482,3 @@ def _load_trace(path: Path) -> tuple[Trace | None, str]:
         return load_trace(path), ""
     except (OSError, ValueError) as e:  # a ValidationError and a JSONDecodeError are ValueErrors
         return None, f"trace could not be read: {str(e)[:200]}"
-
-
-def _read_json_lines(path: Path) -> list[dict[str, Any]]:
-    try:
-        lines = path.read_text().splitlines()
-    except OSError:
-        return []
-    records = []
-    for line in lines[:100]:
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            continue
-    return records

@@ -277,7 +277,9 @@ MAX_TERM_VALUES = 2000
 def scalar_made(rec: Recorder, out: torch.Tensor) -> None:
     """A scalar on the way to a training loss: the line that computed it (the last op that
     wrote it: `0.5 * torch.sum(...)` is the line of the sum and the scaling)."""
-    out._ti_scalar = frame_key(repo_frame())
+    frame = repo_frame()
+    out._ti_scalar = frame_key(frame)
+    out._ti_made = frame  # which function computed it (the program's loss function, for probes)
 
 
 def loss_term(rec: Recorder, name: str, args, out: torch.Tensor) -> None:

@@ -13,6 +13,11 @@ import torch
 from .tensors import norm
 
 
+def uninitialized(p: torch.Tensor) -> bool:
+    """A lazy layer's parameter before the forward that gives it a shape."""
+    return isinstance(p, torch.nn.parameter.UninitializedTensorMixin)
+
+
 class ParamRec:
     __slots__ = (
         "ref",
@@ -47,12 +52,16 @@ class ParamRec:
         "ran_without_grad",
         "stale_frame",
         "n_ratio",
+        "lazy",
     )
 
     def __init__(self, p: torch.Tensor) -> None:
         self.ref = p
-        self.shape = list(p.shape)
-        self.numel = p.numel()
+        # a lazy layer's parameter (nn.LazyLinear) has no shape or values until its first
+        # forward: recorded empty, and filled by `settle` once it has them
+        self.lazy = lazy = uninitialized(p)
+        self.shape = [] if lazy else list(p.shape)
+        self.numel = 0 if lazy else p.numel()
         self.first_requires_grad = bool(p.requires_grad)
         self.is_leaf = bool(p.is_leaf)
         self.executed = False
@@ -65,7 +74,7 @@ class ParamRec:
         self.n_delta = self.n_delta_zero = 0
         self.sum_delta = 0.0
         self.sum_ratio = 0.0
-        self.w_start = norm(p)
+        self.w_start = None if lazy else norm(p)
         self.n_walks = self.n_reachable = 0
         self.grad_before = 0  # backward calls that found a non-zero .grad left over
         self.created_in_forward = False
@@ -80,6 +89,13 @@ class ParamRec:
         self.ran_without_grad = False  # its module ran with grad off inside a training forward
         self.stale_frame = None  # where the copy the forward keeps using was made
         self.n_ratio = 0  # steps whose update/weight ratio was measured (weight not zero)
+
+    def settle(self) -> None:
+        """A lazy parameter seen before its first forward: its shape and starting norm
+        once the forward made them."""
+        if self.lazy and not uninitialized(self.ref):
+            self.shape, self.numel = list(self.ref.shape), self.ref.numel()
+            self.w_start, self.lazy = norm(self.ref), False
 
 
 def grad_stats(rec: ParamRec) -> None:

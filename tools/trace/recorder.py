@@ -169,8 +169,12 @@ class Recorder:
 
         # for the user probe and the held-out loss
         self.first_batch: tuple | None = None  # (args, kwargs) of the first training forward
+        self.first_model = None  # the module that received `first_batch`
         self.first_target = None
         self.loss_fn: tuple | None = None  # (func, kwargs, extra args) of the first training loss
+        # (file, line, function) where the tensor first passed to backward was computed, when
+        # that is a function other than the one calling backward (the program's loss function)
+        self.loss_maker: tuple | None = None
         self.probe_result: dict | None = None
 
     # ---- helpers ---------------------------------------------------------------------
@@ -245,6 +249,8 @@ class Recorder:
         if rec is None or rec.ref is not p:
             rec = ParamRec(p)
             self.params[id(p)] = rec
+        elif rec.lazy:
+            rec.settle()
         return rec
 
     def track_module_params(self, module: torch.nn.Module, executed: bool) -> None:

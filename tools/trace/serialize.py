@@ -172,6 +172,7 @@ def parameters_section(rec: Recorder, opt_of: dict[int, int]) -> list[dict]:
     unreg_counter: Counter = Counter()
     params = []
     for pid, r in rec.params.items():
+        r.settle()  # a lazy layer's parameter first seen before its forward
         name = names.get(pid)
         if name is None and r.reached and not r.module_class and not r.executed:
             base = f"<tensor {'x'.join(map(str, r.shape)) or 'scalar'}>"  # a plain-tensor model

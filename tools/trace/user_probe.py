@@ -1,15 +1,22 @@
 """Run a caller-written probe snippet inside the traced process (the LLM's `run_probe`).
 
 The snippet runs once, after the first optimizer step (or the first backward when the
-program never steps), with the program's own objects in scope:
-    model      the top-level model called from the training loop
-    args, kwargs  the first training batch as passed to the model
+program never steps), with the program's own objects in scope, all from the first
+training call (the model and the inputs it received belong together):
+    model      the model that received the first training batch
+    args, kwargs  that batch as passed to the model
     inputs     the first tensor of that batch
     target     the target of the first training loss call (or None)
-    loss_fn    loss_fn(prediction, target) with the program's loss function and options
+    loss_fn    the program's loss: its own function when the loss passed to backward
+               was computed in a function of the training script that takes more than a
+               prediction and a target (loss_function(recon, x, mu, logvar)); else
+               loss_fn(prediction, target, *more, **options) with the loss function, the
+               options and the extra arguments of its first call (`more` replaces them)
     optimizer  the first optimizer
     params     the tensors the training updates (module parameters and plain tensors the
                loss reaches), for programs without an nn.Module or an optimizer
+    program    the training script's own module (`sys.modules["__main__"]`): its loss
+               functions, helpers and globals, e.g. program.loss_function(...)
     trace      a few counters recorded so far
     torch, nn, F
 It may set `result` to anything printable; stdout is captured. The program stops after it.
@@ -19,7 +26,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import sys
 import traceback
+from pathlib import Path
 
 import torch
 import torch.nn.functional as F
@@ -31,16 +40,21 @@ MAX_OUT = 8000
 
 
 def run_user_probe(rec: Recorder, code: str) -> dict:
-    model = next(iter(rec.models.values()), None)
+    model = (
+        rec.first_model if rec.first_model is not None else next(iter(rec.models.values()), None)
+    )
     args, kwargs = rec.first_batch or ((), {})
     inputs = next((a for a in args if isinstance(a, torch.Tensor)), None)
     fn = rec.loss_fn
 
-    def loss_fn(prediction, target):
+    def loss_fn(prediction, target, *more, **options):
         if fn is None:
             raise RuntimeError("no loss function call was observed on the training path")
         func, kw, extra = fn
-        return func(prediction, target, *extra, **kw)
+        return func(prediction, target, *(more or extra), **{**kw, **options})
+
+    program = sys.modules.get("__main__")
+    own = _program_loss(program, rec.loss_maker)
 
     scope = {
         "model": model,
@@ -48,8 +62,9 @@ def run_user_probe(rec: Recorder, code: str) -> dict:
         "kwargs": kwargs,
         "inputs": inputs,
         "target": rec.first_target,
-        "loss_fn": loss_fn,
+        "loss_fn": own or loss_fn,
         "optimizer": next(iter(rec.optimizers.values()), None),
+        "program": program,
         "params": [
             r.ref
             for r in rec.params.values()
@@ -75,7 +90,27 @@ def run_user_probe(rec: Recorder, code: str) -> dict:
         + (f"\n[... {len(text) - MAX_OUT} characters cut]" if len(text) > MAX_OUT else ""),
         "result": None if result is None else repr(result)[:MAX_OUT],
         "error": error,
+        "loss_fn": _signature(own) if own is not None else None,
     }
+
+
+def _signature(fn) -> str:
+    code = fn.__code__
+    return f"{fn.__name__}({', '.join(code.co_varnames[: code.co_argcount])})"
+
+
+def _program_loss(program, frame):
+    """The training script's own function that computed the loss, when it takes more than
+    a prediction and a target (a VAE's loss_function(recon_x, x, mu, logvar))."""
+    if program is None or frame is None:
+        return None
+    fn = getattr(program, frame[2], None)
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_argcount <= 2:
+        return None
+    if not Path(code.co_filename).as_posix().endswith("/" + frame[0].lstrip("/")):
+        return None
+    return fn
 
 
 def probe_and_stop(rec: Recorder) -> None:

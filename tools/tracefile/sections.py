@@ -54,6 +54,7 @@ class ProbeResult(TypedDict):
     stdout: str
     result: str | None
     error: str | None
+    loss_fn: str | None  # the script's own loss function, when it was `loss_fn`
 
 
 class _FirstEval(TypedDict):

@@ -91,6 +91,9 @@ def walk_graph_full(root) -> tuple[set[int], set, int, dict[int, tuple]]:
 @guarded
 def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
     frame = repo_frame()
+    made = getattr(loss, "_ti_made", None)
+    if rec.loss_maker is None and made and frame and made[2] != frame[2]:
+        rec.loss_maker = made  # the loss came from a function of its own: a probe's loss_fn
     value = _count_backward(rec, loss, frame)
     _count_train_mode(rec)
     rec.between_forward_and_backward = False

@@ -104,6 +104,7 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     _record_forward(rec, module, tensors, grad)
     if grad and rec.first_batch is None and rec.cfg.probe_code:
         rec.first_batch = (map_tensors(args, batch_copy), map_tensors(kwargs, batch_copy))
+        rec.first_model = module  # a probe's `model` is the one these inputs went to
     if rec.cfg.probes and grad and "forward" not in rec.probes and tensors:
         rec.probes["forward"] = forward_probes(rec, module, args, kwargs)
     return (args, kwargs) if replaced or standardized else None

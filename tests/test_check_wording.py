@@ -1,0 +1,101 @@
+"""How the checks say numbers (issue 22): a range whose ends agree is one number, a share
+of the chance level is a percentage, a change is said by its direction, a learning rate is
+'constant' only when it did not change, integer targets too many to list are given by
+their range, and the steps a confirming test compares are the steps the reruns made."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from torch_investigate.agent.checks.base import Evidence
+from torch_investigate.agent.checks.effects import compared_steps
+from torch_investigate.agent.checks.numbers import change, of_chance, percent_range
+from torch_investigate.agent.core.runs import PROBE_STEPS
+from torch_investigate.tools.records import Stage
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_range_whose_ends_agree_is_one_number():
+    assert percent_range(1.0, 1.0) == "100%"
+    assert percent_range(0.4, 1.0) == "40-100%"
+
+
+def test_a_level_against_chance_is_a_share():
+    assert of_chance(0.8895, 1.0986) == "81% of the chance level 1.099"
+
+
+def test_a_change_is_said_by_its_direction():
+    assert change(0.1981) == "improves 19.81%"
+    assert change(-0.1235) == "worsens 12.35%"
+    assert change(-0.03, "falls", "rises") == "rises 3%"
+    assert change(0.0) == "does not change"
+
+
+def test_a_confirming_test_compares_the_steps_the_reruns_made():
+    assert compared_steps(SimpleNamespace(options=SimpleNamespace(steps=200))) == PROBE_STEPS
+    assert compared_steps(SimpleNamespace(options=SimpleNamespace(steps=60))) == 60
+    hard = re.compile(r"compare (the first )?\d+ steps")
+    for path in (ROOT / "agent" / "checks").glob("*.py"):
+        assert not hard.search(path.read_text()), path.name
+
+
+def _session(trace) -> SimpleNamespace:
+    return SimpleNamespace(
+        options=SimpleNamespace(static_only=False, steps=200),
+        baseline=lambda: SimpleNamespace(trace=trace),
+        failure=None,
+        static_findings=[],
+    )
+
+
+@pytest.mark.parametrize(
+    ("lrs", "schedulers", "said"),
+    [
+        ([0.1, 0.1, 0.1], [], "(constant)"),
+        ([0.1, 0.1, 0.05], [], "(set by the program, no scheduler: between 0.05 and 0.1)"),
+        ([0.1, 0.09, 0.08], [SimpleNamespace(class_="StepLR", steps=2)], "(StepLR)"),
+    ],
+)
+def test_a_learning_rate_is_constant_only_when_it_did_not_change(lrs, schedulers, said):
+    from torch_investigate.agent.checks.optimizer_rates import learning_rate
+
+    trace = SimpleNamespace(
+        ran_training=True, lrs=[[v] for v in lrs], schedulers=schedulers, n_steps=len(lrs),
+        optimizers=[SimpleNamespace(class_="SGD")],
+    )  # fmt: skip
+    ev = Evidence(Stage.OPTIMIZER)
+    learning_rate(_session(trace), ev)
+    outcome, detail = ev.items["learning_rate"]
+    assert outcome == "passed" and detail.endswith(said), detail
+
+
+def _operand(**fields) -> SimpleNamespace:
+    base = dict(shape=[64], dtype="int64", requires_grad=False, values=None, min=None, max=None)
+    return SimpleNamespace(**{**base, **fields})
+
+
+@pytest.mark.parametrize(
+    ("values", "said"),
+    [({"0": 30, "2": 34}, "integer targets {0, 2} for 9051 logits"),
+     (None, "integer targets in [3, 9050] for 9051 logits")],
+)  # fmt: skip
+def test_integer_targets_too_many_to_list_are_given_by_their_range(values, said):
+    from torch_investigate.agent.checks.data import label_encoding
+
+    call = SimpleNamespace(
+        fn="cross_entropy", ignore_index=-100, mask=None, frame=None,
+        input=_operand(shape=[64, 9051], dtype="float32", requires_grad=True),
+        target=_operand(values=values, min=3.0, max=9050.0),
+    )  # fmt: skip
+    trace = SimpleNamespace(
+        ran_training=True, train_loss_calls=lambda: [call],
+        batches=SimpleNamespace(targets={}),
+    )  # fmt: skip
+    ev = Evidence(Stage.DATA)
+    label_encoding(_session(trace), ev)
+    assert ev.items["label_encoding"] == ("passed", f"cross_entropy: {said}")
