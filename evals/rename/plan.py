@@ -110,6 +110,7 @@ class Planner(Resolver):
         self._block_strings()
         self._block_configs()
         self._block_splats()
+        self._block_computed_options()
         self._block_options()
         for fs in self.p.files.values():
             if fs.uses_match:
@@ -290,6 +291,29 @@ class Planner(Resolver):
                     inner = splat.named_children[0] if splat.named_children else None
                     for key in self._splat_keys(inner, use.scope):
                         self.block("attribute", key, "passed with ** to a library call")
+
+    def _block_computed_options(self) -> None:
+        """`ap.add_argument("--" + k.replace("_", "-"))` over `vars(cfg)`: options spelled
+        from a dataclass's field names, which the command line then writes; the fields
+        keep their names (which dataclass it is, the renamer does not follow)."""
+        computed = False
+        for fs in self.p.files.values():
+            for use in fs.calls:
+                func = use.node.child_by_field_name("function")
+                args = use.node.child_by_field_name("arguments")
+                if func is None or args is None or not text(func).endswith("add_argument"):
+                    continue
+                first = args.named_children[0] if args.named_children else None
+                if first is None or first.type == "keyword_argument":
+                    continue
+                if first.type != "string" or any(c.type == "interpolation" for c in first.children):
+                    computed = True
+        if not computed:
+            return
+        for cls in self.p.classes.values():
+            if cls.is_dataclass:
+                for name in cls.members:
+                    self.block("attribute", name, "a dataclass field while options are computed")
 
     def _splat_keys(self, node: Node | None, scope: Scope, depth: int = 0) -> set[str]:
         """Keys a dict passed with ** may hold, when it is a config section or a
