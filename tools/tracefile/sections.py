@@ -57,12 +57,9 @@ class ProbeResult(TypedDict):
     loss_fn: str | None  # the script's own loss function, when it was `loss_fn`
 
 
-class _FirstEval(TypedDict):
+class FirstEval(TypedDict):
     step: int
     frame: Frame | None
-
-
-class FirstEval(_FirstEval, total=False):
     switched_at: Frame | None  # the program's line that switched the model to eval mode
 
 
