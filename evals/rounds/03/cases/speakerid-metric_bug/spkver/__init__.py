@@ -1,1 +1,0 @@
-"""Toy speaker verification: conv embedding + additive angular margin softmax."""
