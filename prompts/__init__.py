@@ -91,15 +91,28 @@ def _read(name: str, root: Path | None) -> str:
     return res.read_text(encoding="utf-8")
 
 
+def _placeholders(template: Template) -> set[str] | None:
+    """The names a template fills, or None when a `$` is not a placeholder: what
+    Template.get_identifiers and is_valid say from Python 3.11, which 3.10 lacks."""
+    names: set[str] = set()
+    for match in template.pattern.finditer(template.template):
+        if match.group("invalid") is not None:
+            return None
+        named = match.group("named") or match.group("braced")
+        if named is not None:
+            names.add(named)
+    return names
+
+
 def load(name: str, root: Path | None = None, variables: frozenset[str] | None = None) -> Prompt:
     """Load one prompt and check its placeholders against the declaration."""
     declared = VARIABLES.get(name) if variables is None else variables
     if declared is None:
         raise PromptError(f"prompt {name!r} is not declared in prompts.VARIABLES")
     template = Template(_read(name, root))
-    if not template.is_valid():
+    used = _placeholders(template)
+    if used is None:
         raise PromptError(f"prompt {name!r}: a `$` that is not a placeholder (write `$$`)")
-    used = set(template.get_identifiers())
     undeclared = sorted(used - declared)
     unused = sorted(declared - used)
     if undeclared:
