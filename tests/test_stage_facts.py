@@ -120,3 +120,22 @@ def test_no_check_writes_the_session():
                     and t.value.id == "session"
                 ]
     assert found == []
+
+
+def test_a_revised_symptom_stays_when_a_later_stage_records_its_facts():
+    from torch_investigate.agent.core.toolbox import dispatch
+
+    session = Session.__new__(Session)
+    session.protocol, session.facts, session.policy_name = Protocol(), StageFacts(), "review"
+    session.record_facts(StageFacts(symptom="flat_loss", symptom_evidence="loss 50.1 -> 50.1"))
+    seen = session.protocol.evidence.issue(
+        Observation(source="probe", text="loss 50.13 -> 49.46 in 300 steps, still falling")
+    )
+    result = dispatch(
+        session, "revise_symptom", {"symptom": "slow_progress", "evidence_ids": [seen.id]}
+    )
+    assert result.ok, result.text
+    assert session.facts.symptom == session.symptom == "slow_progress"
+    assert "revised by review from flat_loss" in session.facts.symptom_evidence
+    session.record_facts(session.facts.copy())  # what the next stage's checks return
+    assert session.protocol.symptom == "slow_progress"

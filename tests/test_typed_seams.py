@@ -1,7 +1,8 @@
 """Typed seams: what crosses from the checks into the conclusion and the renderers is a
 model, not a dict read with its own defaults at each end."""
 
-from torch_investigate.tools.records import InterventionEffect, Observation
+from torch_investigate.tools.intervention_effect import InterventionEffect
+from torch_investigate.tools.records import Observation
 
 
 def _effect(**kw) -> InterventionEffect:

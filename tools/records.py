@@ -21,6 +21,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from torch_investigate.tools.fix_records import Patch
 from torch_investigate.tools.git_records import Commit, CommitDetail, FileChange, GitFacts  # noqa: F401 - re-exported
+from torch_investigate.tools.intervention_effect import InterventionEffect, JSONValue
 from torch_investigate.tools.taxonomy import OTHER, taxonomy
 
 # Bump the major part when a field is removed or changes meaning; the minor part
@@ -95,8 +96,6 @@ ExperimentKind = Literal[
     "regularization",
 ]
 
-JSONValue = Any  # numbers, strings, lists and dicts of them; validated by json round trip
-
 
 class Location(BaseModel):
     file: str  # relative to the repo root, forward slashes
@@ -106,37 +105,6 @@ class Location(BaseModel):
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return f"{where} ({self.symbol})" if self.symbol else where
-
-
-class InterventionEffect(BaseModel):
-    """What one intervention did to the loss: the settled loss with the change against the
-    run as written, over the same steps (agent/checks/effects.py makes it; the conclusion,
-    the contradiction rule and the answer read it)."""
-
-    loss_as_written: float | None
-    loss_with_change: float | None
-    relative_improvement: float  # (as written - with the change) / the loss scale
-    improved: bool
-    # the change (tracer keys) and the loader it applied to, so two fixes can be combined
-    interventions: dict[str, JSONValue] | None = None
-    train_loader: str | None = None
-    same_objective: bool = True  # False: the change alters the loss itself
-
-    def as_values(self) -> dict[str, JSONValue]:
-        """The effect as the report's `values` hold it (the JSON keeps these keys)."""
-        values: dict[str, JSONValue] = {
-            "loss_as_written": self.loss_as_written,
-            "loss_with_change": self.loss_with_change,
-            "relative_improvement": self.relative_improvement,
-            "improved": self.improved,
-        }
-        if self.interventions:
-            values.update(
-                interventions=self.interventions,
-                train_loader=self.train_loader,
-                same_objective=self.same_objective,
-            )
-        return values
 
 
 _EFFECT_KEYS = frozenset(InterventionEffect.model_fields)

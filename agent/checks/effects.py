@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import window
+from torch_investigate.tools.intervention_effect import InterventionEffect
 from torch_investigate.tools.interventions import changes_loss
-from torch_investigate.tools.records import InterventionEffect, Observation
+from torch_investigate.tools.records import Observation
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.runs import Run

@@ -122,7 +122,7 @@ def fix(
             report.patches = patch_findings(
                 session, report, proposer=proposer, say=say, max_candidates=candidates
             )
-            failure, training_ran = session.failure, session.protocol.training_ran
+            failure, training_ran = session.facts.failure, session.protocol.training_ran
     except InvestigationError as e:
         fail(e.message, e.exit_code)
     if proposer is not None and report.llm is not None:

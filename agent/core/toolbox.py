@@ -298,7 +298,8 @@ def _revise_symptom(session: Session, a: ReviseSymptomArgs) -> ToolResult:
     said = f"{a.symptom} (revised by {session.policy_name} from {was or 'none'} on {ids})"
     if a.notes.strip():
         said += f": {a.notes.strip()}"
-    session.facts.symptom_evidence = said
+    # what later stages' checks and the report read: the revised symptom, in the words said
+    session.facts.symptom, session.facts.symptom_evidence = a.symptom, said
     return ToolResult(
         ok=True, text=f"symptom: {was or 'none'} -> {a.symptom}{_changed(session, before)}"
     )
