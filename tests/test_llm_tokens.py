@@ -18,7 +18,7 @@ from torch_investigate.prompts import load_all
 
 REVIEW_BUDGET = 40_000  # a short review of the bundled example (the planner walks first)
 WALK_BUDGET = 80_000  # the model walks all eight stages of the bundled example
-FIXED_BUDGET = 3_000  # the system prompt and tool schemas every request carries
+FIXED_BUDGET = 3_500  # the system prompt and tool schemas every request carries (README)
 
 
 def test_what_every_request_carries_is_small():

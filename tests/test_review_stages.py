@@ -43,9 +43,11 @@ def test_refuting_a_blocking_finding_recomputes_the_stages_and_runs_stage_8():
 
     def pairing(req):
         ids["pairs"] = last_issued(req)
-        return Reply(tool_calls=[call(
-            "check_item", stage=2, item="pairing", outcome="passed", evidence_ids=[ids["pairs"]]
-        )])  # fmt: skip
+        return Reply(tool_calls=[
+            call("revise_symptom", symptom="bad_evaluation", evidence_ids=[ids["pairs"]]),
+            call("check_item", stage=2, item="pairing", outcome="passed",
+                 evidence_ids=[ids["pairs"]]),
+        ])  # fmt: skip
 
     def finish(req):
         # stage 8's checks confirmed what they found: the review names it (or refutes it)
@@ -81,12 +83,18 @@ def test_refuting_a_blocking_finding_recomputes_the_stages_and_runs_stage_8():
     assert "stage 2 is closed as inconclusive; its checks ran on this run's trace" in rerun
     assert "check_item" in rerun
     # pairing settled: stages 1-7 are coherent, stage 8 opens and its checks run
-    assert server.requests[4].tool_results()[0]["content"].endswith("stage 8 now open")
+    revised, paired = (m["content"] for m in server.requests[4].tool_results())
+    assert re.search(r"symptom: \w+ -> bad_evaluation", revised)
+    assert paired.endswith("stage 8 now open")
     opened = server.requests[4].messages[-1]
     assert opened["role"] == "user"
     assert (
         "Stages 1-7 are now coherent, so stage 8 (optimization choices) was opened"
         in (opened["content"])
+    )
+    # stage 8's checks started from the session's facts: the revised symptom stands
+    assert report.symptom == "bad_evaluation" and "revised by review:scripted" in (
+        report.symptom_evidence
     )
     stages = {s.stage: s for s in report.stages}
     assert [stages[n].verdict for n in range(1, 8)] == ["coherent"] * 7

@@ -14,7 +14,7 @@ shown with its id; findings and checklist items cite those ids.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -298,8 +298,8 @@ def _revise_symptom(session: Session, a: ReviseSymptomArgs) -> ToolResult:
     said = f"{a.symptom} (revised by {session.policy_name} from {was or 'none'} on {ids})"
     if a.notes.strip():
         said += f": {a.notes.strip()}"
-    # what later stages' checks and the report read: the revised symptom, in the words said
-    session.facts.symptom, session.facts.symptom_evidence = a.symptom, said
+    # the session's facts too: a stage that runs later (stage 8, reopened) starts from them
+    session.record_facts(replace(session.facts, symptom=a.symptom, symptom_evidence=said))
     return ToolResult(
         ok=True, text=f"symptom: {was or 'none'} -> {a.symptom}{_changed(session, before)}"
     )

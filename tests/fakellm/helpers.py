@@ -89,7 +89,7 @@ class WalkedRepo:
         s = self.session
         return self._copy({
             "protocol": s.protocol, "candidates": s.candidates, "notes": s.notes,
-            "symptom_evidence": s.facts.symptom_evidence,
+            "facts": s.facts,
         })  # fmt: skip
 
     def review(self, script, **kw):
@@ -101,7 +101,7 @@ class WalkedRepo:
         state = self._copy(self._walk)
         s = self.session
         s.protocol, s.candidates, s.notes = state["protocol"], state["candidates"], state["notes"]
-        s.facts.symptom_evidence = state["symptom_evidence"]
+        s.facts = state["facts"]
         with ScriptedLLM(script) as server:
             policy = ReviewPolicy(LLMPolicy(settings(server, **kw)))
             recorder = Recorder(s.repo)
