@@ -384,3 +384,17 @@ def test_a_callback_that_steps_the_scheduler_per_batch_by_default_is_built_per_e
         "callbacks = [LRCallback(torch.optim.lr_scheduler.StepLR(opt, 8), interval='epoch')]"
         in text
     )
+
+
+def test_a_mask_built_a_line_after_the_loss_it_weights_is_inverted(tmp_path):
+    root = write(tmp_path / "r", {"lm.py": """
+        import torch.nn.functional as F
+        PAD = 0
+        def sequence_loss(logits, targets):
+            nll = F.cross_entropy(logits.transpose(1, 2), targets, reduction="none")
+            mask = (targets == PAD).float()
+            return (nll * mask).sum() / mask.sum().clamp(min=1.0)
+        """})  # fmt: skip
+    (change, diff), *_ = proposals(root, finding("loss_mask_error", "lm.py", 4))
+    assert "inverted" in change
+    assert "mask = (targets != PAD).float()" in applied(root, diff, tmp_path)["lm.py"]
