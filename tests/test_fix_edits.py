@@ -384,3 +384,33 @@ def test_a_callback_that_steps_the_scheduler_per_batch_by_default_is_built_per_e
         "callbacks = [LRCallback(torch.optim.lr_scheduler.StepLR(opt, 8), interval='epoch')]"
         in text
     )
+
+
+def test_a_mask_built_a_line_after_the_loss_it_weights_is_inverted(tmp_path):
+    root = write(tmp_path / "r", {"lm.py": """
+        import torch.nn.functional as F
+        PAD = 0
+        def sequence_loss(logits, targets):
+            nll = F.cross_entropy(logits.transpose(1, 2), targets, reduction="none")
+            mask = (targets == PAD).float()
+            return (nll * mask).sum() / mask.sum().clamp(min=1.0)
+        """})  # fmt: skip
+    (change, diff), *_ = proposals(root, finding("loss_mask_error", "lm.py", 4))
+    assert "inverted" in change
+    assert "mask = (targets != PAD).float()" in applied(root, diff, tmp_path)["lm.py"]
+
+
+def test_a_parameter_group_built_and_never_passed_is_given_to_the_optimizer(tmp_path):
+    root = write(tmp_path / "r", {"t.py": """
+        import torch
+        def configure(model, lr):
+            decay = [p for p in model.body.parameters() if p.ndim > 1]
+            groups = [{"params": decay, "weight_decay": 0.01}]
+            head_group = {"params": list(model.head.parameters()), "lr": 10 * lr}
+            return torch.optim.AdamW(groups, lr=lr)
+        """})  # fmt: skip
+    changes = proposals(root, finding("optimizer_missing_params", "t.py", 6))
+    assert [c for c, _ in changes] == [
+        "optimizer params `groups` -> `[*groups, head_group]` (t.py:6): the group built for it and never passed"
+    ]
+    assert "return torch.optim.AdamW([*groups, head_group], lr=lr)" in applied(root, changes[0][1], tmp_path)["t.py"]  # fmt: skip

@@ -275,3 +275,39 @@ def test_a_forward_that_returns_from_the_value_its_result_was_computed_from(tmp_
     change, diff = next((c, d) for c, d in changes if "never used" in c)
     assert "returns from `cls` where it computed `encoded`" in change
     assert "return self.head(self.norm(encoded[:, 0]))" in applied(root, diff, tmp_path)["m.py"]
+
+
+def test_a_thaw_that_matches_nothing_is_kept_and_the_freeze_removed(tmp_path):
+    """The run places the finding at the unfreeze that never applies; removing it would
+    change nothing: the candidates remove the freeze."""
+    root = write(tmp_path / "r", {"freezing.py": """
+        def freeze_backbone(model):
+            for name, param in model.named_parameters():
+                if name.split(".")[0] in ("stem", "blocks"):
+                    param.requires_grad = False
+        def unfreeze_backbone(model):
+            for name, param in model.named_parameters():
+                if name.startswith("backbone."):
+                    param.requires_grad = True
+        """})  # fmt: skip
+    changes = proposals(root, finding("frozen_parameters", "freezing.py", 8))
+    assert [c for c, _ in changes] == [
+        "removed `param.requires_grad = False` (freezing.py:4): the parameters train again"
+    ]
+
+
+def test_the_evaluation_data_gets_the_state_fitted_on_the_training_data(tmp_path):
+    root = write(tmp_path / "r", {"data.py": """
+        class Table:
+            def __init__(self, rows, codes=None, stats=None, scale=1.0):
+                self.codes = codes or {v: i for i, v in enumerate(sorted(set(rows)))}
+                self.stats = fit(rows) if stats is None else stats
+                self.scale = scale
+        """, "train.py": """
+        from data import Table
+        train = Table(["a", "b"])
+        valid = Table(["b", "c"], stats=train.stats)
+        """})  # fmt: skip
+    (change, diff), *rest = proposals(root, finding("preprocessing_mismatch", "train.py", 3))
+    assert not rest and "given codes=train.codes" in change
+    assert 'valid = Table(["b", "c"], stats=train.stats, codes=train.codes)' in applied(root, diff, tmp_path)["train.py"]  # fmt: skip

@@ -137,3 +137,13 @@ def test_each_confirmed_finding_has_an_outcome_and_bench_counts_them():
     assert "held back (stage 8) 1" in findings_line(s) and "fell short: crashed 1" in findings_line(
         s
     )
+
+
+def test_bench_patch_reads_a_metric_printed_in_the_programs_own_words():
+    from torch_investigate.evals.benchmark.patches import read_metric
+
+    out = "epoch 1 | val_r2 0.5000\nfinal | val_rmse 0.7100 | val_r2 0.9675\n"
+    assert read_metric(out, "val_r2") == 0.9675  # the last one printed
+    assert read_metric("METRIC val_acc=0.91\nval_acc 0.30\n", "val_acc") == 0.91
+    assert read_metric("best_val_acc 0.2\nval_acc: 1e-3\n", "val_acc") == 0.001
+    assert read_metric("val_accuracy 0.9\n", "val_acc") is None

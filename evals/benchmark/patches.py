@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import shlex
 import shutil
 import tempfile
@@ -34,7 +35,7 @@ from pydantic import BaseModel
 from torch_investigate.evals.benchmark.patch_records import PatchScore, PatchSummary
 from torch_investigate.evals.seeding.apply import copy_repo
 from torch_investigate.evals.seeding.records import Case, CleanControl, Template
-from torch_investigate.evals.seeding.verify import run_metric
+from torch_investigate.evals.seeding.verify import parse_metric, run_metric
 from torch_investigate.tools.fix_records import OUTCOMES
 from torch_investigate.tools.records import Report
 
@@ -130,7 +131,8 @@ def matches(case: Case, value: float | None) -> bool | None:
 
 
 def _metric(suite: Path, case: Case, diff: str, cache: Path | None) -> MetricCheck:
-    key = hashlib.sha256(f"{case.id}\0{diff}".encode()).hexdigest()[:24]
+    # the reader is part of the key: a cached run read by an older one is read again
+    key = hashlib.sha256(f"{case.id}\0{diff}\0read_metric".encode()).hexdigest()[:24]
     path = cache / "patch-metric" / f"{case.id}.json" if cache is not None else None
     if path is not None and path.is_file():
         try:
@@ -144,6 +146,19 @@ def _metric(suite: Path, case: Case, diff: str, cache: Path | None) -> MetricChe
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(check.model_dump_json(), encoding="utf-8")
     return check
+
+
+def read_metric(stdout: str, name: str) -> float | None:
+    """The `METRIC name=value` line, else the last `name value` (or `name=value`,
+    `name: value`) the program printed: the held-out suites report their metric in their
+    own words (`final | val_rmse 0.71 | val_r2 0.97`), as their manifests measured it."""
+    value = parse_metric(stdout, name)
+    if value is not None:
+        return value
+    found = re.findall(
+        rf"(?<![\w.]){re.escape(name)}\s*[=:]?\s*(-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)", stdout
+    )
+    return float(found[-1]) if found else None
 
 
 def _run_patched(suite: Path, case: Case, diff: str, key: str) -> MetricCheck:
@@ -160,7 +175,7 @@ def _run_patched(suite: Path, case: Case, diff: str, key: str) -> MetricCheck:
             apply_diff(work, diff)
         except PatchError as e:
             return MetricCheck(key=key, error=f"the diff does not apply: {e}")
-        run = run_metric(work, template)
+        run = run_metric(work, template, parse=read_metric)
         value = run.value if run.value is None or math.isfinite(run.value) else None
         error = (
             run.error

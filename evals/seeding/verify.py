@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from torch_investigate.evals.seeding.apply import copy_repo
@@ -26,8 +27,14 @@ TIMEOUT_S = 300.0
 MARGIN = 0.02
 
 
-def run_metric(folder: Path, template: Template, timeout: float = TIMEOUT_S) -> MetricRun:
-    """Run the template's command on a copy of folder; folder itself is never written."""
+def run_metric(
+    folder: Path,
+    template: Template,
+    timeout: float = TIMEOUT_S,
+    parse: Callable[[str, str], float | None] | None = None,
+) -> MetricRun:
+    """Run the template's command on a copy of folder; folder itself is never written.
+    `parse` reads the metric from stdout (default: its `METRIC name=value` line)."""
     holder = Path(tempfile.mkdtemp(prefix="ti-verify-"))
     try:
         work = holder / folder.name
@@ -53,7 +60,7 @@ def run_metric(folder: Path, template: Template, timeout: float = TIMEOUT_S) -> 
         except subprocess.TimeoutExpired:
             return MetricRun(seconds=timeout, error=f"timed out after {timeout:.0f} s")
         seconds = time.perf_counter() - started
-        value = parse_metric(done.stdout, template.metric)
+        value = (parse or parse_metric)(done.stdout, template.metric)
         error = ""
         if done.returncode != 0:
             tail = [line for line in done.stderr.strip().splitlines() if line.strip()]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
-from torch_investigate.agent.fix.mechanical.edits import removal, remove_transform
+from torch_investigate.agent.fix.mechanical.edits import mutates, rebound, removal
 from torch_investigate.evals.seeding.edits import Edit
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Finding
@@ -159,7 +159,10 @@ def frozen_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
         stmt = ctx.statement(file, line)
         if stmt is not None and "requires_grad" in sx.text(stmt) and "False" in sx.text(stmt):
             yield removal(ctx, file, stmt, "the parameters train again")
-    yield from remove_transform(ctx, f, "the parameters train again")
+    for file, line in ctx.places(f):  # a transform at the place, never the thaw itself
+        stmt = ctx.statement(file, line)
+        if stmt is not None and (rebound(stmt) or mutates(stmt)) and not _turns_grad(stmt, "True"):  # fmt: skip
+            yield removal(ctx, file, stmt, "the parameters train again")
     # the switch-off elsewhere (a warm-up phase that freezes a part and never thaws it):
     # every statement of the repo that turns requires_grad off, the finding's file first
     files = sorted(ctx.source.files, key=lambda name: name != f.file)
@@ -170,7 +173,11 @@ def frozen_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
 
 
 def _turns_grad_off(stmt: Node) -> bool:
-    """`x.requires_grad_(False)` or `x.requires_grad = False`."""
+    return _turns_grad(stmt, "False")
+
+
+def _turns_grad(stmt: Node, flag: str) -> bool:
+    """`x.requires_grad_(flag)` or `x.requires_grad = flag`."""
     inner = stmt.named_children[0] if stmt.named_child_count == 1 else None
     if inner is None:
         return False
@@ -180,12 +187,12 @@ def _turns_grad_off(stmt: Node) -> bool:
             left is not None
             and right is not None
             and sx.text(left).endswith(".requires_grad")
-            and sx.text(right) == "False"
+            and sx.text(right) == flag
         )
     if inner.type == "call" and sx.method_name(inner) == "requires_grad_":
         positional, keywords = sx.call_args(inner)
-        flag = positional[0] if positional else keywords.get("requires_grad")
-        return flag is not None and sx.text(flag) == "False"
+        value = positional[0] if positional else keywords.get("requires_grad")
+        return value is not None and sx.text(value) == flag
     return False
 
 

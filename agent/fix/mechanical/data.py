@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from torch_investigate.agent.fix.mechanical.base import Candidate, FixContext, at, fixer
 from torch_investigate.agent.fix.mechanical.edits import remove_transform, upstream_transforms
+from torch_investigate.agent.fix.mechanical.fitted import shared_state
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.names import is_data_loader
 from torch_investigate.tools.records import Finding
@@ -157,13 +158,15 @@ def model_input_edits(
 
 @fixer(
     "preprocessing_mismatch",
-    "the evaluation input fed as training feeds it: a rescaling applied only at evaluation removed",
+    "the evaluation input fed as training feeds it: a rescaling applied only at evaluation "
+    "removed, the state fitted on the training data passed to the evaluation data's builder",
 )
 def preprocessing_mismatch(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     for file, line in ctx.places(f):
         stmt = ctx.statement(file, line)
         if stmt is not None:
             yield from model_input_edits(ctx, file, stmt, "evaluation sees inputs as training does", constant_only=False)  # fmt: skip
+    yield from shared_state(ctx, f)
 
 
 @fixer(

@@ -163,11 +163,9 @@ def loss_mask_error(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
                 for i, a in enumerate(masked)
             )
             yield Candidate(f"the loss at {at(lc.file, lc.node)} takes every element, not the masked subset", edits)  # fmt: skip
-    # a mask built with == / != on the lines the finding names, inverted
-    for file, line in ctx.places(f):
-        stmt = ctx.statement(file, line)
-        if stmt is None:
-            continue
+    # a mask built with == / != on the lines the finding names, inverted; then a mask the
+    # statement there reads, built in the same function (`mask = (targets == PAD)` a line on)
+    for file, stmt in _mask_statements(ctx, f):
         for node in sx.descendants(stmt):
             if node.type == "comparison_operator":
                 ops = [c for c in node.children if c.type in ("==", "!=")]
@@ -177,6 +175,28 @@ def loss_mask_error(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
                         f"mask `{sx.flat(node)}` inverted ({at(file, node)}): it kept the elements the loss must drop",
                         (Edit(file, ops[0].start_byte, ops[0].end_byte, flipped, 0),),
                     )
+
+
+def _mask_statements(ctx: FixContext, f: Finding) -> list[tuple[str, Node]]:
+    """The statements at the finding's places, then the assignments of a comparison in
+    the same function whose name a statement there, or the function's return, reads."""
+    out: list[tuple[str, Node]] = []
+    for file, line in ctx.places(f):
+        stmt = ctx.statement(file, line)
+        if stmt is None:
+            continue
+        out.append((file, stmt))
+        fn = sx.enclosing_function(stmt)
+        body = [n for n in sx.descendants(fn) if n.type in ("expression_statement", "return_statement")] if fn else []  # fmt: skip
+        readers = [stmt] + [n for n in body if n.type == "return_statement"]
+        read = {sx.text(n) for r in readers for n in sx.descendants(r) if n.type == "identifier"}
+        for s in body:
+            a = s.named_children[0] if s.type == "expression_statement" and s.named_children else None  # fmt: skip
+            left = a.child_by_field_name("left") if a is not None and a.type == "assignment" else None  # fmt: skip
+            right = a.child_by_field_name("right") if left is not None else None
+            if right is not None and sx.text(left) in read and any(n.type == "comparison_operator" for n in [right, *sx.descendants(right)]):  # fmt: skip
+                out.append((file, s))
+    return list(dict.fromkeys(out))
 
 
 def _statements_of(ctx: FixContext, f: Finding) -> list[tuple[str, Node]]:

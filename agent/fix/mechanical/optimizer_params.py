@@ -31,6 +31,7 @@ def optimizer_missing_params(ctx: FixContext, f: Finding) -> Iterator[Candidate]
         params = sx.argument(call, 0, "params")
         if params is None:
             continue
+        yield from _unused_groups(ctx, file, call, params)
         root = _model_root(params)
         if root is not None and sx.text(params) != f"{root}.parameters()":
             yield Candidate(
@@ -94,6 +95,30 @@ def _submodules(ctx: FixContext) -> dict[str, set[str]]:
     return out
 
 
+def _unused_groups(ctx: FixContext, file: str, call: Node, params: Node) -> Iterator[Candidate]:
+    """A parameter group built beside the optimizer (`head_group = {"params": ...}`) and
+    never read again: given to it with the others (`[*param_groups, head_group]`)."""
+    fn = sx.enclosing_function(call)
+    if fn is None:
+        return
+    groups = []
+    for node in sx.descendants(fn):
+        left = node.child_by_field_name("left") if node.type == "assignment" else None
+        right = node.child_by_field_name("right") if left is not None else None
+        if left is None or right is None or left.type != "identifier" or right.type != "dictionary":
+            continue
+        keys = {sx.text(p.child_by_field_name("key") or p).strip("\"'") for p in right.named_children if p.type == "pair"}  # fmt: skip
+        reads = [n for n in sx.descendants(fn) if n.type == "identifier" and sx.text(n) == sx.text(left) and n.id != left.id]  # fmt: skip
+        if "params" in keys and not reads:
+            groups.append(sx.text(left))
+    if groups:
+        text = f"[*{ctx.source.operand(params)}, {', '.join(groups)}]" if params.type != "list" else f"[{', '.join([sx.text(c) for c in params.named_children] + groups)}]"  # fmt: skip
+        yield Candidate(
+            f"optimizer params `{sx.flat(params)[:60]}` -> `{text[:80]}` ({at(file, call)}): the group built for it and never passed",
+            (ctx.source.replace(file, params, text, anchor=True),),
+        )
+
+
 def _model_root(params: Node) -> str | None:
     """`model` for `model[0].parameters()`, `model.fc.parameters()`, `[model.weight]`,
     `model.head.parameters()`: the object the parameters hang from."""
@@ -111,8 +136,8 @@ def _model_root(params: Node) -> str | None:
         if inner is None:
             break
         node = inner
-    if node is None or node.type != "identifier":
-        return None
+    if node is None or node.type != "identifier" or node.id == params.id or (node.parent is not None and node.parent.type == "list"):  # fmt: skip
+        return None  # a bare name (`param_groups`, `[w]`): nothing it hangs from
     return sx.text(node)
 
 
