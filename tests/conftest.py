@@ -63,6 +63,7 @@ def tree_hash(root: Path, *, caches: bool = True) -> str:
 
 SLOW_BY_MEASUREMENT = frozenset(
     {
+        "tests/test_bench.py::test_a_resumed_run_reuses_the_cache",
         "tests/test_bench.py::test_ci_subset_scores_and_writes_json",
         "tests/test_bench_llm.py::test_an_llm_policy_is_scored_with_its_usage_and_cached_apart",
         "tests/test_bisect.py::test_a_crashing_commit_is_skipped_and_the_answer_still_found",
@@ -85,10 +86,11 @@ SLOW_BY_MEASUREMENT = frozenset(
         "tests/test_cli.py::test_static_only_reports_plausible_findings_only",
         "tests/test_cli_inputs.py::test_a_binary_py_file_is_skipped_with_a_note",
         "tests/test_cli_inputs.py::test_a_command_with_no_training_loop_is_inconclusive",
-        "tests/test_cli_inputs.py::test_one_signal_stops_a_run_at_once_and_leaves_no_temporary_files[15]",
+        "tests/test_cli_inputs.py::test_a_run_cut_short_by_the_time_limit_before_two_losses_is_inconclusive",
         "tests/test_cli_inputs.py::test_a_syntax_error_is_named_with_file_and_line",
         "tests/test_cli_inputs.py::test_an_argparse_rejection_shows_its_message",
         "tests/test_cli_inputs.py::test_data_beside_the_repo_resolves_as_for_the_user",
+        "tests/test_cli_inputs.py::test_one_signal_stops_a_run_at_once_and_leaves_no_temporary_files[15]",
         "tests/test_cli_progress.py::test_piped_progress_has_stages_runs_and_heartbeats_and_quiet_has_none",
         "tests/test_eval_sites.py::test_a_scoring_call_with_its_own_scaling_is_a_preprocessing_mismatch[same]",
         "tests/test_examples.py::test_loss_scale",
@@ -105,6 +107,8 @@ SLOW_BY_MEASUREMENT = frozenset(
         "tests/test_planner.py::test_planner_confirms_the_seeded_category[broadcast/flat]",
         "tests/test_planner.py::test_planner_confirms_the_seeded_category[detach/mlp]",
         "tests/test_planner.py::test_planner_confirms_the_seeded_category[softmax/mlp]",
+        "tests/test_rename.py::test_restyle_moves_a_training_method_out_of_its_class",
+        "tests/test_rename_kept.py::test_a_config_key_also_a_key_of_a_library_dict_keeps_its_spelling",
         "tests/test_review.py::test_a_healthy_walk_gets_a_short_review_without_new_findings",
         "tests/test_review.py::test_a_review_that_names_no_cause_despite_a_confirmed_defect_is_refused",
         "tests/test_sandbox_cold.py::test_cold_runs_classify_like_warm_ones",
