@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from torch_investigate.agent.checks.loss import _misuse_site
 from torch_investigate.tools.sandbox import Sandbox
 from torch_investigate.tools.tracefile.trace import Trace, load_trace
 
@@ -23,6 +24,9 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "mlp": (MLP, []),
     "mlp_nozero": (MLP, [("            opt.zero_grad()\n", "")]),
     "mlp_softmax": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(F.softmax(model(xb), dim=1), yb)")]),
+    # the softmax in the model's forward, and in a method applied to what forward returned
+    "mlp_softmax_fw": (MLP, [("return self.out(self.drop(h))", "return F.softmax(self.out(self.drop(h)), dim=1)")]),
+    "mlp_proba": (MLP, [("        return self.out(self.drop(h))\n", "        return self.out(self.drop(h))\n\n    def proba(self, x):\n        return F.softmax(self(x), dim=1)\n"), ("F.cross_entropy(model(xb), yb)", "F.cross_entropy(model.proba(xb), yb)")]),
     "mlp_evalmode": (MLP, [("        model.train()\n", "")]),
     "mlp_detach": (MLP, [("return self.out(self.drop(h))", "return self.out(self.drop(h.detach()))")]),
     "mlp_subset": (MLP, [("torch.optim.Adam(model.parameters()", "torch.optim.Adam(model.out.parameters()")]),
@@ -184,6 +188,24 @@ def test_provenance_reaches_the_loss(tracer):
     assert c.input.provenance.op == "softmax"
     assert c.input.provenance.frame.file == "mlp_softmax/train.py"
     assert c.input.rows_sum_to_one == 1.0
+
+
+def test_a_probability_op_knows_whether_a_forward_applied_it(tracer):
+    """The softmax's place decides where the mistake is: in the model's forward (the model
+    returns probabilities) or in a helper that the loss borrowed from reporting."""
+    in_loop, in_forward, borrowed = (
+        tracer(name).train_loss_calls()[0]
+        for name in ("mlp_softmax", "mlp_softmax_fw", "mlp_proba")
+    )
+    assert in_loop.input.provenance.in_forward is False
+    assert in_forward.input.provenance.in_forward is True
+    assert in_forward.input.provenance.frame.function == "forward"
+    assert borrowed.input.provenance.in_forward is False
+    # placed at the line that wrote the softmax, unless a helper the loss borrowed did
+    assert _misuse_site(in_loop) == in_loop.input.provenance.frame
+    assert _misuse_site(in_forward) == in_forward.input.provenance.frame
+    assert _misuse_site(borrowed) == borrowed.frame
+    assert borrowed.frame.function == "train"
 
 
 def test_silent_broadcast_is_flagged_at_the_loss(tracer):

@@ -20,6 +20,7 @@ from torch_investigate.tools.tracefile.trace import LossCall, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
+    from torch_investigate.tools.tracefile.records import Frame
 
 ITEMS = (
     "output_semantics",
@@ -117,9 +118,11 @@ def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) 
         if category == "softmax_before_ce"
         else f"; every input lies in [{fmt(c.input.min)}, {fmt(c.input.max)}]"
     )
+    borrowed = _misuse_site(c) is c.frame and prov is not None and prov.frame is not None
     text = (
         f"{fn} at {c.frame} receives {op} output"
         + (f" (from {prov.frame})" if prov and prov.frame else "")
+        + (", applied outside the model's forward to the logits it returned" if borrowed else "")
         + rows
     )
     eff = intervene(
@@ -127,7 +130,7 @@ def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) 
         {"strip_prob": True},
         f"with the {op} stripped before the loss (logits passed instead)",
     )
-    loc = where(session, prov.frame) if prov and prov.frame else None
+    loc = where(session, _misuse_site(c))
     ev.find(
         category,
         status="confirmed",
@@ -151,6 +154,22 @@ def _semantics(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) 
         confirm=f"remove the {op} before the loss (keep it only for reporting probabilities) and compare {compared_steps(session)} steps",
     )
     ev.item("output_semantics", "failed", text)
+
+
+def _misuse_site(c: LossCall) -> Frame | None:
+    """Where the probability op before the loss is the mistake: the op itself when a forward
+    of the program's modules applies it (the model returns probabilities), the loss call when
+    the op was applied to what a forward returned, in another function (a `predict_proba`
+    the loss borrowed: the helper is right for reporting, feeding it to the loss is not)."""
+    prov = c.input.provenance
+    if prov is None or prov.frame is None:
+        return None
+    borrowed = (
+        prov.in_forward is False
+        and c.frame is not None
+        and (prov.frame.file, prov.frame.function) != (c.frame.file, c.frame.function)
+    )
+    return c.frame if borrowed else prov.frame
 
 
 def _describe(c: LossCall) -> str:

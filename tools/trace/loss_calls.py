@@ -183,10 +183,14 @@ def _operand_summary(t: torch.Tensor, *, values: bool, dim: bool) -> dict:
     tag = tag_of(t)
     if dim:
         s["provenance"] = (
-            {"op": tag[0], "frame": frame_dict(tag[1]), "dim": tag[3]} if tag else None
+            {"op": tag[0], "frame": frame_dict(tag[1]), "dim": tag[3], "in_forward": tag[4]}
+            if tag
+            else None
         )
     else:
-        s["provenance"] = {"op": tag[0], "frame": frame_dict(tag[1])} if tag else None
+        s["provenance"] = (
+            {"op": tag[0], "frame": frame_dict(tag[1]), "in_forward": tag[4]} if tag else None
+        )
     s["requires_grad"] = bool(t.requires_grad)
     s["grad_fn"] = type(t.grad_fn).__name__ if t.grad_fn is not None else None
     s["model_output"] = bool(getattr(t, "_ti_out", False))

@@ -245,12 +245,12 @@ class TraceMode(TorchFunctionMode):
             ops.batch_transpose(rec, name, a0, args)
         tag = tag_of(a0)
         if tag is not None:
-            kind, frame, src, dim = tag
+            kind, frame, src, dim, in_forward = tag
             try:
                 src2 = func(src, *args[1:], **kwargs) if src is not None else None
             except Exception:  # noqa: BLE001 - replay on the logits is best effort
                 src2 = None
-            out._ti_tag = (kind, frame, src2, dim)
+            out._ti_tag = (kind, frame, src2, dim, in_forward)
         if isinstance(a0, torch.Tensor) and getattr(a0, "_ti_boolish", False):
             out._ti_boolish = True  # a boolean mask converted (`.float()`) stays a mask
         if isinstance(a0, torch.Tensor) and (
@@ -296,7 +296,11 @@ class TraceMode(TorchFunctionMode):
             # where the program built it says more than the line that called the
             # container; a layer the program's own forward calls keeps that line
             frame = top._ti_created
-        out._ti_tag = (kind, frame, src if isinstance(src, torch.Tensor) else None, dim)
+        # in_forward: a forward of the program's own modules was running (False: applied to
+        # what a forward returned, by the loop or a helper such as predict_proba, directly
+        # or through a lone library layer such as nn.Sigmoid)
+        in_forward = any(not _library(m) for m, *_ in stack)
+        out._ti_tag = (kind, frame, src if isinstance(src, torch.Tensor) else None, dim, in_forward)
         rec = self.rec
         if kind in ("relu", "sigmoid", "tanh") and rec.detailed and out.numel():
             self._activation_stats(kind, out, frame)

@@ -76,7 +76,8 @@ DROPOUTS = ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout")
 
 
 def tag_of(t):
-    """The provenance tag a probability op left on a tensor: (kind, frame, source, dim)."""
+    """The provenance tag a probability op left on a tensor: (kind, frame, source, dim,
+    in_forward)."""
     return getattr(t, "_ti_tag", None) if isinstance(t, torch.Tensor) else None
 
 

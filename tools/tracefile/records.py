@@ -37,6 +37,9 @@ class Provenance(TraceRecord):
     op: str
     frame: Frame | None = None
     dim: int | None = None
+    # a module's forward was running when the op ran (False: applied to a forward's output
+    # outside it, by the loop or a helper such as predict_proba; None: an older trace)
+    in_forward: bool | None = None
 
 
 class LossOperand(TensorSummary):

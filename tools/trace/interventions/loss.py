@@ -34,7 +34,7 @@ def loss_operands(rec: Recorder, name: str, inp: torch.Tensor, tgt: torch.Tensor
 
 def _strip(name: str, tag, inp: torch.Tensor):
     """The logits under a probability op, in the form the loss expects (None: no match)."""
-    kind, _, src, _ = tag
+    kind, _, src, _, _ = tag
     if src is None or src.shape != inp.shape:
         return None
     if kind == "softmax" and name in ("cross_entropy",):
