@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import math
-from statistics import median
 from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
+from torch_investigate.agent.checks.input_moments import (
+    compare_moments,
+    eval_location,
+    odd_site,
+    shift,
+    standardized,
+    transform_like,
+)
 from torch_investigate.agent.checks.levels import marginal_level, per_element
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
 from torch_investigate.agent.checks.numbers import fmt
@@ -38,7 +45,7 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
         for ph in b.moments.values()
         if ph.get("train") and ph.get("eval") and len(ph["train"].mean) == len(ph["eval"].mean)
     ]
-    tm, em = max(pairs, key=lambda p: _shift(*p)) if pairs else (None, None)
+    tm, em = max(pairs, key=lambda p: shift(*p)) if pairs else (None, None)
     if _recoded(session, ev, t):
         _leakage(session, ev, t)
         return
@@ -49,12 +56,12 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
             "inputs are not floating-point features (e.g. token ids); moments not comparable",
         )
     else:
-        signed, rs = _standardized(tm, em)
+        signed, rs = standardized(tm, em)
         if signed:
-            site = None if _transform_like(signed, rs) else _odd_site(t)
+            site = None if transform_like(signed, rs, tm.n, em.n) else odd_site(t)
             if site is not None:  # one evaluation call transforms its inputs its own way
                 tm, em, signed, rs, site = site
-            _compare_moments(session, ev, t, tm, em, signed, rs, site)
+            compare_moments(session, ev, t, tm, em, signed, rs, site)
     _leakage(session, ev, t)
 
 
@@ -95,7 +102,7 @@ def _recoded(session: Session, ev: Evidence, t: Trace) -> bool:
                     evidence=[runtime(text, None, session, codes=len(zs), differ=up + down)],
                     where=_eval_loader_location(session, t)
                     or first_static_location(session, "preprocessing_mismatch")
-                    or _eval_location(session, t),
+                    or eval_location(session, t),
                     why="an encoder fit separately on the evaluation data maps each category to another code: the model reads different categories than it learned",
                     confirm="fit the category-to-code maps on the training data once and apply those same maps to the evaluation data",
                 )
@@ -118,90 +125,6 @@ def _eval_loader_location(session: Session, t: Trace) -> Location | None:
     """Where the evaluation DataLoader is built (its dataset is made on the way)."""
     loaders = [lo for lo in t.loaders if lo.role == "eval" and lo.frame is not None]
     return where(session, loaders[0].frame) if loaders else None
-
-
-def _standardized(tm, em) -> tuple[list[float], list[float]]:
-    """Per feature: the evaluation mean in training standard deviations from the training
-    mean, and the evaluation/training std ratio."""
-    signed, rs = [], []
-    for mt, st, me, se in zip(tm.mean, tm.std, em.mean, em.std, strict=False):
-        if st > 1e-6:
-            signed.append((me - mt) / st)
-            rs.append((se + 1e-12) / st)
-    return signed, rs
-
-
-MIN_SITE_ROWS = 32  # rows an evaluation call site needs before its moments are compared
-
-
-def _odd_site(t: Trace):
-    """An evaluation call site whose inputs are transformed unlike the training inputs
-    (the final test scoring through its own preprocessing), when the evaluations taken
-    together look like training: (train moments, its moments, shifts, ratios, site)."""
-    found = []
-    for model, sites in t.batches.eval_site_moments.items():
-        tm = (t.batches.moments.get(model) or {}).get("train")
-        if tm is None:
-            continue
-        for site, em in sites.items():
-            if em is None or em.n < MIN_SITE_ROWS or len(em.mean) != len(tm.mean):
-                continue
-            signed, rs = _standardized(tm, em)
-            if signed and _transform_like(signed, rs):
-                found.append((_shift(tm, em), (tm, em, signed, rs, site)))
-    return max(found, key=lambda f: f[0])[1] if found else None
-
-
-# A transform changes every feature the same way: shifts one way, or a scale change one
-# way, on (nearly) every feature. Samples from different groups (a split by patient or
-# participant) differ per feature in both directions: that is the task, not a mismatch.
-SHIFT, SCALE, AGREE = 0.35, 1.6, 0.8
-
-
-def _transform_like(signed: list[float], rs: list[float]) -> str | None:
-    n = len(signed)
-    z = median(abs(v) for v in signed)
-    r = median(rs)
-    one_way = max(sum(v > 0.1 for v in signed), sum(v < -0.1 for v in signed)) / n
-    scaled = max(sum(x > 1.25 for x in rs), sum(x < 0.8 for x in rs)) / n
-    if (r > SCALE or r < 1 / SCALE) and scaled >= AGREE:
-        return f"every feature's spread changes the same way (std ratio eval/train median {fmt(r)})"
-    if z > SHIFT and one_way >= AGREE and (n >= 3 or z > 2):
-        return f"{fmt(100 * one_way)}% of the features shift the same way (median {fmt(z)} training std)"
-    return None
-
-
-def _compare_moments(
-    session: Session, ev: Evidence, t: Trace, tm, em, signed, rs, site: str | None = None
-) -> None:
-    z, r = median(abs(v) for v in signed), median(rs)
-    inputs = f"the evaluation inputs at {site}" if site else "evaluation inputs"
-    text = (
-        f"per-feature mean shift between training and {inputs}: median {fmt(z)} training std; "
-        f"std ratio eval/train: median {fmt(r)} ({len(signed)} features; {tm.n} training and {em.n} evaluation rows, counted per batch drawn)"
-    )
-    pattern = _transform_like(signed, rs)
-    if pattern is None:
-        if z > SHIFT or r > SCALE or r < 1 / SCALE:
-            text += (
-                "; the features differ in both directions, as samples from other groups do "
-                "(a grouped split), not as a different transform"
-            )
-        ev.item("train_eval_inputs", "passed", text)
-        return
-    ev.find(
-        "preprocessing_mismatch",
-        status="confirmed",
-        confidence="high" if (z > 2 or r > 5 or r < 0.2) else "medium",
-        evidence=[runtime(f"{text}: {pattern}", None, session, median_shift=z, median_std_ratio=r,
-                          train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8])],
-        where=(places.input_origin(session, _frame(site)) if site else None)
-        or first_static_location(session, "preprocessing_mismatch")
-        or (where(session, _frame(site)) if site else _eval_location(session, t)),
-        why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",
-        confirm="print per-feature mean/std of one training batch and one evaluation batch; apply the same transform to both",
-    )  # fmt: skip
-    ev.item("train_eval_inputs", "failed", f"{text}: {pattern}")
 
 
 def _shared_samples(session: Session, ev: Evidence, t: Trace) -> bool:
@@ -279,32 +202,9 @@ def _chance_overlap(b) -> float | None:
     return min(1.0, b.train_unique / hi)
 
 
-def _shift(tm, em) -> float:
-    """How far evaluation inputs sit from training inputs, in training standard deviations."""
-    zs = [
-        abs(me - mt) / st for mt, st, me in zip(tm.mean, tm.std, em.mean, strict=False) if st > 1e-6
-    ]
-    rs = [
-        abs(math.log((se + 1e-12) / st))
-        for st, se in zip(tm.std, em.std, strict=False)
-        if st > 1e-6
-    ]
-    return median(zs) + median(rs) if zs and rs else 0.0
-
-
 # a loss that settles below this share of the targets' marginal level while the model
 # receives its own targets has learned to copy them
 TOO_GOOD = 0.25
-
-
-def _frame(site: str) -> Frame | None:
-    file, _, line = site.rpartition(":")
-    return Frame(file=file, line=int(line)) if file and line.isdigit() else None
-
-
-def _eval_location(session: Session, t: Trace) -> Location | None:
-    fws = t.eval_forwards()
-    return where(session, fws[0].frame) if fws else None
 
 
 def _target_is_input(session: Session, ev: Evidence, t: Trace) -> bool:

@@ -1,0 +1,154 @@
+"""Training and evaluation inputs compared by their per-feature moments: a transform
+applied to one side only (a shift or a scale on every feature, beyond what the number of
+rows shows by chance), for all evaluations or one call site."""
+
+from __future__ import annotations
+
+import math
+from statistics import median
+from typing import TYPE_CHECKING
+
+from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks.base import Evidence
+from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.tools.records import Location
+from torch_investigate.tools.tracefile.trace import Frame, Trace
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.core.session import Session
+
+
+def standardized(tm, em) -> tuple[list[float], list[float]]:
+    """Per feature: the evaluation mean in training standard deviations from the training
+    mean, and the evaluation/training std ratio."""
+    signed, rs = [], []
+    for mt, st, me, se in zip(tm.mean, tm.std, em.mean, em.std, strict=False):
+        if st > 1e-6:
+            signed.append((me - mt) / st)
+            rs.append((se + 1e-12) / st)
+    return signed, rs
+
+
+MIN_SITE_ROWS = 32  # rows an evaluation call site needs before its moments are compared
+
+
+def odd_site(t: Trace):
+    """An evaluation call site whose inputs are transformed unlike the training inputs
+    (the final test scoring through its own preprocessing), when the evaluations taken
+    together look like training: (train moments, its moments, shifts, ratios, site)."""
+    found = []
+    for model, sites in t.batches.eval_site_moments.items():
+        tm = (t.batches.moments.get(model) or {}).get("train")
+        if tm is None:
+            continue
+        for site, em in sites.items():
+            if em is None or em.n < MIN_SITE_ROWS or len(em.mean) != len(tm.mean):
+                continue
+            signed, rs = standardized(tm, em)
+            if signed and transform_like(signed, rs, tm.n, em.n):
+                found.append((shift(tm, em), (tm, em, signed, rs, site)))
+    return max(found, key=lambda f: f[0])[1] if found else None
+
+
+# A transform changes every feature the same way: shifts one way, or a scale change one
+# way, on (nearly) every feature. Samples from different groups (a split by patient or
+# participant) differ per feature in both directions: that is the task, not a mismatch.
+SHIFT, SCALE, AGREE = 0.35, 1.6, 0.8
+
+
+# A difference counts when it is this many standard errors beyond what drawing this many
+# rows shows by chance (a test set of three sequences differs from the training set).
+CHANCE_SE = 3.0
+
+
+def chance_bounds(n_train: int, n_eval: int, ratio: float) -> tuple[float, float]:
+    """The mean shift (in training std) and the factor on the std that `n_eval` evaluation
+    rows drawn like `n_train` training rows reach by chance, at CHANCE_SE standard errors.
+    Rows are counted per batch drawn, so a set evaluated twice counts twice: the bounds
+    are, if anything, too narrow."""
+    ne, nt = max(n_eval, 2), max(n_train, 2)
+    shift = CHANCE_SE * math.sqrt(ratio**2 / ne + 1 / nt)
+    spread = math.exp(CHANCE_SE * math.sqrt(1 / (2 * (ne - 1)) + 1 / (2 * (nt - 1))))
+    return shift, spread
+
+
+def transform_like(signed: list[float], rs: list[float], n_train: int, n_eval: int) -> str | None:
+    n = len(signed)
+    z = median(abs(v) for v in signed)
+    r = median(rs)
+    shift_by_chance, spread_by_chance = chance_bounds(n_train, n_eval, r)
+    if z <= shift_by_chance and max(r, 1 / r) <= spread_by_chance:
+        return None  # what drawing so few rows shows
+    one_way = max(sum(v > 0.1 for v in signed), sum(v < -0.1 for v in signed)) / n
+    scaled = max(sum(x > 1.25 for x in rs), sum(x < 0.8 for x in rs)) / n
+    if (r > SCALE or r < 1 / SCALE) and scaled >= AGREE:
+        return f"every feature's spread changes the same way (std ratio eval/train median {fmt(r)})"
+    if z > SHIFT and one_way >= AGREE and (n >= 3 or z > 2):
+        return f"{fmt(100 * one_way)}% of the features shift the same way (median {fmt(z)} training std)"
+    return None
+
+
+def compare_moments(
+    session: Session, ev: Evidence, t: Trace, tm, em, signed, rs, site: str | None = None
+) -> None:
+    z, r = median(abs(v) for v in signed), median(rs)
+    inputs = f"the evaluation inputs at {site}" if site else "evaluation inputs"
+    text = (
+        f"per-feature mean shift between training and {inputs}: median {fmt(z)} training std; "
+        f"std ratio eval/train: median {fmt(r)} ({len(signed)} features; {tm.n} training and {em.n} evaluation rows, counted per batch drawn)"
+    )
+    pattern = transform_like(signed, rs, tm.n, em.n)
+    shift_by_chance, _ = chance_bounds(tm.n, em.n, r)
+    if pattern is None and z > SHIFT and z <= shift_by_chance:
+        text += (
+            f"; within what {em.n} evaluation rows show by chance (up to {fmt(shift_by_chance)} "
+            "training std), so no transform is seen"
+        )
+        ev.item("train_eval_inputs", "passed", text)
+        return
+    if pattern is None:
+        if z > SHIFT or r > SCALE or r < 1 / SCALE:
+            text += (
+                "; the features differ in both directions, as samples from other groups do "
+                "(a grouped split), not as a different transform"
+            )
+        ev.item("train_eval_inputs", "passed", text)
+        return
+    ev.find(
+        "preprocessing_mismatch",
+        status="confirmed",
+        confidence="high" if (z > 2 or r > 5 or r < 0.2) else "medium",
+        evidence=[runtime(f"{text}: {pattern}", None, session, median_shift=z, median_std_ratio=r,
+                          train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8])],
+        where=(places.input_origin(session, frame_of(site)) if site else None)
+        or first_static_location(session, "preprocessing_mismatch")
+        or (where(session, frame_of(site)) if site else eval_location(session, t)),
+        why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",
+        confirm="print per-feature mean/std of one training batch and one evaluation batch; apply the same transform to both",
+    )  # fmt: skip
+    ev.item("train_eval_inputs", "failed", f"{text}: {pattern}")
+
+
+def shift(tm, em) -> float:
+    """How far evaluation inputs sit from training inputs, in training standard deviations."""
+    zs = [
+        abs(me - mt) / st for mt, st, me in zip(tm.mean, tm.std, em.mean, strict=False) if st > 1e-6
+    ]
+    rs = [
+        abs(math.log((se + 1e-12) / st))
+        for st, se in zip(tm.std, em.std, strict=False)
+        if st > 1e-6
+    ]
+    return median(zs) + median(rs) if zs and rs else 0.0
+
+
+def frame_of(site: str) -> Frame | None:
+    file, _, line = site.rpartition(":")
+    return Frame(file=file, line=int(line)) if file and line.isdigit() else None
+
+
+def eval_location(session: Session, t: Trace) -> Location | None:
+    fws = t.eval_forwards()
+    return where(session, fws[0].frame) if fws else None
