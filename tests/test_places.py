@@ -59,3 +59,29 @@ def test_a_hyperparameter_is_followed_to_the_literal_it_comes_from(tmp_path):
     s = session(tmp_path, {"fit.py": LOSS_HELPER})
     loc = places.literal_of(s, Frame(file="fit.py", line=14), "lr")
     assert loc is not None and loc.line == 24
+
+
+CLIP_OPTION = """import argparse
+
+import torch
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--clip", type=float, default=0.0025, help="gradient clipping")
+parser.add_argument("--lr", type=float, default=20)
+settings = parser.parse_args()
+
+
+def train(model):
+    torch.nn.utils.clip_grad_norm_(model.parameters(), settings.clip)
+"""
+
+
+def test_a_positional_value_read_from_an_option_is_placed_at_the_options_default(tmp_path):
+    s = session(tmp_path, {"main.py": CLIP_OPTION})
+    at = Frame(file="main.py", line=12)
+    loc = places.literal_of(s, at, "max_norm", position=1, value=0.0025)
+    assert loc is not None and (loc.file, loc.line, loc.symbol) == ("main.py", 6, "<module>")
+    # the run used another value (given on the command line): the default is not the cause
+    assert places.literal_of(s, at, "max_norm", position=1, value=0.5) is None
+    # by keyword only, a positional argument is not found
+    assert places.literal_of(s, at, "max_norm", value=0.0025) is None

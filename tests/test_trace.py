@@ -48,6 +48,7 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
+    "flat_tinyclip": (FLAT, [("    sgd.step()\n", "    torch.nn.utils.clip_grad_norm_(net.parameters(), 1e-4)\n    sgd.step()\n")]),
     "flat_bcast": (FLAT, [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")]),
 }  # fmt: skip
 
@@ -257,6 +258,22 @@ def test_optimizer_groups_deltas_lr_and_clipping(tracer):
     s = tracer("mlp_subset")
     missing = {p.name for p in s.parameters if not p.in_optimizer}
     assert missing == {"hidden.weight", "hidden.bias"}
+
+
+def test_a_clip_can_be_moved_to_the_typical_norm_or_removed(tracer):
+    """The counterfactual of a clip that shrinks every step: the clip at the gradients'
+    typical norm (spikes still clipped), or none; the program's limit stays on record."""
+    steps = {}
+    for label, changes in (
+        ("as written", {}),
+        ("typical", {"clip_to": 1.0}),
+        ("none", {"no_clip": True}),
+    ):
+        t = tracer("flat_tinyclip", interventions=changes)
+        assert t.clips[0].limit == 1e-4 and t.clips[0].clipped == t.clips[0].calls
+        steps[label] = max(p.update.mean_ratio for p in t.parameters)
+    assert steps["typical"] > 100 * steps["as written"]
+    assert steps["none"] >= steps["typical"]
 
 
 def test_a_leaf_made_afresh_each_iteration_is_not_a_parameter(tracer):

@@ -41,6 +41,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("weight_decay_scale", "weight decay x{value}", "weight decay x{value}"),
         Intervention("keep_graph", "graph kept", "detach and .data in the forward kept in the graph"),
         Intervention("no_clip", "no clipping", "gradient clipping off"),
+        Intervention("clip_to", "clip at {value}", "gradients clipped at norm {value}, their typical size, instead of the program's limit"),
         Intervention("standardize_inputs", "inputs standardized", "inputs standardized per feature"),
         Intervention("swap_loss_args", "loss args swapped", "the loss arguments swapped back", changes_loss=True),
         Intervention("fix_broadcast", "loss input reshaped", "the loss input reshaped to the target's shape", changes_loss=True),

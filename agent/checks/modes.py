@@ -260,4 +260,6 @@ def metrics(session: Session, ev: Evidence) -> None:
 def _batch_size_literal(session: Session, t: Trace) -> Location | None:
     """Where the training loader's batch size is written as a number (a config default)."""
     ld = t.train_loader()
-    return places.literal_of(session, ld.frame, "batch_size") if ld is not None else None
+    return (
+        places.literal_of(session, ld.frame, "batch_size", position=1) if ld is not None else None
+    )

@@ -201,7 +201,7 @@ def _negligible_update(session: Session, ev: Evidence, t: Trace) -> bool:
             )
         ],
         where=first_static_location(session, "lr_too_low")
-        or places.literal_of(session, opt.frame, "lr")
+        or places.literal_of(session, opt.frame, "lr", position=1)
         or where(session, opt.frame),
         why=f"an update this small cannot move the loss within the run: training is effectively off; x{min(good):g} of the learning rate fits the same batch",
         confirm=f"print (lr * grad).norm() / weight.norm() for a few steps; rerun with the learning rate x{min(good):g}",
@@ -258,7 +258,7 @@ def lr_sweep(session: Session, ev: Evidence) -> None:
     opt = t.optimizers[0] if t.optimizers else None
     loc = (
         first_static_location(session, "lr_too_high", "lr_too_low")
-        or (places.literal_of(session, opt.frame, "lr") if opt else None)
+        or (places.literal_of(session, opt.frame, "lr", position=1) if opt else None)
         or (where(session, opt.frame) if opt else None)
     )
     ten_x_better = [

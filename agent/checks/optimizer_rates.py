@@ -126,7 +126,15 @@ def clipping(session: Session, ev: Evidence) -> None:
     if frac >= 0.9 and ratio < 0.1:
         opt = t.optimizers[0].class_ if t.optimizers else ""
         adaptive = opt.lower().startswith(ADAPTIVE_OPTIMIZERS)
-        eff = intervene(session, {"no_clip": True}, "without clipping")
+        # the counterfactual keeps what clipping is for (a spike) and drops what it should
+        # not do (shrink every step): the clip at the typical norm, not no clip at all (a
+        # language model at lr 20 diverges without its clip whatever the threshold was)
+        typical = median(totals)
+        eff = (
+            intervene(session, {"clip_to": typical}, f"clipped at the typical norm {fmt(typical)}")
+            if c.kind == "norm"
+            else intervene(session, {"no_clip": True}, "without clipping")
+        )
         # a tuning choice is a defect only when it makes learning fail: the loss does not
         # fall as written, or falls several times further without the clip; a clip that
         # merely slows a run that learns is an experiment for stage 8
@@ -149,7 +157,13 @@ def clipping(session: Session, ev: Evidence) -> None:
                 ),
                 eff.observation(),
             ],
-            where=places.literal_of(session, c.frame, "max_norm")
+            where=places.literal_of(
+                session,
+                c.frame,
+                "max_norm" if c.kind == "norm" else "clip_value",
+                position=1,
+                value=c.limit,
+            )
             or where(session, c.frame)
             or first_static_location(session, "tiny_grad_clip"),
             why=f"every step is clipped to {fmt(ratio)} of its size, so the effective learning rate is that much smaller"

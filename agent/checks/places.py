@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import analysis
+from torch_investigate.tools.code.consts import argparse_default_site
 from torch_investigate.tools.code.loops import find_training_loops
 from torch_investigate.tools.code.values import Value
 from torch_investigate.tools.records import Location
@@ -73,9 +74,17 @@ def dataset_class(
     return None
 
 
-def literal_of(session: Session, call_frame: Frame | None, argument: str) -> Location | None:
-    """Where the value of `argument` in the call at `call_frame` is written as a number:
-    the call's own literal, or a constant or default it reads (followed through names)."""
+def literal_of(
+    session: Session,
+    call_frame: Frame | None,
+    argument: str,
+    position: int | None = None,
+    value: float | None = None,
+) -> Location | None:
+    """Where the value of `argument` (passed by keyword, or at `position`) in the call at
+    `call_frame` is written as a number: the call's own literal, or a constant or default
+    it reads (followed through names); a command-line option's default when the run used
+    that default's `value`."""
     if call_frame is None:
         return None
     unit = session.index.unit(call_frame.file)
@@ -85,7 +94,7 @@ def literal_of(session: Session, call_frame: Frame | None, argument: str) -> Loc
     for call in unit.call_nodes:
         if sx.line(call) != call_frame.line:
             continue
-        arg = sx.argument(call, None, argument)
+        arg = sx.argument(call, position, argument)
         if arg is None:
             continue
         if sx.number(arg) is not None:
@@ -93,6 +102,11 @@ def literal_of(session: Session, call_frame: Frame | None, argument: str) -> Loc
         for origin in a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True):
             if sx.number(origin.value.node) is not None:
                 return _location(session, origin.value.file, origin.value.line)
+        option = arg.child_by_field_name("attribute") if arg.type == "attribute" else None
+        site = argparse_default_site(a, sx.text(option)) if option is not None else None
+        # a command-line option's default: the value the run used says it is this option
+        if site is not None and value is not None and sx.number(site[1]) == value:
+            return _location(session, site[0], sx.line(site[1]))
     return None
 
 

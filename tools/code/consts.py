@@ -85,6 +85,12 @@ def _imported_constant(a: Analysis, v: Value, depth: int) -> float | None:
 
 def argparse_default(a: Analysis, dest: str) -> float | None:
     """The numeric default of `--dest` (or `--de-st`) in any add_argument of the repo."""
+    site = argparse_default_site(a, dest)
+    return sx.number(site[1]) if site is not None else None
+
+
+def argparse_default_site(a: Analysis, dest: str) -> tuple[str, Node] | None:
+    """The file and the `default=` node of the first add_argument of the repo for `dest`."""
     for unit in a.index.units.values():
         for call in unit.call_nodes:
             if sx.method_name(call) != "add_argument":
@@ -92,7 +98,7 @@ def argparse_default(a: Analysis, dest: str) -> float | None:
             if _dest(call) != dest:
                 continue
             default = sx.argument(call, None, "default")
-            return sx.number(default)
+            return (unit.file, default) if default is not None else None
     return None
 
 

@@ -33,6 +33,7 @@ class Interventions:
     weight_decay_scale: float = 1.0
     keep_graph: bool = False  # detach/.data inside the training forward keep the graph
     no_clip: bool = False  # clip_grad_norm_/clip_grad_value_ measure but do not clip
+    clip_to: float = 0.0  # > 0: clip_grad_norm_ clips at this norm instead of the program's
     standardize_inputs: bool = False  # float model inputs standardized per feature
     swap_loss_args: bool = False  # loss(a, b) called as loss(b, a)
     fix_broadcast: bool = False  # loss input reshaped to the target's shape when they broadcast

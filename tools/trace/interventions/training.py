@@ -123,8 +123,11 @@ def reference_by_hand(rec: Recorder) -> None:
 
 
 def clip_limit(rec: Recorder, max_norm):
-    """no_clip: clip_grad_norm_ measures the norm but clips nothing."""
-    return float("inf") if rec.iv.no_clip else max_norm
+    """no_clip: clip_grad_norm_ measures the norm but clips nothing; clip_to: it clips at
+    that norm instead of the program's."""
+    if rec.iv.no_clip:
+        return float("inf")
+    return rec.iv.clip_to if rec.iv.clip_to > 0 else max_norm
 
 
 def clips(rec: Recorder) -> bool:
