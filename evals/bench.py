@@ -31,10 +31,11 @@ from torch_investigate.evals.benchmark.table import render
 from torch_investigate.evals.benchmark.torchfix import version as torchfix_version
 from torch_investigate.evals.real.bench import is_real_suite, run_real_bench
 from torch_investigate.evals.seeding.records import MANIFEST, Case, CleanControl, Manifest
+from torch_investigate.tools.extras import install_hint
 
 DEFAULT_SUITE = Path(__file__).resolve().parent / "suite"
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
-RAY_MISSING = "--ray needs Ray, an optional extra: pip install 'torch-investigate[ray]'"
+RAY_MISSING = "--ray needs Ray, an optional extra: {}"
 
 
 def _fail(message: str) -> int:
@@ -211,7 +212,7 @@ def open_executor(ray: str | None, jobs: int, cpus_per_case: float) -> Iterator[
     except ImportError as e:
         if (e.name or "ray").split(".")[0] != "ray":
             raise
-        raise ExecutorError(RAY_MISSING) from None
+        raise ExecutorError(RAY_MISSING.format(install_hint("ray"))) from None
     with connect(ray, jobs, cpus_per_case) as executor:
         yield executor
 

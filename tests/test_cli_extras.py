@@ -9,7 +9,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from torch_investigate.agent.cli import extras
+from torch_investigate.tools import extras
 
 ROOT = Path(__file__).resolve().parents[1]
 

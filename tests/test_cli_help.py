@@ -20,7 +20,7 @@ from torch_investigate.agent.llm.options import LLMOptions
 from torch_investigate.agent.llm.settings import LLMSettings
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = ["run", "chat", "bench", "seed", "replay", "bisect", "mcp", "schema"]
+COMMANDS = ["run", "fix", "chat", "bench", "seed", "replay", "bisect", "mcp", "schema"]
 
 
 def help_text(*args: str) -> str:

@@ -19,13 +19,13 @@ from torch_investigate.agent.cli.app import (
     ModelOpt,
     PriceOpt,
     _llm_options,
-    app,
+    command,
     fail,
 )
 from torch_investigate.agent.cli.run import _emit, _extra, _following, _policy, _progress, exit_code
 
 
-@app.command(
+@command(
     "fix",
     help="Investigate a repo, then write a source patch for each confirmed defect and verify "
     "it by rerunning the training path on a patched copy. The repo changes only with --apply.",

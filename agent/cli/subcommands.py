@@ -374,7 +374,7 @@ def mcp(
     except ModuleNotFoundError as e:
         if e.name != "mcp" and not (e.name or "").startswith("mcp."):
             raise
-        from torch_investigate.agent.cli.extras import install_hint
+        from torch_investigate.tools.extras import install_hint
 
         fail(f"the MCP server needs the mcp package; install it with: {install_hint('mcp')}")
     check_run_limits(steps, timeout)

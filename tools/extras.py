@@ -20,9 +20,8 @@ DISTRIBUTION = "torch-investigate"
 
 def checkout() -> Path | None:
     """The source checkout we run from, or None when installed from a wheel."""
-    import torch_investigate
-
-    root = Path(torch_investigate.__file__).resolve().parent.parent
+    # tools/extras.py in a checkout; torch_investigate/tools/extras.py in a wheel
+    root = Path(__file__).resolve().parent.parent
     pyproject = root / "pyproject.toml"
     try:
         text = pyproject.read_text(encoding="utf-8")
