@@ -8,6 +8,8 @@ from typing import Any
 from pydantic import BaseModel
 
 JSONValue = Any  # numbers, strings, lists and dicts of them; validated by json round trip
+# an intervention's value: a switch, a scale, a pool size (tools/trace/config.py Interventions)
+InterventionValue = bool | int | float
 
 
 class InterventionEffect(BaseModel):
@@ -20,7 +22,7 @@ class InterventionEffect(BaseModel):
     relative_improvement: float  # (as written - with the change) / the loss scale
     improved: bool
     # the change (tracer keys) and the loader it applied to, so two fixes can be combined
-    interventions: dict[str, JSONValue] | None = None
+    interventions: dict[str, InterventionValue] | None = None
     train_loader: str | None = None
     same_objective: bool = True  # False: the change alters the loss itself
 

@@ -4,11 +4,11 @@ compared with the run as written over the same steps, as intervention evidence."
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import window
-from torch_investigate.tools.intervention_effect import InterventionEffect
+from torch_investigate.tools.intervention_effect import InterventionEffect, InterventionValue
 from torch_investigate.tools.interventions import changes_loss
 from torch_investigate.tools.records import Observation
 
@@ -35,7 +35,9 @@ class Effect:
     text: str
     base_nonfinite: int = 0
     iv_nonfinite: int = 0
-    interventions: dict[str, Any] | None = None  # the change, to combine it with others
+    interventions: dict[str, InterventionValue] | None = (
+        None  # the change, to combine it with others
+    )
     train_loader: str | None = None
 
     def observation(self) -> Observation:
@@ -116,7 +118,11 @@ def compare(base: Run, iv: Run, what: str, *, steps: int | None = None) -> Effec
 
 
 def intervene(
-    session: Session, interventions: dict[str, Any], what: str, *, train_loader: str | None = None
+    session: Session,
+    interventions: dict[str, InterventionValue],
+    what: str,
+    *,
+    train_loader: str | None = None,
 ) -> Effect:
     """Rerun the training path with one change and compare its loss with the baseline's."""
     run = session.runner.get(interventions, train_loader=train_loader)

@@ -12,9 +12,10 @@ that observation. Decided by runs, not by a table of categories.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from torch_investigate.agent.core.curves import final_level
+from torch_investigate.tools.intervention_effect import InterventionValue
 from torch_investigate.tools.records import Finding, Observation
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 ADDS_NOTHING, MATTERS = 0.05, 0.15
 
 
-def fix_of(f: Finding) -> tuple[dict[str, Any], str | None] | None:
+def fix_of(f: Finding) -> tuple[dict[str, InterventionValue], str | None] | None:
     for o in f.evidence:
         if o.source == "intervention" and o.effect is not None and o.effect.interventions:
             return o.effect.interventions, o.effect.train_loader

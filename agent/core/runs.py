@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from torch_investigate.agent.core.curves import final_level, first_recorded, window
+from torch_investigate.tools.intervention_effect import InterventionValue
 from torch_investigate.tools.interventions import tracer_interventions
 from torch_investigate.tools.records import RunSummary
 from torch_investigate.tools.sandbox import Limits, RunResult, Sandbox
@@ -41,7 +42,7 @@ class RunEvent(BaseModel):
 
     kind: Literal["started", "progress", "finished"]
     label: str  # the run's key: "baseline", "lr_scale=10", "fixed_batch,holdout/300", "probe-1"
-    interventions: dict[str, Any] = Field(default_factory=dict)
+    interventions: dict[str, InterventionValue] = Field(default_factory=dict)
     budget: int  # optimizer steps traced (the baseline then fast-forwards to its evaluation)
     steps: int = 0  # optimizer steps so far (progress) or in all (finished)
     phase: str = "starting"  # progress: starting | train | fast_forward | eval
@@ -55,7 +56,7 @@ RunListener = Callable[[RunEvent], None]
 @dataclass
 class Run:
     label: str
-    interventions: dict[str, Any]
+    interventions: dict[str, InterventionValue]
     result: RunResult
     trace: Trace | None
     trace_error: str = ""
@@ -135,7 +136,7 @@ class Runner:
 
     def _config(
         self,
-        changes: dict[str, Any],
+        changes: dict[str, InterventionValue],
         *,
         baseline: bool,
         train_loader: str | None,
@@ -156,7 +157,7 @@ class Runner:
             interventions=tracer_interventions(changes),
         )
 
-    def key(self, interventions: dict[str, Any], steps: int | None = None) -> str:
+    def key(self, interventions: dict[str, InterventionValue], steps: int | None = None) -> str:
         if not interventions:
             return "baseline" if steps is None else f"baseline/{steps}"
         body = ",".join(
@@ -169,7 +170,7 @@ class Runner:
 
     def get(
         self,
-        interventions: dict[str, Any],
+        interventions: dict[str, InterventionValue],
         *,
         train_loader: str | None = None,
         steps: int | None = None,
@@ -219,7 +220,7 @@ class Runner:
     def _execute(
         self,
         label: str,
-        interventions: dict[str, Any],
+        interventions: dict[str, InterventionValue],
         cfg: Config,
         limits: Limits | None = None,
     ) -> Run:
