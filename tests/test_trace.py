@@ -48,6 +48,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "flat": (FLAT, []),
     "flat_nozero": (FLAT, [("    sgd.zero_grad()\n", "")]),
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
+    # per-sample terms added before the mean, one of them weighted
+    "mlp_terms": (MLP, [("            loss = F.cross_entropy(model(xb), yb)\n", "            per = F.cross_entropy(model(xb), yb, reduction='none')\n            pen = model(xb).pow(2).sum(1)\n            loss = (per + 0.5 * pen).mean()\n")]),
     "flat_tinyclip": (FLAT, [("    sgd.step()\n", "    torch.nn.utils.clip_grad_norm_(net.parameters(), 1e-4)\n    sgd.step()\n")]),
     "flat_bcast": (FLAT, [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")]),
 }  # fmt: skip
@@ -274,6 +276,19 @@ def test_a_clip_can_be_moved_to_the_typical_norm_or_removed(tracer):
         steps[label] = max(p.update.mean_ratio for p in t.parameters)
     assert steps["typical"] > 100 * steps["as written"]
     assert steps["none"] >= steps["typical"]
+
+
+def test_per_sample_terms_are_followed_to_the_lines_that_computed_them(tracer):
+    """A loss summed per sample before its mean (`(rec + beta * kl).mean()`): each term's
+    values by the line that computed it, a positive weighting keeping that line."""
+    (site,) = tracer("mlp_terms").loss_terms
+    assert site.frame.line == 41
+    assert {term.source for term in site.terms} == {
+        "mlp_terms/train.py:39",
+        "mlp_terms/train.py:40",
+    }
+    pen = next(term for term in site.terms if term.source.endswith(":40"))
+    assert len(pen.values) >= 8 and all(v is not None and v > 0 for _, v in pen.values)
 
 
 def test_a_leaf_made_afresh_each_iteration_is_not_a_parameter(tracer):

@@ -150,7 +150,7 @@ def unbounded(session: Session, ev: Evidence, t: Trace) -> bool:
     location = None
     if culprit is not None and culprit_values is not None:
         text += (
-            f"; of the scalar terms it adds up, the one computed at {culprit.source} runs from "
+            f"; of the terms it adds up, the one computed at {culprit.source} runs from "
             f"{fmt(culprit_values[0])} to {fmt(culprit_values[1])}"
         )
         file, _, line = culprit.source.rpartition(":")

@@ -70,6 +70,14 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
             record["interventions"] = applied
             rec.loss_calls.append(record)
     out = func(*ops.args, **ops.kwargs)
+    if (
+        grad
+        and isinstance(out, torch.Tensor)
+        and out.requires_grad
+        and out.dim() <= 1
+        and getattr(out, "_ti_scalar", None) is None
+    ):
+        out._ti_scalar = key  # a term of the loss is computed here (per sample, unreduced)
     if record is not None and isinstance(out, torch.Tensor) and out.numel() > 1:
         # an element-wise loss: a mask multiplied into it later says which targets count
         out._ti_loss = (record, tgt)

@@ -212,11 +212,19 @@ class TraceMode(TorchFunctionMode):
         ):
             with rec.quiet():
                 ops.mask_product(rec, args)
-        if out.dim() == 0 and out.requires_grad and rec.detailed and rec.status == "running":
+        # a scalar, or a per-sample vector outside any forward (`rec + beta * kl` per
+        # sample, reduced to the loss after the sum)
+        per_sample = out.dim() == 1 and rec.depth == 0
+        if (
+            (out.dim() == 0 or per_sample)
+            and out.requires_grad
+            and rec.detailed
+            and rec.status == "running"
+        ):
             if name in ops.TERM_SUMS and len(args) >= 2:
                 with rec.quiet():
                     ops.loss_term(rec, name, args, out)
-            ops.scalar_made(rec, out)
+            ops.scalar_made(rec, name, args, out)
 
     def _passthrough(self, name: str, func, args, kwargs, a0, out: torch.Tensor) -> None:
         """A view-like op: the output is the same data, so it keeps the input's tags."""

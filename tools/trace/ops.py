@@ -275,20 +275,39 @@ TERM_SUMS = {"add", "sub", "__add__", "__radd__", "__sub__", "__rsub__", "rsub"}
 MAX_TERM_VALUES = 2000
 
 
-def scalar_made(rec: Recorder, out: torch.Tensor) -> None:
+WEIGHTINGS = {"mul", "__mul__", "__rmul__", "div", "__truediv__"}
+
+
+def scalar_made(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
     """A scalar on the way to a training loss: the line that computed it (the last op that
-    wrote it: `0.5 * torch.sum(...)` is the line of the sum and the scaling)."""
+    wrote it: `0.5 * torch.sum(...)` is the line of the sum and the scaling). A weighting
+    by a positive number (`beta * kl`, `loss / accum`) keeps the line of what it weighs;
+    a negative one changes the sign, and a sign is decided where it is written."""
     frame = repo_frame()
-    out._ti_scalar = frame_key(frame)
-    out._ti_made = frame  # which function computed it (the program's loss function, for probes)
+    out._ti_scalar = _weighted(name, args) or frame_key(frame)
+    if out.dim() == 0:
+        out._ti_made = frame  # which function computed it (the program's loss, for probes)
+
+
+def _weighted(name: str, args) -> str | None:
+    if name not in WEIGHTINGS or len(args) < 2:
+        return None
+    tensors = [a for a in args[:2] if isinstance(a, torch.Tensor)]
+    numbers = [a for a in args[:2] if isinstance(a, int | float) and not isinstance(a, bool)]
+    if len(tensors) != 1 or len(numbers) != 1 or numbers[0] <= 0:
+        return None
+    return getattr(tensors[0], "_ti_scalar", None)
 
 
 def loss_term(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
-    """Two scalars that both carry gradient added (or subtracted) into one: the values each
-    contributes, step by step, by the line that computed it. A term whose value runs away
-    while the total falls is the one that leaves the objective without a minimum."""
+    """Two scalars (or two per-sample vectors, outside any forward) that both carry
+    gradient added or subtracted into one: the values each contributes (a vector's mean),
+    step by step, by the line that computed it. A term whose value runs away while the
+    total falls is the one that leaves the objective without a minimum."""
     a, b = args[0], args[1]
-    if not all(isinstance(x, torch.Tensor) and x.dim() == 0 and x.requires_grad for x in (a, b)):
+    if not all(isinstance(x, torch.Tensor) and x.requires_grad for x in (a, b)):
+        return
+    if not (a.dim() == b.dim() == out.dim() <= 1 and a.shape == b.shape):
         return
     frame = repo_frame()
     site = rec.loss_terms.get(frame_key(frame))
@@ -302,7 +321,7 @@ def loss_term(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
         key = getattr(x, "_ti_scalar", None) or "?"
         values = site["terms"].setdefault(key, [])
         if len(values) < MAX_TERM_VALUES:
-            v = float(x.detach()) * s
+            v = float(x.detach().float().mean()) * s
             values.append((rec.n_steps, v if math.isfinite(v) else None))
 
 

@@ -318,7 +318,8 @@ class LossTerm(TraceRecord):
 
 
 class LossTermSum(TraceRecord):
-    """Scalar terms added into one training loss at `frame` (tools/trace/ops.py)."""
+    """Terms added into one training loss at `frame`: scalars, or per-sample vectors (their
+    mean) added outside any forward (tools/trace/ops.py)."""
 
     frame: Frame | None = None
     terms: list[LossTerm] = Field(default_factory=list)
