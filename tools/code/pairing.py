@@ -59,6 +59,7 @@ class Pairing(Rows):
         super().__init__(flow)
         self.losses = losses  # loss call id -> (prediction node id, target node id)
         self._sites: dict[int, list[Site]] = {}
+        self._bound: dict[int, list[tuple[frozenset[str], frozenset[str]]]] = {}
 
     # ---- where values are lined up -----------------------------------------------------
 
@@ -115,8 +116,7 @@ class Pairing(Rows):
 
     def _lined(self, a: Member, b: Member, depth: int) -> bool:
         members = (a, b)
-        for site in self._region_sites(members):
-            facts = [self._facts(item, members) for item in site.items]
+        for site, facts in self._relevant(members, (0, 1)):
             for i, (di, _) in enumerate(facts):
                 if di != {0}:
                     continue
@@ -127,8 +127,7 @@ class Pairing(Rows):
 
     def _partners(self, k: int, members: tuple[Member, ...], depth: int) -> list[Value]:
         out: list[Value] = []
-        for site in self._region_sites(members):
-            facts = [self._facts(item, members) for item in site.items]
+        for site, facts in self._relevant(members, (k,)):
             for i, (di, _) in enumerate(facts):
                 if di != {k}:
                     continue
@@ -137,13 +136,50 @@ class Pairing(Rows):
                         out.append(site.items[j])
         return out
 
-    def _region_sites(self, members: tuple[Member, ...]) -> Iterator[Site]:
+    def _relevant(
+        self, members: tuple[Member, ...], need: tuple[int, ...]
+    ) -> Iterator[tuple[Site, list[tuple[frozenset[int], bool]]]]:
+        """The sites of the members' region where each needed member's rows may be, with
+        every item's facts. Tracing is the cost: a site is traced only when, for each
+        needed member, an item names a variable its rows can reach in the region."""
         homes: list[Node] = []
         for m in members:
             if not any(sx.contains(h, m.home) for h in homes):
                 homes = [h for h in homes if not sx.contains(m.home, h)] + [m.home]
-        for home in homes:
-            yield from self.sites(home)
+        carriers = {k: self._carriers(members[k], homes) for k in need}
+        for site in (s for home in homes for s in self.sites(home)):
+            if all(
+                any(_may_hold(item.node, carriers[k], members[k]) for item in site.items)
+                for k in need
+            ):
+                yield site, [self._facts(item, members) for item in site.items]
+
+    def _carriers(self, m: Member, homes: list[Node]) -> frozenset[str]:
+        """Names that may hold m's rows in the homes: m's own, and every name bound from
+        an expression that reads one of them (to a fixed point)."""
+        names = {m.name} if m.anchor is None else set()
+        if m.anchor is not None:
+            statement = sx.statement_of(m.anchor)
+            for node in (statement, *statement.named_children):
+                names |= {_bound_word(b.target) for b in statement_bindings(node, None)}
+        assignments = [a for home in homes for a in self._assignments(home)]
+        while True:
+            grown = names | {t for targets, read in assignments if read & names for t in targets}
+            if grown == names:
+                return frozenset(names)
+            names = grown
+
+    def _assignments(self, home: Node) -> list[tuple[frozenset[str], frozenset[str]]]:
+        """(names bound, names read) of every binding statement under home."""
+        if home.id not in self._bound:
+            out = []
+            for node in sx.descendants(home, into_scopes=True):
+                bindings = [b for b in statement_bindings(node, None) if b.value is not None]
+                if bindings and node.type not in ("function_definition", "class_definition"):
+                    read = frozenset(w for b in bindings for w in _words(b.value))  # type: ignore[arg-type]
+                    out.append((frozenset(_bound_word(b.target) for b in bindings), read))
+            self._bound[home.id] = out
+        return self._bound[home.id]
 
     def _lined_up(self, site: Site, i: int, j: int, depth: int) -> bool:
         """Whether the site lines item i up with item j row by row."""
@@ -252,6 +288,28 @@ class Pairing(Rows):
 
 
 # ---- syntax -------------------------------------------------------------------------------
+
+
+def _words(node: Node) -> set[str]:
+    """Every identifier under node, attribute names included (`self.x` -> self, x)."""
+    return {
+        sx.text(n)
+        for n in (node, *sx.descendants(node, into_scopes=True))
+        if n.type == "identifier"
+    }
+
+
+def _bound_word(target: Node) -> str:
+    if target.type == "attribute":
+        attr = target.child_by_field_name("attribute")
+        return sx.text(attr) if attr is not None else ""
+    return sx.text(target)
+
+
+def _may_hold(node: Node, carriers: frozenset[str], m: Member) -> bool:
+    if m.anchor is not None and sx.contains(node, m.anchor):
+        return True
+    return not carriers.isdisjoint(_words(node))
 
 
 def _call_items(call: Node) -> list[Node]:

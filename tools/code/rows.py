@@ -19,7 +19,7 @@ from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.flow import Flow
 from torch_investigate.tools.code.names import last
 from torch_investigate.tools.code.scopes import Binding
-from torch_investigate.tools.code.values import Value
+from torch_investigate.tools.code.values import Origin, Value
 
 # What describes an array without its rows, or reorders it by value: a value computed
 # through one of these no longer follows the array's row order.
@@ -58,6 +58,7 @@ class Rows:
     def __init__(self, flow: Flow) -> None:
         self.flow = flow
         self._reads: dict[tuple[object, ...], tuple[frozenset[int], bool]] = {}
+        self._traces: dict[tuple[object, ...], list[tuple[list[Value], Origin | None]]] = {}
 
     # ---- members -----------------------------------------------------------------------
 
@@ -147,25 +148,38 @@ class Rows:
             return direct, True
         found: set[int] = set()
         data = False
-        for origin in self.flow.trace(v, dataflow=True, enter_models=False, budget=TRACE_BUDGET):
-            cut = False
-            for step in origin.path[1:]:
-                if _breaks_rows(step.node, step.frame.unit):
-                    cut = True
-                    break
+        for steps, origin in self._paths(v):
+            for step in steps:
                 found |= {k for k, m in enumerate(members) if self.holds(step, m)}
-            if cut:
+            if origin is None:
                 continue
             node = origin.node
             data = data or node.type not in ("integer", "float", "string", "true", "false", "none")
             if hops and origin.kind == "element":
-                ks, d = self._follow(origin.value, members, hops - 1)
-                found |= ks
+                found |= self._follow(origin.value, members, hops - 1)[0]
             elif hops and origin.kind in ("call", "module_call") and node.type == "call":
                 for arg in sx.call_args(node)[0]:  # a model's output follows its inputs' rows
-                    ks, d = self._follow(Value(arg, origin.value.frame), members, hops - 1)
-                    found |= ks
+                    found |= self._follow(Value(arg, origin.value.frame), members, hops - 1)[0]
         return frozenset(found), data
+
+    def _paths(self, v: Value) -> list[tuple[list[Value], Origin | None]]:
+        """The values passed going back from v, on each traced path, up to where the rows
+        stop following (then no origin) or to the origin. Traced once per value."""
+        if v.key not in self._traces:
+            out: list[tuple[list[Value], Origin | None]] = []
+            for origin in self.flow.trace(
+                v, dataflow=True, enter_models=False, budget=TRACE_BUDGET
+            ):
+                steps: list[Value] = []
+                reached: Origin | None = origin
+                for step in origin.path[1:]:
+                    if _breaks_rows(step.node, step.frame.unit):
+                        reached = None
+                        break
+                    steps.append(step)
+                out.append((steps, reached))
+            self._traces[v.key] = out
+        return self._traces[v.key]
 
 
 def _reads(node: Node, unit: FileUnit) -> Iterator[Node]:

@@ -73,12 +73,9 @@ def different_permutations(
 def _reorderings(
     ctx: CheckContext, unit: FileUnit, scope: Node
 ) -> tuple[list[Reordering], set[tuple[str, str]]]:
-    own = scope if scope.type == "function_definition" else None
     found: list[Reordering] = []
     bound_kinds: set[tuple[str, str]] = set()  # names bound in the scope, for the fallback
-    for node in sx.descendants(scope):
-        if sx.enclosing_function(node) != own and node.type in ("identifier", "subscript", "call"):
-            continue
+    for node in sx.descendants(scope):  # nested functions and classes are their own scopes
         if node.type == "identifier":
             named = kind_and_stem(sx.text(node))
             if named is not None:
