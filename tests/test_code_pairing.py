@@ -92,6 +92,28 @@ def f(v6, v7):
     assert _verdict({"m.py": src}) is True
 
 
+def test_a_tuple_of_attributes_and_dict_rows_pair_them() -> None:
+    stored = """
+import random
+
+class C1:
+    def __init__(self, v1, v2):
+        self.v3, self.v4 = v1, v2
+
+    def __getitem__(self, v5):
+        return {"a": self.v3[v5], "b": self.v4[v5]}
+
+def f(v6, v7):
+    random.shuffle(v6)
+    random.shuffle(v7)
+    return C1(v6, v7)
+"""
+    assert _verdict({"m.py": stored}) is True
+    # Stored but read by different methods with different indices: no pairing found.
+    apart = stored.replace('return {"a": self.v3[v5], "b": self.v4[v5]}', "return self.v3[v5]")
+    assert _verdict({"m.py": apart}) is None
+
+
 def test_a_loss_lines_a_models_output_up_with_its_target() -> None:
     src = """
 import random
