@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from tree_sitter import Node
 
@@ -44,13 +45,16 @@ DEPTH = 2  # calls followed into a callee or out to the callers
 MAX_CALLERS = 8
 
 
+SiteKind = Literal["call", "return", "literal", "index"]
+
+
 @dataclass(frozen=True, eq=False)
 class Site:
     """Expressions lined up at one place: a call's arguments, a tuple's items, a dict's
     values, or the arrays that one index variable selects rows of."""
 
     node: Node
-    kind: str  # "call" | "return" | "literal" | "index"
+    kind: SiteKind
     items: tuple[Value, ...]
 
 
@@ -63,13 +67,13 @@ class Pairing(Rows):
 
     # ---- where values are lined up -----------------------------------------------------
 
-    def sites(self, home: Node) -> list[Site]:
+    def sites(self, unit: FileUnit, home: Node) -> list[Site]:
+        """Every place under home (a function, module root or class) that lines values up."""
         if home.id not in self._sites:
-            self._sites[home.id] = list(self._find_sites(home))
+            self._sites[home.id] = list(self._find_sites(unit, home))
         return self._sites[home.id]
 
-    def _find_sites(self, home: Node) -> Iterator[Site]:
-        unit = self._unit_of(home)
+    def _find_sites(self, unit: FileUnit, home: Node) -> Iterator[Site]:
         by_index: dict[tuple[str, frozenset[int]], list[Node]] = {}
         for node in sx.descendants(home, into_scopes=True):
             t = node.type
@@ -91,12 +95,6 @@ class Pairing(Rows):
         for nodes in by_index.values():
             if len(nodes) >= 2:
                 yield Site(nodes[0], "index", tuple(self.flow.value(unit, n) for n in nodes))
-
-    def _unit_of(self, node: Node) -> FileUnit:
-        root = node
-        while root.parent is not None:
-            root = root.parent
-        return next(u for u in self.flow.index.units.values() if u.tree.root_node.id == root.id)
 
     # ---- pairs ---------------------------------------------------------------------------
 
@@ -142,12 +140,12 @@ class Pairing(Rows):
         """The sites of the members' region where each needed member's rows may be, with
         every item's facts. Tracing is the cost: a site is traced only when, for each
         needed member, an item names a variable its rows can reach in the region."""
-        homes: list[Node] = []
+        homes: list[Member] = []  # the members whose homes hold the others'
         for m in members:
-            if not any(sx.contains(h, m.home) for h in homes):
-                homes = [h for h in homes if not sx.contains(m.home, h)] + [m.home]
-        carriers = {k: self._carriers(members[k], homes) for k in need}
-        for site in (s for home in homes for s in self.sites(home)):
+            if not any(_within(m, h) for h in homes):
+                homes = [h for h in homes if not _within(h, m)] + [m]
+        carriers = {k: self._carriers(members[k], [h.home for h in homes]) for k in need}
+        for site in (s for h in homes for s in self.sites(h.unit, h.home)):
             if all(
                 any(_may_hold(item.node, carriers[k], members[k]) for item in site.items)
                 for k in need
@@ -288,6 +286,10 @@ class Pairing(Rows):
 
 
 # ---- syntax -------------------------------------------------------------------------------
+
+
+def _within(m: Member, other: Member) -> bool:
+    return m.unit is other.unit and sx.contains(other.home, m.home)
 
 
 def _words(node: Node) -> set[str]:
