@@ -95,6 +95,11 @@ def _reordering(ctx: CheckContext, unit: FileUnit, node: Node) -> tuple[object, 
         parts = node.children_by_field_name("subscript")
         if value is None or len(parts) != 1 or parts[0].type not in INDEX_TYPES:
             return None
+        parent = node.parent
+        if parent is not None and parent.type in ("assignment", "augmented_assignment"):
+            left = parent.child_by_field_name("left")
+            if left is not None and left.id == node.id:
+                return None  # `v[perm] = ...` writes rows, it does not reorder them
         perm = _permutation_origin(ctx, unit, parts[0])
         return (perm.id, value) if perm is not None else None
     if node.type == "call" and b"roll" in (node.text or b"")[:60]:
