@@ -13,6 +13,7 @@ import logging
 from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.checks import (  # noqa: F401 - importing registers the checks
     activations,
+    bad_labels,
     clipping,
     data_loading,
     detach,
