@@ -50,6 +50,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "flat_cuda": (FLAT, [("net = torch.nn.Sequential(", "dev = torch.device('cuda')\nX, Y = X.to(dev), Y.cuda()\nnet = torch.nn.Sequential("), ("crit = torch.nn.MSELoss()", "net.to(dev)\ncrit = torch.nn.MSELoss()")]),
     # per-sample terms added before the mean, one of them weighted
     "mlp_terms": (MLP, [("            loss = F.cross_entropy(model(xb), yb)\n", "            per = F.cross_entropy(model(xb), yb, reduction='none')\n            pen = model(xb).pow(2).sum(1)\n            loss = (per + 0.5 * pen).mean()\n")]),
+    # code that reads a class's signature (Lightning re-instantiating a DataLoader by it)
+    "mlp_signatures": (MLP, [("    loader = DataLoader(", "    from inspect import signature\n    assert {'dataset', 'batch_size'} <= set(signature(DataLoader.__init__).parameters)\n    assert {'params', 'defaults'} <= set(signature(torch.optim.Optimizer.__init__).parameters)\n    assert 'optimizer' in signature(torch.optim.lr_scheduler.LRScheduler.__init__).parameters\n    loader = DataLoader(")]),
     "flat_tinyclip": (FLAT, [("    sgd.step()\n", "    torch.nn.utils.clip_grad_norm_(net.parameters(), 1e-4)\n    sgd.step()\n")]),
     "flat_bcast": (FLAT, [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")]),
 }  # fmt: skip
@@ -289,6 +291,13 @@ def test_per_sample_terms_are_followed_to_the_lines_that_computed_them(tracer):
     }
     pen = next(term for term in site.terms if term.source.endswith(":40"))
     assert len(pen.values) >= 8 and all(v is not None and v > 0 for _, v in pen.values)
+
+
+def test_the_hooked_constructors_keep_their_signatures(tracer):
+    """Lightning stores a DataLoader's dataset by reading its __init__'s parameters; a
+    hook that hides them made a healthy Lightning example crash under the tracer."""
+    t = tracer("mlp_signatures")
+    assert t.error is None and t.ran_training
 
 
 def test_a_leaf_made_afresh_each_iteration_is_not_a_parameter(tracer):

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from torch_investigate.tools.sandbox import isolation as isolation_mod
+from torch_investigate.tools.sandbox import surroundings
 from torch_investigate.tools.sandbox.classify import RunEvidence, classify
 from torch_investigate.tools.sandbox.environment import sandbox_env
 from torch_investigate.tools.sandbox.models import Failure, Limits, RunResult
@@ -55,7 +56,6 @@ _MAX_SERVER_STARTS = 3
 
 
 # entries beside the user's repo linked next to each run copy (a home folder can hold many)
-MAX_SURROUNDINGS = 500
 
 
 class SandboxError(RuntimeError):
@@ -166,7 +166,7 @@ class Sandbox:
 
     def _spawn(self, *, once: bool) -> SandboxProcess:
         assert self._python_path is not None
-        around = self.origin.parent if self.origin is not None else None
+        around = surroundings.top(self.origin, self.isolation)
         argv = isolation_mod.wrap(
             self.isolation, self.root, self._runtime, self._python_path, around
         )
@@ -282,14 +282,15 @@ class Sandbox:
         extra_env: Mapping[str, str] | None,
     ) -> RunResult:
         base = self.root / "runs" / run_id
-        run_dir = base / (self.workspace_root.name or "repo")
+        above = surroundings.levels_above(self.origin, self.isolation)
+        run_dir = base.joinpath(*above, self.workspace_root.name or "repo")
         trace_path = self._trace_path(run_id)
         out_dir = trace_path.parent
         home, tmp = self.root / "homes" / run_id / "home", self.root / "homes" / run_id / "tmp"
         for folder in (base, home, tmp, out_dir):
             folder.mkdir(parents=True)
         shutil.copytree(self.workspace_root, run_dir, symlinks=True)
-        self._surroundings(base, run_dir.name)
+        surroundings.link(self.origin, self.isolation, run_dir)
         net_log = out_dir / "network.jsonl"
 
         def result(
@@ -401,22 +402,6 @@ class Sandbox:
             n = sync_back(res.run_dir, self.workspace_root)
             notes.append(f"set-up `{shown}` ran first ({n} files made or changed)")
         return notes
-
-    def _surroundings(self, base: Path, name: str) -> None:
-        """Links beside the run copy to what lies beside the original repo (read-only
-        under bwrap; never made without it, where a link would let the run write there)."""
-        if self.origin is None or self.isolation != "bwrap":
-            return
-        try:
-            entries = sorted(self.origin.parent.iterdir())[:MAX_SURROUNDINGS]
-        except OSError:
-            return
-        for entry in entries:
-            if entry.name != name and entry != self.origin:
-                try:
-                    (base / entry.name).symlink_to(entry, target_is_directory=entry.is_dir())
-                except OSError:
-                    continue
 
     def _run_cold(self, request: dict[str, Any], timeout: float) -> Answer:
         process = self._spawn(once=True)

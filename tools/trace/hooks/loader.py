@@ -9,6 +9,7 @@ is turned off when there is no GPU to pin it for."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 import torch
@@ -67,6 +68,7 @@ def install(rec: Recorder, undo: Undo) -> None:
 
     signature = inspect.signature(orig_init)
 
+    @functools.wraps(orig_init)  # Lightning reads the signature to re-instantiate loaders
     def init(self, *a, **k):
         asked = 0
         if not rec.busy:

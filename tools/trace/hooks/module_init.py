@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import torch
 from torch import nn
 
@@ -15,6 +17,7 @@ from .guard import Undo
 def install(rec: Recorder, undo: Undo) -> None:
     orig_init = nn.Module.__init__
 
+    @functools.wraps(orig_init)  # code that reads the signature sees nn.Module's
     def init(self, *a, **k):
         orig_init(self, *a, **k)
         if not rec.busy:

@@ -4,6 +4,7 @@ order per iteration. The user probe runs after the first step."""
 
 from __future__ import annotations
 
+import functools
 import math
 import types
 
@@ -39,6 +40,7 @@ def _install_init(rec: Recorder, undo: Undo) -> None:
     Opt = torch.optim.Optimizer
     orig_init = Opt.__init__
 
+    @functools.wraps(orig_init)  # a CLI or config system reads the signature
     def init(self, params, defaults, *a, **k):
         orig_init(self, params, defaults, *a, **k)
         if rec.busy:

@@ -3,6 +3,8 @@ the first optimizer step, and the learning rate after each step."""
 
 from __future__ import annotations
 
+import functools
+
 from ..recorder import Recorder
 from ..tensors import frame_dict, repo_frame
 from .guard import Undo, guarded
@@ -17,6 +19,7 @@ def install(rec: Recorder, undo: Undo) -> None:
     base = L.LRScheduler
     orig_init = base.__init__
 
+    @functools.wraps(orig_init)  # a CLI or config system reads the signature
     def init(self, *a, **k):
         rec.sched_init += 1
         try:
