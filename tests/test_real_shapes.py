@@ -45,6 +45,16 @@ CASES = {
         "charlm", "train.py", [("return chunk[:-1], chunk[1:]", "return chunk[:-1], chunk[:-1]")],
         ("split_leakage", "train.py", "Chunks.__getitem__"), True,
     ),
+    # a GPT-style forward(idx, targets) that computes its loss inside: handed its targets
+    # to score them, not as input (nanoGPT and minGPT as written got a leakage suspicion)
+    "charlm/targets_given_to_forward": (
+        "charlm", "train.py",
+        [("    def forward(self, idx):\n        h, _ = self.rnn(self.emb(idx)); return self.head(h)",
+          "    def forward(self, idx, targets):\n        h, _ = self.rnn(self.emb(idx)); logits = self.head(h)\n        return logits, nn.functional.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))"),
+         ("        logits = model(x)\n        loss = nn.functional.cross_entropy(logits.view(-1, logits.size(-1)), y.view(-1))",
+          "        logits, loss = model(x, y)")],
+        None, True,
+    ),
     "vae/healthy": ("vae", "main.py", [], None, False),
     "vae/kl_sign": (
         "vae", "main.py", [("KLD = -0.5 * torch.sum", "KLD = 0.5 * torch.sum")],
@@ -117,6 +127,8 @@ def test_real_shapes(tmp_path, name, file, edits, root):
     if root is None:
         assert confirmed(report) == [], said
         assert report.root_cause is None, said
+        if name == "charlm":  # not even a suspicion: the targets are the next characters
+            assert "split_leakage" not in {f.category for f in report.findings}, said
         if name == "gpu_default":
             assert report.command.argv == ["train.py", "--device", "cpu"], report.command
             assert report.conclusion == "no_defect_found", report.conclusion_reason

@@ -59,7 +59,10 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
     - floating targets equal to the model's input: the model reconstructs its input (an
       autoencoder), so there are no input/target pairs to misalign;
     - targets equal to an input shifted by one position (the next token): paired with
-      their inputs by construction."""
+      their inputs by construction;
+    - a forward handed its targets beside other ids (a GPT's `forward(idx, targets)`
+      computing its loss inside) has received them to score, not as input: only when
+      every integer tensor it received equals the targets is it shown its answer."""
     fed, rec.received = rec.received, []
     if not fed or target.numel() < 2:
         return
@@ -70,12 +73,13 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
         forced = y.dim() >= 1 and any(
             x.shape == y.shape and _equal(x[..., 1:], y[..., :-1]) for x in others
         )
-        next_token = not same and any(_shifted(x, y) for x in fed)
+        scored = any(x.numel() == y.numel() and not x.is_floating_point() for x in others)
+        next_token = (not same or scored) and any(_shifted(x, y) for x in others or fed)
     s = rec.target_is_input
     s["compared"] += 1
     if same and y.is_floating_point():
         s["reconstructed"] += 1
-    elif same and not forced:
+    elif same and not forced and not scored:
         s["equal"] += 1
         if s["frame"] is None:
             s["frame"] = frame_dict(frame)
