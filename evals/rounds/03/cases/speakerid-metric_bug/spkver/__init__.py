@@ -1,0 +1,1 @@
+"""Toy speaker verification: conv embedding + additive angular margin softmax."""
