@@ -85,3 +85,29 @@ def test_a_positional_value_read_from_an_option_is_placed_at_the_options_default
     assert places.literal_of(s, at, "max_norm", position=1, value=0.5) is None
     # by keyword only, a positional argument is not found
     assert places.literal_of(s, at, "max_norm", value=0.0025) is None
+
+
+STEP_HELPER = """import torch
+
+
+class AutoEncoder(torch.nn.Module):
+    def _common_step(self, batch):
+        x = batch
+        loss = torch.nn.functional.mse_loss(self.net(x), x)
+        return loss
+
+    def training_step(self, batch, batch_idx):
+        self._common_step(batch)
+
+    def validation_step(self, batch, batch_idx):
+        loss = self._common_step(batch)
+        return loss
+"""
+
+
+def test_a_returned_loss_thrown_away_by_its_caller_is_placed_at_that_call(tmp_path):
+    s = session(tmp_path, {"ae.py": STEP_HELPER})
+    loc = places.discarding_caller(s, Frame(file="ae.py", line=7))
+    assert loc is not None and (loc.line, loc.symbol) == (11, "AutoEncoder.training_step")
+    # nothing returned: no caller is to blame
+    assert places.discarding_caller(s, Frame(file="ae.py", line=11)) is None

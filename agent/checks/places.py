@@ -193,6 +193,32 @@ def caller_passing(session: Session, frame: Frame | None) -> Location | None:
     return None
 
 
+def discarding_caller(session: Session, frame: Frame | None) -> Location | None:
+    """The call that throws away what the function at `frame` returns: a helper that
+    computes and returns the loss, called by a framework's training step as a bare
+    statement (`self._common_step(batch)` with no `return`), so the step hands nothing on."""
+    if frame is None:
+        return None
+    unit = session.index.unit(frame.file)
+    if unit is None:
+        return None
+    at = [
+        n for n in sx.descendants(unit.tree.root_node, into_scopes=True) if sx.line(n) == frame.line
+    ]
+    fn = next((f for n in at if (f := sx.enclosing_function(n)) is not None), None)
+    if fn is None or not any(
+        n.type == "return_statement" and n.named_child_count
+        for n in sx.descendants(fn)
+        if sx.enclosing_function(n) == fn
+    ):
+        return None
+    for caller in analysis(session.index).flow.callers(fn):
+        parent = caller.node.parent
+        if parent is not None and parent.type == "expression_statement":
+            return _location(session, caller.file, caller.line)
+    return None
+
+
 def _only_parameters(node, params: set[str]) -> bool:
     """Two or more operands, each one of `params` (the callee of a call aside)."""
     if node.type == "binary_operator":
