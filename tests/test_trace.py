@@ -52,6 +52,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "mlp_terms": (MLP, [("            loss = F.cross_entropy(model(xb), yb)\n", "            per = F.cross_entropy(model(xb), yb, reduction='none')\n            pen = model(xb).pow(2).sum(1)\n            loss = (per + 0.5 * pen).mean()\n")]),
     # code that reads a class's signature (Lightning re-instantiating a DataLoader by it)
     "mlp_signatures": (MLP, [("    loader = DataLoader(", "    from inspect import signature\n    assert {'dataset', 'batch_size'} <= set(signature(DataLoader.__init__).parameters)\n    assert {'params', 'defaults'} <= set(signature(torch.optim.Optimizer.__init__).parameters)\n    assert 'optimizer' in signature(torch.optim.lr_scheduler.LRScheduler.__init__).parameters\n    loader = DataLoader(")]),
+    # the pre-0.4 wrapper old code still calls (PyTorch-GAN's labels)
+    "mlp_variable": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(torch.autograd.Variable(F.softmax(model(xb), dim=1)), yb)")]),
     "flat_tinyclip": (FLAT, [("    sgd.step()\n", "    torch.nn.utils.clip_grad_norm_(net.parameters(), 1e-4)\n    sgd.step()\n")]),
     "flat_bcast": (FLAT, [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")]),
 }  # fmt: skip
@@ -291,6 +293,11 @@ def test_per_sample_terms_are_followed_to_the_lines_that_computed_them(tracer):
     }
     pen = next(term for term in site.terms if term.source.endswith(":40"))
     assert len(pen.values) >= 8 and all(v is not None and v > 0 for _, v in pen.values)
+
+
+def test_a_legacy_variable_keeps_what_the_tracer_knows_of_its_tensor(tracer):
+    c = tracer("mlp_variable").train_loss_calls()[0]
+    assert c.input.provenance is not None and c.input.provenance.op == "softmax"
 
 
 def test_the_hooked_constructors_keep_their_signatures(tracer):

@@ -257,12 +257,15 @@ def class_balance(session: Session, ev: Evidence) -> None:
     t = baseline_trace(session) if not session.options.static_only else None
     if t is None or not t.ran_training:
         return
-    # a batch of one sample (or one target) holds one class by construction: says nothing
-    hists = [h for h in t.batches.target_values_per_batch if h and sum(h.values()) >= 4]
+    # a batch of one sample (or one target) holds one class by construction: says nothing;
+    # each loss call's targets are a stream of their own (a GAN's real and fake labels
+    # are constants, each always one class: no stream in class order)
+    streams = [
+        [h for h in stream if h and sum(h.values()) >= 4] for stream in t.batches.target_streams()
+    ]
+    hists = max(streams, key=lambda hs: (len(_classes(hs)) >= 2, len(hs)), default=[])
     means = t.batches.target_means_per_batch
-    overall: set[str] = set()
-    for h in hists:
-        overall.update(h)
+    overall = _classes(hists)
     loader = t.train_loader()
     shuffle = (
         f"; the training DataLoader {'shuffles' if loader.shuffle else 'does not shuffle'}"
@@ -308,6 +311,13 @@ def class_balance(session: Session, ev: Evidence) -> None:
         "not_applicable",
         f"too few training batches ({max(len(hists), len(means))}) or target values to judge",
     )
+
+
+def _classes(hists: list[dict[str, int]]) -> set[str]:
+    overall: set[str] = set()
+    for h in hists:
+        overall.update(h)
+    return overall
 
 
 def _runs(labels: list[str]) -> str:

@@ -106,7 +106,8 @@ def _floor(t: Trace) -> float | None:
 
 def _confound(session: Session, t: Trace) -> str | None:
     """What else would make real and shuffled pairs transfer alike."""
-    hists = [h for h in t.batches.target_values_per_batch if h]
+    streams = [[h for h in stream if h] for stream in t.batches.target_streams()]
+    hists = max(streams, key=len, default=[])
     if len(hists) >= 4 and sum(1 for h in hists if len(h) == 1) >= 0.75 * len(hists):
         return "the training batches hold a single class each (the pool would too)"
     probe = t.probes.get("forward")

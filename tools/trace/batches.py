@@ -36,6 +36,7 @@ class BatchStats:
         self.site_moments: dict[str, list] = {}
         self.target_hist_per_batch: list[dict] = []
         self.target_means_per_batch: list[float] = []
+        self.target_sites_per_batch: list[str] = []  # the loss call each histogram is from
         self.target_moments: dict[str, dict] = {}  # phase -> n, values, min, max
         self.column_target: dict[int, dict] = {}  # feature column -> n, min_abs_corr
 
@@ -72,10 +73,13 @@ class BatchStats:
             if phase == "eval" and (key in self.site_moments or len(self.site_moments) < MAX_SITES):
                 _accumulate(self.site_moments, key, m)
 
-    def record_target(self, phase: str, target: torch.Tensor, inputs: torch.Tensor | None) -> None:
+    def record_target(
+        self, phase: str, target: torch.Tensor, inputs: torch.Tensor | None, site: str = "?"
+    ) -> None:
         s = summarize(target)
         if phase == "train" and len(self.target_hist_per_batch) < MAX_SUMMARIES:
             self.target_hist_per_batch.append(s.get("values") or {})
+            self.target_sites_per_batch.append(site)
             if s.get("mean") is not None:
                 self.target_means_per_batch.append(s["mean"])
         acc = self.target_moments.setdefault(

@@ -318,9 +318,9 @@ class Recorder:
         rec["phase"] = phase
         batch = rec.pop("_batch", None)
         rec.pop("_input_ids", None)
+        fr = rec.get("frame")
+        site = f"{fr['file']}:{fr['line']}" if fr else "?"
         if batch is not None:
-            fr = rec.get("frame")
-            site = f"{fr['file']}:{fr['line']}" if fr else "?"
             self.batches.record_inputs(
                 phase,
                 *batch,
@@ -331,4 +331,4 @@ class Recorder:
             )
         target = rec.pop("_target", None)
         if target is not None:
-            self.batches.record_target(phase, *target)
+            self.batches.record_target(phase, *target, site=site)

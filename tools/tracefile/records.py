@@ -417,6 +417,21 @@ class Batches(TraceRecord):
     targets: dict[str, TargetStats] = Field(default_factory=dict)
     target_values_per_batch: list[dict[str, int]] = Field(default_factory=list)
     target_means_per_batch: list[float] = Field(default_factory=list)
+    # the training loss call (`file:line`) each histogram above is from: a GAN's real
+    # and fake labels are two constant streams, not one label stream in class order
+    target_sites_per_batch: list[str] = Field(default_factory=list)
+
+    def target_streams(self) -> list[list[dict[str, int]]]:
+        """The training targets' per-batch histograms, one list per loss call site (one
+        list in all for a trace without sites), the longest first."""
+        hists, sites = self.target_values_per_batch, self.target_sites_per_batch
+        if len(sites) != len(hists):
+            return [hists] if hists else []
+        streams: dict[str, list[dict[str, int]]] = {}
+        for h, site in zip(hists, sites, strict=True):
+            streams.setdefault(site, []).append(h)
+        return sorted(streams.values(), key=len, reverse=True)
+
     column_target_corr: dict[str, float] = Field(default_factory=dict)
 
 

@@ -15,6 +15,7 @@ from . import (
     clip,
     cuda,
     functional,
+    legacy_variable,
     loader,
     mode_switch,
     module_call,
@@ -28,7 +29,7 @@ from .built_at import repo_frame_of
 
 # installed in this order, undone in reverse
 ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer, functional)
-WHEN_TRACING = (module_call, module_init, mode_switch, clip, scheduler, loader)
+WHEN_TRACING = (module_call, module_init, mode_switch, clip, scheduler, loader, legacy_variable)
 
 
 def install(rec: Recorder) -> list:

@@ -1,0 +1,52 @@
+"""Class order is judged per loss call: a GAN's real and fake labels are constants made by
+the program, each loss call's targets always one value, and taken together they alternate
+batch by batch; that is no dataset in class order (a healthy PyTorch-GAN got a confirmed
+unshuffled_data). One stream of dataset labels in class order still is."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from torch_investigate.agent.checks.base import Evidence
+from torch_investigate.agent.checks.data import class_balance
+from torch_investigate.tools.records import Stage
+from torch_investigate.tools.tracefile.records import Batches
+
+
+def _check(batches: Batches) -> Evidence:
+    trace = SimpleNamespace(ran_training=True, batches=batches, train_loader=lambda: None)
+    session = SimpleNamespace(
+        options=SimpleNamespace(static_only=False, steps=200),
+        baseline=lambda: SimpleNamespace(trace=trace),
+        static_findings=[],
+    )
+    ev = Evidence(Stage.DATA)
+    class_balance(session, ev)
+    return ev
+
+
+def test_constant_targets_of_several_loss_calls_are_no_class_order():
+    real, fake = {"1": 64}, {"0": 64}
+    hists, sites = [], []
+    for _ in range(12):  # the discriminator on real, on fake, the generator toward real
+        hists += [real, fake, real]
+        sites += ["gan.py:150", "gan.py:151", "gan.py:144"]
+    batches = Batches(target_values_per_batch=hists, target_sites_per_batch=sites)
+    assert [len(s) for s in batches.target_streams()] == [12, 12, 12]
+    ev = _check(batches)
+    assert not ev.findings
+    assert ev.items["class_balance"][0] != "failed"
+
+
+def test_one_stream_of_labels_in_class_order_is_still_found(monkeypatch):
+    import torch_investigate.agent.checks.data as data
+
+    found = []
+    monkeypatch.setattr(data, "_unshuffled", lambda session, ev, t, text: found.append(text))
+    hists = [{"0": 32}] * 10 + [{"1": 32}] * 10 + [{"2": 32}] * 10
+    _check(Batches(target_values_per_batch=hists, target_sites_per_batch=["train.py:40"] * 30))
+    assert found and "30 of 30 consecutive training batches hold a single class" in found[0]
+    # a trace without sites (an older tracer) is one stream
+    found.clear()
+    _check(Batches(target_values_per_batch=hists))
+    assert found
