@@ -271,6 +271,12 @@ def sample_independence(session: Session, ev: Evidence) -> None:
             "passed",
             f"changing one of {probe.batch_size} samples leaves the other outputs unchanged (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode, every forward from the same random state since it samples){axis}",
         )
+    elif probe.independent and probe.pairwise:
+        ev.item(
+            "sample_independence",
+            "passed",
+            f"the output holds one entry per pair of the {probe.batch_size} samples (a [batch, batch] score, as in-batch negatives compute): reordering the samples reorders its rows and columns the same way, and changing one sample moves only its own pairs (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode){axis}",
+        )
     elif probe.independent:
         ev.item(
             "sample_independence",

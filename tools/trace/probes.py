@@ -77,6 +77,29 @@ def _roll(t: torch.Tensor, b: int) -> torch.Tensor:
     return t.roll(1, dims=0) if t.dim() >= 1 and t.shape[0] == b else t
 
 
+def _paired_axes(t: torch.Tensor, b: int) -> tuple[int, ...]:
+    """Every axis of one entry per sample: the rows, and the columns of a pairwise output
+    (a [B, B] similarity of in-batch negatives, attention across the batch)."""
+    return (
+        tuple(ax for ax in range(t.dim()) if t.shape[ax] == b)
+        if t.dim() and t.shape[0] == b
+        else ()
+    )
+
+
+def _roll_pairs(t: torch.Tensor, b: int) -> torch.Tensor:
+    axes = _paired_axes(t, b)
+    return t.roll((1,) * len(axes), dims=axes) if axes else t
+
+
+def _others(t: torch.Tensor, b: int) -> torch.Tensor:
+    """The entries that involve none of sample 0 (rows and pair columns 1:)."""
+    index = [slice(None)] * t.dim()
+    for ax in _paired_axes(t, b):
+        index[ax] = slice(1, None)
+    return t[tuple(index)]
+
+
 def _moved(run, args, kwargs, axis: int, n: int, lead: tuple[int, ...], op) -> list[torch.Tensor]:
     """The outputs for inputs with `op` applied along their sample axis."""
     a = map_tensors(args, lambda t: _along(t, axis, n, op))
@@ -185,8 +208,22 @@ def _verdict(
     else:
         change = max(float((bb - a).abs().max()) for a, bb in zip(out_a, out_b))
         cross = max(float((bb - _roll(a, b)).abs().max()) for a, bb in zip(out_a, out_b))
+    # a pairwise output (one column per sample as well as one row) is reordered along
+    # both; it mixes samples only if the pairs not involving a sample move with it
+    pairwise = (
+        not stochastic
+        and cross / scale >= 1e-4
+        and any(len(_paired_axes(a, b)) > 1 for a in out_a)
+        and max(float((bb - _roll_pairs(a, b)).abs().max()) for a, bb in zip(out_a, out_b)) / scale
+        < 1e-4
+    )
+    if pairwise:
+        cross = max(float((bb - _roll_pairs(a, b)).abs().max()) for a, bb in zip(out_a, out_b))
     if same_p:
-        cross = max(cross, max(float((p[1:] - a[1:]).abs().max()) for a, p in zip(out_a, out_p)))
+        rest = _others if pairwise else (lambda t, _b: t[1:])
+        cross = max(
+            cross, max(float((rest(p, b) - rest(a, b)).abs().max()) for a, p in zip(out_a, out_p))
+        )
     rows_identical = all(bool((a - a[:1]).abs().max() <= 1e-7 * scale) for a in out_a)
     # which other samples move when only sample 0 changes (a finer look at mixing)
     return {
@@ -198,6 +235,7 @@ def _verdict(
         "cross_sample_error": cross,
         "cross_sample_relative": cross / scale,
         "independent": cross / scale < 1e-4,
+        "pairwise": pairwise,  # samples meet only as pairs (a [B, B] output), by design
         "ignores_input": inputs_differ and change / scale < 1e-7,
         "rows_identical": rows_identical,
     }

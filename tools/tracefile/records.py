@@ -459,6 +459,7 @@ class ForwardProbe(TraceRecord):
     rows_identical: bool | None = None
     sample_axis: int | None = None  # the input axis that holds the samples (1: time-first)
     stochastic: bool | None = None  # judged by changing one sample (a forward that samples)
+    pairwise: bool | None = None  # one output entry per pair of samples ([B, B]), by design
 
 
 class ErrorInfo(TraceRecord):
