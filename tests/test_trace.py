@@ -54,6 +54,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "mlp_signatures": (MLP, [("    loader = DataLoader(", "    from inspect import signature\n    assert {'dataset', 'batch_size'} <= set(signature(DataLoader.__init__).parameters)\n    assert {'params', 'defaults'} <= set(signature(torch.optim.Optimizer.__init__).parameters)\n    assert 'optimizer' in signature(torch.optim.lr_scheduler.LRScheduler.__init__).parameters\n    loader = DataLoader(")]),
     # the pre-0.4 wrapper old code still calls (PyTorch-GAN's labels)
     "mlp_variable": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(torch.autograd.Variable(F.softmax(model(xb), dim=1)), yb)")]),
+    # pseudo-labels from a no-grad forward on another view, the targets of a training loss
+    "mlp_pseudo": (MLP, [("            loss = F.cross_entropy(model(xb), yb)\n", "            with torch.no_grad():\n                pseudo = model(xb + 0.01).softmax(dim=1).max(dim=1).indices\n            loss = F.cross_entropy(model(xb), yb) + F.cross_entropy(model(xb * 0.5), pseudo)\n")]),
     "flat_tinyclip": (FLAT, [("    sgd.step()\n", "    torch.nn.utils.clip_grad_norm_(net.parameters(), 1e-4)\n    sgd.step()\n")]),
     "flat_bcast": (FLAT, [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")]),
 }  # fmt: skip
@@ -298,6 +300,17 @@ def test_per_sample_terms_are_followed_to_the_lines_that_computed_them(tracer):
 def test_a_legacy_variable_keeps_what_the_tracer_knows_of_its_tensor(tracer):
     c = tracer("mlp_variable").train_loss_calls()[0]
     assert c.input.provenance is not None and c.input.provenance.op == "softmax"
+
+
+def test_a_no_grad_forward_whose_output_is_a_training_target_is_training(tracer):
+    """FixMatch's pseudo-labels: a no-grad forward on a weak view, in train mode, whose
+    argmax is the target of the strong view's loss, is part of training, not an
+    evaluation in train mode (round 03's healthy-looking waveform repo got a confirmed
+    train_mode_in_eval); the real evaluation stays one."""
+    t = tracer("mlp_pseudo", max_steps=60)  # past the detailed steps, and fast-forwarded
+    at = {f.phase for f in t.forwards if f.frame.line == 40}
+    assert at == {"train"}, at
+    assert t.eval_forwards() and all(f.frame.line == 48 for f in t.eval_forwards())
 
 
 def test_the_hooked_constructors_keep_their_signatures(tracer):

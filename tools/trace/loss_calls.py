@@ -48,6 +48,8 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     frame = repo_frame()
     key = frame_key(frame)
     applied: list[str] = []
+    if grad and rec.pending_nograd:
+        _targets_from_nograd(rec, inp, tgt)
     if grad and rec.detailed and rec.status == "running":
         target = inp if tgt.requires_grad and not inp.requires_grad else tgt
         target_order.at_loss(rec, target, frame)
@@ -89,6 +91,21 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
             _link_output(rec, record, inp, tgt, out, grad)
         rec.event("loss", frame)
     return out
+
+
+def _targets_from_nograd(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor) -> None:
+    """A no-grad forward whose output a training loss receives (pseudo-labels from a weak
+    view, a teacher's soft targets) is part of training, not an evaluation."""
+    fed = {getattr(t, key, None) for t in (inp, tgt) for key in ("_ti_fw", "_ti_from_fw")} - {None}
+    if not fed:
+        return
+    keep = []
+    for record in rec.pending_nograd:
+        if record["index"] in fed:
+            rec.resolve_phase(record, "train")
+        else:
+            keep.append(record)
+    rec.pending_nograd[:] = keep
 
 
 def _keep_for_probes(rec: Recorder, func, ops: _Operands, tgt: torch.Tensor) -> None:

@@ -73,6 +73,26 @@ def under_transform() -> bool:
     return _LEVEL is not None and _LEVEL() is not None
 
 
+def derived_from(args) -> int | None:
+    """The forward whose output the first two operands hold or were computed from."""
+    for a in args[:2]:
+        if isinstance(a, torch.Tensor):
+            for key in ("_ti_fw", "_ti_from_fw"):
+                index = getattr(a, key, None)
+                if index is not None:
+                    return index
+    return None
+
+
+def _carry_forward_index(args, out) -> None:
+    src = derived_from(args)
+    if src is None:
+        return
+    for t in (out,) if isinstance(out, torch.Tensor) else out if isinstance(out, tuple) else ():
+        if isinstance(t, torch.Tensor):
+            t._ti_from_fw = src
+
+
 def _library(module) -> bool:
     return module is not None and type(module).__module__.startswith("torch.nn")
 
@@ -116,7 +136,10 @@ class TraceMode(TorchFunctionMode):
         if rec.fast_forward or (
             not rec.detailed and not self.op_interventions and torch.is_grad_enabled()
         ):
-            return func(*args, **kwargs)
+            out = func(*args, **kwargs)
+            if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
+                _carry_forward_index(args, out)
+            return out
         if name in GRAPH_CUTS:
             return self._graph_cut(name, func, args, kwargs)
         if name == "tensor" and args and isinstance(args[0], torch.Tensor):
@@ -130,6 +153,8 @@ class TraceMode(TorchFunctionMode):
         if isinstance(out, torch.Tensor):
             out = self._reshape_as_permute(name, args, out)
             self._after_op(name, func, args, kwargs, out)
+        elif isinstance(out, tuple):  # `probs.max(dim=1)`: computed from that forward's output
+            _carry_forward_index(args, out)
         return out
 
     def _reshape_as_permute(self, name: str, args, out: torch.Tensor) -> torch.Tensor:
@@ -186,6 +211,9 @@ class TraceMode(TorchFunctionMode):
             for a in args[:2]
         ):
             out._ti_pred = True  # computed from a model's output (a prediction, a score)
+        src = derived_from(args)
+        if src is not None:
+            out._ti_from_fw = src  # computed from a forward's output (pseudo-labels, soft targets)
         if name in PROB_OPS:
             self._tag_prob(PROB_OPS[name], out, a0, args, kwargs)
         elif name in PASSTHROUGH:

@@ -166,17 +166,25 @@ def _resolve_feeders(rec: Recorder, tensors: list[torch.Tensor], grad: bool) -> 
     """Decide the phase of earlier no-grad forwards from what this forward consumes.
 
     A frozen feature extractor (or a teacher) runs under no_grad inside a training
-    iteration: its output, or its very input tensors, feed this training forward. Any
-    other pending no-grad forward was an evaluation.
+    iteration: its output, or its very input tensors, feed this training forward. One
+    whose output becomes a training loss's target (pseudo-labels, a teacher's soft
+    targets) is decided at that loss call; any other is an evaluation, decided at the
+    next backward (or here, when this forward is itself under no_grad).
     """
     if not rec.pending_nograd:
         return
     consumed = {getattr(t, "_ti_fw", None) for t in tensors}
     ids = {id(t) for t in tensors}
+    keep = []
     for record in rec.pending_nograd:
         feeds = record["index"] in consumed or bool(record.get("_input_ids", set()) & ids)
-        rec.resolve_phase(record, "train" if feeds and grad else "eval")
-    rec.pending_nograd.clear()
+        if feeds and grad:
+            rec.resolve_phase(record, "train")
+        elif grad:
+            keep.append(record)  # its output may yet be a training loss's target
+        else:
+            rec.resolve_phase(record, "eval")
+    rec.pending_nograd[:] = keep
 
 
 @guarded
