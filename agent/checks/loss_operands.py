@@ -4,6 +4,8 @@ against each other."""
 
 from __future__ import annotations
 
+import math
+
 from torch_investigate.tools.tracefile.trace import Trace
 
 
@@ -23,11 +25,26 @@ def prediction_of(c):
 
 def cross_broadcast_losses(t: Trace) -> list:
     """Training loss calls whose input and target broadcast to a shape neither has: every
-    prediction is compared with every target, whatever the pairing."""
+    prediction is compared with every target, whatever the pairing; or whose predictions
+    are repeated across a target that holds more of them per sample (64 predictions
+    against a [64, 64] target built by a broadcast upstream: torch warns, and each
+    prediction is pulled toward 64 targets)."""
     return [
         c
         for c in t.train_loss_calls()
         if c.broadcast_shape
         and c.broadcast_shape != c.input.shape
-        and c.broadcast_shape != c.target.shape
+        and (c.broadcast_shape != c.target.shape or _repeated(c.input.shape, c.target.shape))
     ]
+
+
+def _repeated(prediction: list[int], target: list[int]) -> bool:
+    """The predictions, one batch of them, stretched over a target with more per sample."""
+    n_pred, n_target = math.prod(prediction), math.prod(target)
+    return (
+        len(prediction) >= 1
+        and len(target) >= 2
+        and prediction[0] == target[0]
+        and n_pred < n_target
+        and n_target % n_pred == 0
+    )

@@ -425,6 +425,17 @@ def capacity(session: Session, ev: Evidence) -> None:
         return
     best_scale, best = min(finals.items(), key=lambda kv: kv[1][1])
     text = f"the best fixed-batch loss over the sweep is {fmt(best[1])} from {fmt(first)} (lr x{best_scale:g})"
+    bootstrapped = [c for c in t.train_loss_calls() if c.target.from_model]
+    if bootstrapped:
+        c = bootstrapped[0]
+        ev.item(
+            "capacity",
+            "not_applicable",
+            f"{text}; the targets of {c.fn} at {c.frame} are computed from a model's output "
+            "(bootstrapped TD targets, a teacher, pseudo-labels): a fixed batch has no fixed "
+            "answer, so its fit cannot judge capacity",
+        )
+        return
     moving = _moving_batch(session, t)
     if moving:
         ev.item(

@@ -221,6 +221,7 @@ def _operand_summary(t: torch.Tensor, *, values: bool, dim: bool) -> dict:
     s["model_output"] = bool(getattr(t, "_ti_out", False))
     # made from constants by the program (GAN real/fake labels), not read from its data
     s["made_in_code"] = bool(getattr(t, "_ti_made", False)) and not getattr(t, "_ti_batch", False)
+    s["from_model"] = any(getattr(t, key, None) is not None for key in ("_ti_fw", "_ti_from_fw"))
     return s
 
 

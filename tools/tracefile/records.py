@@ -49,6 +49,9 @@ class LossOperand(TensorSummary):
     model_output: bool = False
     from_batch: bool = False
     made_in_code: bool = False  # built from constants by the program (torch.full labels)
+    # computed from a model's output (bootstrapped TD targets, a teacher's soft targets,
+    # pseudo-labels): a target with no fixed answer
+    from_model: bool = False
     rows_sum_to_one: float | None = None  # fraction of rows that are probability vectors
     rows_exp_sum_to_one: float | None = None  # fraction of rows that are log-probabilities
     in_unit_interval: bool | None = None
