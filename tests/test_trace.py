@@ -55,7 +55,9 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     # the pre-0.4 wrapper old code still calls (PyTorch-GAN's labels)
     "mlp_variable": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(torch.autograd.Variable(F.softmax(model(xb), dim=1)), yb)")]),
     # pseudo-labels from a no-grad forward on another view, the targets of a training loss
-    "mlp_pseudo": (MLP, [("            loss = F.cross_entropy(model(xb), yb)\n", "            with torch.no_grad():\n                pseudo = model(xb + 0.01).softmax(dim=1).max(dim=1).indices\n            loss = F.cross_entropy(model(xb), yb) + F.cross_entropy(model(xb * 0.5), pseudo)\n")]),
+    "mlp_pseudo": (MLP, [("            loss = F.cross_entropy(model(xb), yb)\n", "            with torch.no_grad():\n                pseudo = model(xb + 0.01).softmax(dim=1).max(dim=1).indices\n            loss = F.cross_entropy(model(xb), yb) + F.cross_entropy(model(xb * 0.5), pseudo)\n"),
+                        # an evaluation's loss computed outside no_grad on its no-grad logits
+                        ("            acc = (model(xv).argmax(dim=1) == yv).float().mean()\n", "            vlog = model(xv)\n        acc = (vlog.argmax(dim=1) == yv).float().mean()\n        vloss = F.cross_entropy(vlog, yv).item()\n")]),
     "flat_tinyclip": (FLAT, [("    sgd.step()\n", "    torch.nn.utils.clip_grad_norm_(net.parameters(), 1e-4)\n    sgd.step()\n")]),
     "flat_bcast": (FLAT, [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")]),
 }  # fmt: skip

@@ -21,6 +21,7 @@ from torch_investigate.agent.checks.locations import (
     where,
 )
 from torch_investigate.agent.checks.numbers import fmt, listed
+from torch_investigate.tools.code.grad_switches import turns_grad_off
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.tracefile.trace import Frame, Trace
 
@@ -301,7 +302,25 @@ def grad_mode(session: Session, ev: Evidence) -> None:
             and p.grad.none == p.grad.observed
         ]
         text = f"grad mode is off inside the training forward while {m['module']} runs ({m['calls']} calls, {fr})"
-        if starved:
+        if starved and fr is not None and not turns_grad_off(session.index, fr.file, fr.line):
+            text += (
+                f"; {len(starved)} parameters the optimizer holds never get a gradient "
+                f"({listed([p.name for p in starved])}), though the program's code at {fr} "
+                "turns grad mode off nowhere: the library call made there runs them without a "
+                "graph and returns an output cut from it (a reentrant checkpoint whose inputs "
+                "do not require grad)"
+            )
+            ev.find(
+                "detached_graph",
+                status="confirmed",
+                confidence="high",
+                evidence=[runtime(text, fr, session, parameters=[p.name for p in starved][:20])],
+                where=where(session, fr) or first_static_location(session, "detached_graph"),
+                why="the output of that call carries no graph, so the layers it ran get no gradient and never train",
+                confirm=f"check out.requires_grad right after the call at {fr}; with torch.utils.checkpoint pass use_reentrant=False (or an input that requires grad)",
+            )
+            ev.item("grad_mode", "failed", text)
+        elif starved:
             text += f"; {len(starved)} parameters the optimizer holds never get a gradient ({listed([p.name for p in starved])})"
             ev.find(
                 "no_grad_training",

@@ -48,7 +48,8 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     frame = repo_frame()
     key = frame_key(frame)
     applied: list[str] = []
-    if grad and rec.pending_nograd:
+    if grad and rec.pending_nograd and (inp.requires_grad or tgt.requires_grad):
+        # a loss that can train something (an evaluation's loss on no-grad logits cannot)
         _targets_from_nograd(rec, inp, tgt)
     if grad and rec.detailed and rec.status == "running":
         target = inp if tgt.requires_grad and not inp.requires_grad else tgt
