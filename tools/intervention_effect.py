@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 JSONValue = Any  # numbers, strings, lists and dicts of them; validated by json round trip
 # an intervention's value: a switch, a scale, a pool size (tools/trace/config.py Interventions)
-InterventionValue = bool | int | float
+InterventionValue = int | float | bool  # a number given as text stays a number
 
 
 class InterventionEffect(BaseModel):
