@@ -203,20 +203,16 @@ def _turns_grad(stmt: Node, flag: str) -> bool:
 )
 def non_leaf_parameters(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     src = ctx.source
-    for file, line in ctx.places(f):
-        stmt = ctx.statement(file, line)
-        if stmt is None:
+    for file, call in ctx.calls_at(f):
+        recv = sx.receiver(call)
+        if recv is None or sx.method_name(call) not in COPYING_METHODS:
             continue
-        for call in sx.calls_in(stmt):
-            recv = sx.receiver(call)
-            if recv is None or sx.method_name(call) not in COPYING_METHODS:
-                continue
-            text = sx.text(recv)
-            if "Parameter(" in text or "requires_grad" in text:
-                yield Candidate(
-                    f"`{sx.flat(call)[:80]}` -> `{sx.flat(recv)[:60]}` ({at(file, call)}): the parameter stays a leaf",
-                    (src.replace(file, call, text, anchor=True),),
-                )
+        text = sx.text(recv)
+        if "Parameter(" in text or "requires_grad" in text:
+            yield Candidate(
+                f"`{sx.flat(call)[:80]}` -> `{sx.flat(recv)[:60]}` ({at(file, call)}): the parameter stays a leaf",
+                (src.replace(file, call, text, anchor=True),),
+            )
 
 
 @fixer(

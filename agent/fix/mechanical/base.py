@@ -69,6 +69,14 @@ class FixContext:
             stack.extend(n.children)
         return best
 
+    def calls_at(self, finding: Finding) -> Iterator[tuple[str, Node]]:
+        """(file, call) for every call in the statement at each of the finding's places."""
+        for file, line in self.places(finding):
+            stmt = self.statement(file, line)
+            if stmt is not None:
+                for call in sx.calls_in(stmt):
+                    yield file, call
+
     def calls_on(self, file: str, line: int) -> list[Node]:
         """Every call node that starts on line, outermost first."""
         stmt = self.statement(file, line)

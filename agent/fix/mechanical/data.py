@@ -91,25 +91,19 @@ def unshuffled_data(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
             f"`shuffle=True` on the training DataLoader ({at(file, call)})",
             (src.set_kwarg(file, call, "shuffle", "True", anchor=True),),
         )
-    for file, line in ctx.places(f):
-        stmt = ctx.statement(file, line)
-        if stmt is None:
+    for file, call in ctx.calls_at(f):
+        fn = sx.call_function(call)
+        name = sx.text(fn) if fn is not None else ""
+        positional, keywords = sx.call_args(call)
+        if name.rsplit(".", 1)[-1] != "arange" or len(positional) != 1 or keywords:
             continue
-        for call in sx.calls_in(stmt):
-            fn = sx.call_function(call)
-            name = sx.text(fn) if fn is not None else ""
-            positional, keywords = sx.call_args(call)
-            if name.rsplit(".", 1)[-1] != "arange" or len(positional) != 1 or keywords:
-                continue
-            module = name.rsplit(".", 1)[0] if "." in name else "np"
-            n = sx.text(positional[0])
-            text = (
-                f"{module}.random.permutation({n})" if module != "torch" else f"torch.randperm({n})"
-            )
-            yield Candidate(
-                f"`{sx.flat(call)}` -> `{text}` ({at(file, call)}): batches mix the classes",
-                (src.replace(file, call, text, anchor=True),),
-            )
+        module = name.rsplit(".", 1)[0] if "." in name else "np"
+        n = sx.text(positional[0])
+        text = f"{module}.random.permutation({n})" if module != "torch" else f"torch.randperm({n})"
+        yield Candidate(
+            f"`{sx.flat(call)}` -> `{text}` ({at(file, call)}): batches mix the classes",
+            (src.replace(file, call, text, anchor=True),),
+        )
 
 
 def _self_scaled(node: Node) -> Node | None:

@@ -124,21 +124,17 @@ def _dim_node(call: Node) -> Node | None:
 )
 def wrong_dimension(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     src = ctx.source
-    for file, line in ctx.places(f):
-        stmt = ctx.statement(file, line)
-        if stmt is None:
+    for file, call in ctx.calls_at(f):
+        fn = sx.call_function(call)
+        name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+        dim = _dim_node(call)
+        if name not in DIM_OPS or dim is None or sx.number(dim) != 0:
             continue
-        for call in sx.calls_in(stmt):
-            fn = sx.call_function(call)
-            name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
-            dim = _dim_node(call)
-            if name not in DIM_OPS or dim is None or sx.number(dim) != 0:
-                continue
-            for value in ("-1", "1"):
-                yield Candidate(
-                    f"`{sx.flat(call)[:80]}` over dim {value} instead of 0 ({at(file, call)}): each sample on its own",
-                    (src.replace(file, dim, value, anchor=True),),
-                )
+        for value in ("-1", "1"):
+            yield Candidate(
+                f"`{sx.flat(call)[:80]}` over dim {value} instead of 0 ({at(file, call)}): each sample on its own",
+                (src.replace(file, dim, value, anchor=True),),
+            )
 
 
 @fixer(

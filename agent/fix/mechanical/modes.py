@@ -156,26 +156,22 @@ def _evaluation_start(stmt: Node) -> Node:
 )
 def metric_bug(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
     src = ctx.source
-    for file, line in ctx.places(f):
-        stmt = ctx.statement(file, line)
-        if stmt is None:
+    for file, call in ctx.calls_at(f):
+        fn = sx.call_function(call)
+        name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+        if name not in REDUCING:
             continue
-        for call in sx.calls_in(stmt):
-            fn = sx.call_function(call)
-            name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
-            if name not in REDUCING:
-                continue
-            positional, keywords = sx.call_args(call)
-            is_method = sx.receiver(call) is not None and not sx.text(sx.receiver(call)).startswith(
-                "torch"
-            )  # type: ignore[union-attr]
-            if "dim" in keywords or (positional and is_method) or len(positional) > 1:
-                continue
-            for dim in ("-1", "1"):
-                yield Candidate(
-                    f"`{sx.flat(call)[:80]}` given `dim={dim}` ({at(file, call)}): one prediction per sample",
-                    (src.set_kwarg(file, call, "dim", dim, anchor=True),),
-                )
+        positional, keywords = sx.call_args(call)
+        is_method = sx.receiver(call) is not None and not sx.text(sx.receiver(call)).startswith(
+            "torch"
+        )  # type: ignore[union-attr]
+        if "dim" in keywords or (positional and is_method) or len(positional) > 1:
+            continue
+        for dim in ("-1", "1"):
+            yield Candidate(
+                f"`{sx.flat(call)[:80]}` given `dim={dim}` ({at(file, call)}): one prediction per sample",
+                (src.set_kwarg(file, call, "dim", dim, anchor=True),),
+            )
 
 
 @fixer(
