@@ -393,6 +393,14 @@ def test_budget_stops_the_run_and_keeps_the_trace(tracer):
 # ---- interventions -----------------------------------------------------------------------
 
 
+def test_reseeding_shifts_the_programs_own_seed_calls(tracer):
+    # the script seeds itself (torch.manual_seed(1)): only shifting that call changes the draw
+    plain, reseeded = tracer("flat"), tracer("flat", interventions={"reseed": 1})
+    assert reseeded.interventions == ["reseed=1"]
+    assert plain.raw_curve()[0] != reseeded.raw_curve()[0]
+    assert tracer("flat", seed=0).raw_curve() == plain.raw_curve()  # as written: one draw
+
+
 def test_zero_grad_before_backward_removes_left_over(tracer):
     t = tracer("flat_nozero", interventions={"zero_grad_before_backward": True})
     assert not any(b.left_over for b in t.backwards)

@@ -50,6 +50,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("reinit_params", "params re-initialized", "parameters re-initialized with PyTorch's defaults"),
         Intervention("rejoin_cuts", "cuts rejoined", "numbers cut from the graph and used again given their tensors back"),
         Intervention("reshape_as_permute", "reshape as permute", "the reshape to a reordered shape done as a permute"),
+        Intervention("reseed", "seeds +{value}", "the run's seeds and the program's own seed calls shifted by {value} (chance alone)"),
     )
 }  # fmt: skip
 

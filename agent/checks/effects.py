@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.spread import chance_band
 from torch_investigate.agent.core.curves import window
 from torch_investigate.tools.intervention_effect import InterventionEffect, InterventionValue
 from torch_investigate.tools.interventions import changes_loss
@@ -39,6 +40,7 @@ class Effect:
         None  # the change, to combine it with others
     )
     train_loader: str | None = None
+    steps: int = 0  # the losses compared (the shorter curve, or the steps given)
 
     def observation(self) -> Observation:
         """The comparison as intervention evidence, with its numbers (and the change
@@ -106,15 +108,18 @@ def compare(base: Run, iv: Run, what: str, *, steps: int | None = None) -> Effec
         return Effect(
             bf, if_, first, False, f"{what}: no finite baseline loss to compare", bnf, inf_
         )
-    eff = Effect(bf, if_, first, False, "", bnf, inf_)
-    improved = if_ is not None and if_ < bf and eff.relative > 0.05 and if_ < 0.85 * bf + 1e-12
-    eff.improved = improved
-    verb = "falls to" if improved else "settles at"
-    eff.text = (
-        f"{what}: after {len(i)} steps the loss {verb} {fmt(if_)} instead of {fmt(bf)} as written"
-        f" (the run as written starts at {fmt(first)})"
-    )
+    eff = Effect(bf, if_, first, False, "", bnf, inf_, steps=w.steps)
+    eff.improved = if_ is not None and if_ < bf and eff.relative > 0.05 and if_ < 0.85 * bf + 1e-12
+    eff.text = _settled_text(what, w.steps, eff)
     return eff
+
+
+def _settled_text(what: str, steps: int, eff: Effect) -> str:
+    verb = "falls to" if eff.improved else "settles at"
+    return (
+        f"{what}: after {steps} steps the loss {verb} {fmt(eff.iv_final)} instead of {fmt(eff.base_final)} as written"
+        f" (the run as written starts at {fmt(eff.first)})"
+    )
 
 
 def intervene(
@@ -128,4 +133,16 @@ def intervene(
     run = session.runner.get(interventions, train_loader=train_loader)
     effect = compare(session.baseline(), run, what)
     effect.interventions, effect.train_loader = dict(interventions), train_loader
+    if (
+        effect.improved
+        and effect.iv_final is not None
+        and not effect.base_nonfinite
+        and not changes_loss(interventions)
+    ):
+        # a smaller loss proves the change only beyond what reseeding alone moves it by
+        band = chance_band(session, effect.steps)
+        if band is not None:
+            effect.improved = band.beyond(effect.iv_final)
+            verdict = "beyond chance" if effect.improved else "not beyond chance"
+            effect.text = f"{_settled_text(what, effect.steps, effect)}; {verdict}: {band.text()}"
     return effect

@@ -44,6 +44,7 @@ class Interventions:
     reinit_params: bool = (
         False  # re-initialize parameters with default PyTorch init at first forward
     )
+    reseed: int = 0  # > 0: the run's seeds and the program's own seed calls shifted by this
 
     def active(self) -> list[str]:
         out = []

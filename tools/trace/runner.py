@@ -51,7 +51,7 @@ def run_traced(config: dict) -> int:
     set_repo_root(os.getcwd())
     rec = Recorder(cfg)
     if cfg.seed is not None:
-        _seed(cfg.seed)
+        _seed(cfg.seed + cfg.interventions.reseed)
     _stop_on_sigterm(rec)
     undo = install(rec)
     # untraced runs (the benchmark's baseline) skip the function mode entirely

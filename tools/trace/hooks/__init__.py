@@ -22,13 +22,14 @@ from . import (
     module_init,
     optimizer,
     scheduler,
+    seeds,
     torch_compile,
     warning_log,
 )
 from .built_at import repo_frame_of
 
 # installed in this order, undone in reverse
-ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer, functional)
+ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer, functional, seeds)
 WHEN_TRACING = (module_call, module_init, mode_switch, clip, scheduler, loader, legacy_variable)
 
 

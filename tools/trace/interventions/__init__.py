@@ -14,6 +14,7 @@ Seams, by the hook that calls them (hooks/ and the function mode):
     backward         training.before_backward; training.after_backward,
                      batch.holdout_after_backward
     clipping         training.clip_limit, training.clips
+    seeding          seeds.shifted (hooks/seeds.py: the program's own seed calls)
 
 Their state lives in `InterventionState` (recorder.iv_state); with no flag set every
 seam returns its input unchanged.
