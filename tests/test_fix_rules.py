@@ -147,3 +147,18 @@ def test_bench_patch_reads_a_metric_printed_in_the_programs_own_words():
     assert read_metric("METRIC val_acc=0.91\nval_acc 0.30\n", "val_acc") == 0.91
     assert read_metric("best_val_acc 0.2\nval_acc: 1e-3\n", "val_acc") == 0.001
     assert read_metric("val_accuracy 0.9\n", "val_acc") is None
+
+
+def test_the_criterion_of_a_patch_is_its_findings_intervention_in_memory_and_read_back():
+    # the typed effect an investigation holds, and the same finding read back from JSON
+    from torch_investigate.agent.checks.effects import Effect
+    from torch_investigate.agent.fix.verify import fix_intervention
+
+    fixing = Effect(0.5, 0.2, 1.0, True, "zeroed", interventions={"zero_grad_before_backward": True})
+    diagnostic = Effect(0.5, 0.1, 1.0, True, "pool", interventions={"fixed_batch": True})
+    seen = finding("missing_zero_grad", "train.py", 3)
+    seen.evidence = [diagnostic.observation(), fixing.observation(), *seen.evidence]
+    for f in (seen, Finding.model_validate_json(seen.model_dump_json())):
+        effect = fix_intervention(f)
+        assert effect is not None and effect.interventions == {"zero_grad_before_backward": True}
+        assert effect.improved and effect.loss_with_change == 0.2

@@ -35,6 +35,7 @@ from torch_investigate.agent.core.session import InvestigationError, Options, Se
 from torch_investigate.agent.fix.diff import PatchError, apply_diff
 from torch_investigate.agent.render._interventions import change_words
 from torch_investigate.tools.fix_records import PatchRun, PatchStatus
+from torch_investigate.tools.intervention_effect import InterventionEffect
 from torch_investigate.tools.interventions import changes_loss
 from torch_investigate.tools.records import Finding, Report
 
@@ -162,13 +163,14 @@ def judge(original: Original, finding: Finding, report: Report, run: Run | None)
     return j
 
 
-def fix_intervention(finding: Finding) -> dict[str, Any] | None:
-    """The observation values of the intervention that repaired the run, if the finding
-    has one (a diagnostic run on a fixed batch does not count)."""
+def fix_intervention(finding: Finding) -> InterventionEffect | None:
+    """The effect of the intervention that repaired the run, if the finding has one (a
+    diagnostic run on a fixed batch does not count)."""
     for obs in finding.evidence:
-        ivs = obs.values.get("interventions") if obs.source == "intervention" else None
-        if isinstance(ivs, dict) and ivs and not set(ivs) & DIAGNOSTIC:
-            return obs.values
+        effect = obs.effect if obs.source == "intervention" else None
+        ivs = effect.interventions if effect is not None else None
+        if ivs and not set(ivs) & DIAGNOSTIC:
+            return effect
     return None
 
 
@@ -177,13 +179,13 @@ def recovery(original: Original, finding: Finding, patched: Run | None) -> tuple
     base = original.baseline
     if patched is None or patched.trace is None or base is None or base.trace is None:
         return "a run of the patched copy", False, "no comparable run"
-    values = fix_intervention(finding)
-    if values is not None:
-        ivs: dict[str, Any] = values["interventions"]
+    effect = fix_intervention(finding)
+    if effect is not None and effect.interventions:
+        ivs = effect.interventions
         words = ", ".join(change_words(k if v is True else f"{k}={v}") for k, v in ivs.items())
         iv_run = original.run_of(ivs)
         steps = len(iv_run.trace.raw_curve()) if iv_run is not None and iv_run.trace else None
-        if not changes_loss(list(ivs)) and values.get("improved"):
+        if not changes_loss(list(ivs)) and effect.improved:
             eff = compare(base, patched, "with the patch", steps=steps)
             return f"the loss falls as it did with {words}", eff.improved, eff.text
         if iv_run is not None and iv_run.trace is not None:
@@ -194,8 +196,8 @@ def recovery(original: Original, finding: Finding, patched: Run | None) -> tuple
                 f"with {words} at {fmt(eff.base_final)}"
             )
             return f"the patched run learns as well as the run with {words}", ok, text
-    effect = compare(base, patched, "with the patch")
-    return "the runtime observation that confirmed it is gone", True, effect.text
+    eff = compare(base, patched, "with the patch")
+    return "the runtime observation that confirmed it is gone", True, eff.text
 
 
 def patch_run(run: Run | None) -> PatchRun | None:
