@@ -32,6 +32,8 @@ CASES: dict[str, tuple[str, list[tuple[str, str]], str, tuple[str, str] | None, 
     "zero_grad/mlp": ("mlp", [("            opt.zero_grad()\n", "")], "missing_zero_grad", ("train.py", "train"), True),
     "zero_grad/flat": ("flat", [("    sgd.zero_grad()\n", "")], "missing_zero_grad", ("fit.py", "<module>"), False),
     "softmax/mlp": ("mlp", [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(F.softmax(model(xb), dim=1), yb)")], "softmax_before_ce", ("train.py", "train"), True),
+    # a hand-written label-smoothed cross-entropy (log_softmax inside) fed a predict_proba
+    "softmax/handwritten": ("mlp", [("        return self.out(self.drop(h))\n", "        return self.out(self.drop(h))\n\n    def proba(self, x):\n        return self.forward(x).softmax(dim=-1)\n"), ("def make_data(n, gen):", "def smoothed_ce(scores, target, eps=0.1):\n    logp = F.log_softmax(scores, dim=-1)\n    nll = -logp.gather(1, target.unsqueeze(1)).squeeze(1)\n    return ((1 - eps) * nll - eps * logp.mean(dim=-1)).mean()\n\n\ndef make_data(n, gen):"), ("F.cross_entropy(model(xb), yb)", "smoothed_ce(model.proba(xb), yb)")], "softmax_before_ce", ("train.py", "train"), False),
     "softmax/cnn": ("cnn", [("        return self.fc(x)", "        return F.softmax(self.fc(x), dim=1)")], "softmax_before_ce", ("main.py", "Net.forward"), False),
     "sigmoid/rings": ("rings", [("loss = criterion(logits, yb)", "loss = criterion(torch.sigmoid(logits), yb)")], "sigmoid_before_bce_logits", ("train.py", "main"), False),
     "sigmoid/rings_model": ("rings_model", [("        return self.out(h)  # [batch, 1]", "        return torch.sigmoid(self.out(h))")], "sigmoid_before_bce_logits", ("model.py", "RingClassifier.forward"), False),

@@ -27,6 +27,7 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     # the softmax in the model's forward, and in a method applied to what forward returned
     "mlp_softmax_fw": (MLP, [("return self.out(self.drop(h))", "return F.softmax(self.out(self.drop(h)), dim=1)")]),
     "mlp_proba": (MLP, [("        return self.out(self.drop(h))\n", "        return self.out(self.drop(h))\n\n    def proba(self, x):\n        return F.softmax(self(x), dim=1)\n"), ("F.cross_entropy(model(xb), yb)", "F.cross_entropy(model.proba(xb), yb)")]),
+    "mlp_handce": (MLP, [("        return self.out(self.drop(h))\n", "        return self.out(self.drop(h))\n\n    def proba(self, x):\n        return self.forward(x).softmax(dim=-1)\n"), ("def make_data(n, gen):", "def smoothed_ce(scores, target):\n    logp = F.log_softmax(scores, dim=-1)\n    return -logp.gather(1, target.unsqueeze(1)).mean()\n\n\ndef make_data(n, gen):"), ("F.cross_entropy(model(xb), yb)", "smoothed_ce(model.proba(xb), yb)")]),
     "mlp_evalmode": (MLP, [("        model.train()\n", "")]),
     "mlp_detach": (MLP, [("return self.out(self.drop(h))", "return self.out(self.drop(h.detach()))")]),
     "mlp_subset": (MLP, [("torch.optim.Adam(model.parameters()", "torch.optim.Adam(model.out.parameters()")]),
@@ -217,6 +218,17 @@ def test_a_probability_op_knows_whether_a_forward_applied_it(tracer):
     assert _misuse_site(in_forward) == in_forward.input.provenance.frame
     assert _misuse_site(borrowed) == borrowed.frame
     assert borrowed.frame.function == "train"
+
+
+def test_a_log_softmax_of_probabilities_is_seen_and_stripped_on_request(tracer):
+    t = tracer("mlp_handce")
+    (o,) = [o for o in t.ops if o.kind == "renormalized"]
+    assert o.phases.get("train") and o.frame.function == "smoothed_ce"
+    assert (o.source.function, o.source_in_forward) == ("proba", False)
+    assert o.caller.function == "train"
+    stripped = tracer("mlp_handce", interventions={"strip_prob": True})
+    assert stripped.counts.get("strip_renormalized")
+    assert stripped.raw_curve()[-1] < t.raw_curve()[-1]
 
 
 def test_silent_broadcast_is_flagged_at_the_loss(tracer):

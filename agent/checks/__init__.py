@@ -11,6 +11,7 @@ from torch_investigate.agent.checks import (  # noqa: F401
     optimization,
     optimizer,
     optimizer_rates,
+    renormalized,
     symptom,
 )
 from torch_investigate.agent.checks.base import REGISTRY, Evidence, check, run_checks

@@ -19,7 +19,7 @@ from torch.overrides import TorchFunctionMode
 
 from . import ops, target_order
 from .interventions import reentry
-from .interventions.loss import kept_graph
+from .interventions.loss import kept_graph, renormalizing
 from .loss_calls import loss_call, weighted_loss
 from .ops import BINARY, DIM_OPS, DROPOUTS, GRAPH_CUTS, LOSSES, PASSTHROUGH, PROB_OPS, tag_of
 from .recorder import Recorder
@@ -145,6 +145,9 @@ class TraceMode(TorchFunctionMode):
         if name == "tensor" and args and isinstance(args[0], torch.Tensor):
             return self._graph_cut("tensor_rewrap", func, args, kwargs)
         self._before_op(name, args, kwargs)
+        if name == "log_softmax" and args:
+            ops.renormalized(rec, args[0])
+            args = renormalizing(rec, args)
         out = None
         if rec.cut_values and torch.is_grad_enabled():
             out = reentry.rejoined(rec, name, func, args, kwargs)

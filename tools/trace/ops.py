@@ -13,7 +13,7 @@ import math
 import torch
 
 from .recorder import Recorder
-from .tensors import frame_dict, frame_key, repo_frame
+from .tensors import frame_dict, frame_key, repo_caller, repo_frame
 
 PROB_OPS = {
     "softmax": "softmax",
@@ -344,3 +344,28 @@ def mask_product(rec: Recorder, args) -> None:
     site["empty"] = site.get("empty", 0) + (kept == 0)
     site["kept"] = site.get("kept", 0) + kept
     site["total"] = site.get("total", 0) + mask.numel()
+
+
+def renormalized(rec: Recorder, x) -> None:
+    """A log_softmax applied to a softmax's output: the probabilities normalized a second
+    time (a hand-written cross-entropy fed `predict_proba`). Kept with where the
+    probabilities were made, whether a forward of the program's modules made them, and
+    the program's line that called the function holding the log_softmax."""
+    tag = tag_of(x)
+    if tag is None or tag[0] != "softmax":
+        return
+    frame = repo_frame()
+    if frame is None:
+        return
+    site = rec.op_site(
+        "renormalized",
+        frame,
+        op="log_softmax",
+        source=frame_dict(tag[1]),
+        source_in_forward=bool(tag[4]),
+        caller=frame_dict(repo_caller(frame)),
+        in_forward=rec.depth > 0,
+    )
+    if site:
+        phase = "train" if torch.is_grad_enabled() and x.requires_grad else "eval"
+        site["phases"][phase] = site["phases"].get(phase, 0) + 1

@@ -47,6 +47,9 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "empty": "mask_product",
         "kept": "mask_product",
         "total": "mask_product",
+        "source": "renormalized",
+        "source_in_forward": "renormalized",
+        "caller": "renormalized",
     },
     "DropoutInEval": {"functional_dropout": "only functional dropout (not attention dropout)"},
     "ForwardProbe": {

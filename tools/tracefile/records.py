@@ -271,6 +271,9 @@ class OpSite(TraceRecord):
     empty: int | None = None  # mask_product: calls whose boolean mask kept no element
     kept: int | None = None  # mask_product: elements kept, summed over the calls
     total: int | None = None  # mask_product: elements, summed over the calls
+    source: Frame | None = None  # renormalized: where the softmax made the probabilities
+    source_in_forward: bool | None = None  # renormalized: a forward of the program made them
+    caller: Frame | None = None  # renormalized: the line that called the function holding the op
 
 
 class CreatedInForward(TraceRecord):

@@ -32,6 +32,24 @@ def loss_operands(rec: Recorder, name: str, inp: torch.Tensor, tgt: torch.Tensor
     return inp, tgt, applied
 
 
+def renormalizing(rec: Recorder, args: tuple) -> tuple:
+    """strip_prob at a log_softmax of a softmax's output on the training path: the
+    log_softmax gets the logits under the softmax (the args unchanged otherwise)."""
+    x = args[0] if args else None
+    tag = tag_of(x)
+    if (
+        not rec.iv.strip_prob
+        or tag is None
+        or tag[0] != "softmax"
+        or tag[2] is None
+        or tag[2].shape != x.shape
+        or not torch.is_grad_enabled()
+    ):
+        return args
+    rec.counts["strip_renormalized"] += 1
+    return (tag[2], *args[1:])
+
+
 def _strip(name: str, tag, inp: torch.Tensor):
     """The logits under a probability op, in the form the loss expects (None: no match)."""
     kind, _, src, _, _ = tag
