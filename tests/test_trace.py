@@ -28,6 +28,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "mlp_softmax_fw": (MLP, [("return self.out(self.drop(h))", "return F.softmax(self.out(self.drop(h)), dim=1)")]),
     "mlp_proba": (MLP, [("        return self.out(self.drop(h))\n", "        return self.out(self.drop(h))\n\n    def proba(self, x):\n        return F.softmax(self(x), dim=1)\n"), ("F.cross_entropy(model(xb), yb)", "F.cross_entropy(model.proba(xb), yb)")]),
     "mlp_handce": (MLP, [("        return self.out(self.drop(h))\n", "        return self.out(self.drop(h))\n\n    def proba(self, x):\n        return self.forward(x).softmax(dim=-1)\n"), ("def make_data(n, gen):", "def smoothed_ce(scores, target):\n    logp = F.log_softmax(scores, dim=-1)\n    return -logp.gather(1, target.unsqueeze(1)).mean()\n\n\ndef make_data(n, gen):"), ("F.cross_entropy(model(xb), yb)", "smoothed_ce(model.proba(xb), yb)")]),
+    # the prediction reshaped in the loop where a transpose was meant, before the loss
+    "mlp_loop_reshape": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(model(xb).reshape(3, -1).t(), yb)")]),
     "mlp_evalmode": (MLP, [("        model.train()\n", "")]),
     "mlp_detach": (MLP, [("return self.out(self.drop(h))", "return self.out(self.drop(h.detach()))")]),
     "mlp_subset": (MLP, [("torch.optim.Adam(model.parameters()", "torch.optim.Adam(model.out.parameters()")]),
@@ -229,6 +231,17 @@ def test_a_log_softmax_of_probabilities_is_seen_and_stripped_on_request(tracer):
     stripped = tracer("mlp_handce", interventions={"strip_prob": True})
     assert stripped.counts.get("strip_renormalized")
     assert stripped.raw_curve()[-1] < t.raw_curve()[-1]
+
+
+def test_a_prediction_reshaped_to_permuted_sizes_before_the_loss_is_seen_and_undone(tracer):
+    t = tracer("mlp_loop_reshape")
+    (o,) = [o for o in t.ops if o.kind == "permuting_reshape"]
+    assert o.phases.get("train") and not o.in_forward and o.frame.function == "train"
+    assert o.shapes[1] == [o.shapes[0][1], o.shapes[0][0]]
+    permuted = tracer("mlp_loop_reshape", interventions={"reshape_as_permute": True})
+    assert permuted.raw_curve()[-1] < 0.8 * t.raw_curve()[-1]
+    # the same reshape in an evaluation, or of a tensor the model did not predict: nothing
+    assert not [o for o in tracer("mlp").ops if o.kind == "permuting_reshape"]
 
 
 def test_silent_broadcast_is_flagged_at_the_loss(tracer):

@@ -167,10 +167,10 @@ class TraceMode(TorchFunctionMode):
         if not (
             rec.iv.reshape_as_permute
             and name in ("view", "reshape")
-            and rec.depth > 0
             and torch.is_grad_enabled()
             and args
             and isinstance(args[0], torch.Tensor)
+            and self._shapes_prediction(args[0])
         ):
             return out
         perm = ops.permutation_of(args[0].shape, out.shape)
@@ -178,6 +178,16 @@ class TraceMode(TorchFunctionMode):
             return out
         with rec.quiet():
             return args[0].permute(perm).contiguous()
+
+    def _shapes_prediction(self, x: torch.Tensor) -> bool:
+        """Inside the training forward, or between it and the backward on what the model
+        predicted (`logits.log_softmax(-1).reshape(T, B, C)` for a loss that wants another
+        layout)."""
+        rec = self.rec
+        return rec.depth > 0 or (
+            rec.between_forward_and_backward
+            and bool(getattr(x, "_ti_pred", False) or getattr(x, "_ti_out", False))
+        )
 
     def _before_op(self, name: str, args, kwargs) -> None:
         rec = self.rec
@@ -276,8 +286,13 @@ class TraceMode(TorchFunctionMode):
             and isinstance(a0, torch.Tensor)
         ):
             ops.reshape(rec, name, a0, out)
-            if torch.is_grad_enabled():
-                ops.permuting_reshape(rec, name, a0, out)
+        if (
+            name in ("view", "reshape")
+            and isinstance(a0, torch.Tensor)
+            and torch.is_grad_enabled()
+            and self._shapes_prediction(a0)
+        ):
+            ops.permuting_reshape(rec, name, a0, out)
         elif (
             name in ("transpose", "permute", "t") and rec.depth > 0 and isinstance(a0, torch.Tensor)
         ):

@@ -120,14 +120,14 @@ def permutation_of(x_shape, out_shape) -> list[int] | None:
 
 
 def permuting_reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tensor) -> None:
-    """A view/reshape inside the training forward whose result has the input's sizes in
-    another order: data laid out for one axis order read as another, as a reshape used
-    where a transpose was meant does."""
+    """A view/reshape on the training path (inside the forward, or of its prediction before
+    the loss) whose result has the input's sizes in another order: data laid out for one
+    axis order read as another, as a reshape used where a transpose was meant does."""
     if permutation_of(x.shape, out.shape) is None or min(x.shape) < 2:
         return
     site = rec.op_site(
         "permuting_reshape", repo_frame(), op=name, shapes=[list(x.shape), list(out.shape)],
-        in_forward=True,
+        in_forward=rec.depth > 0,
     )  # fmt: skip
     if site:
         site["phases"]["train"] = site["phases"].get("train", 0) + 1
