@@ -30,6 +30,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "mlp_handce": (MLP, [("        return self.out(self.drop(h))\n", "        return self.out(self.drop(h))\n\n    def proba(self, x):\n        return self.forward(x).softmax(dim=-1)\n"), ("def make_data(n, gen):", "def smoothed_ce(scores, target):\n    logp = F.log_softmax(scores, dim=-1)\n    return -logp.gather(1, target.unsqueeze(1)).mean()\n\n\ndef make_data(n, gen):"), ("F.cross_entropy(model(xb), yb)", "smoothed_ce(model.proba(xb), yb)")]),
     # the prediction reshaped in the loop where a transpose was meant, before the loss
     "mlp_loop_reshape": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(model(xb).reshape(3, -1).t(), yb)")]),
+    # the scheduler stepped by library code (as Lightning does), not by a line of the program
+    "mlp_sched_by_library": (MLP, [("sched.step()", "__import__('threading').Thread(target=sched.step).run()")]),
     "mlp_evalmode": (MLP, [("        model.train()\n", "")]),
     "mlp_detach": (MLP, [("return self.out(self.drop(h))", "return self.out(self.drop(h.detach()))")]),
     "mlp_subset": (MLP, [("torch.optim.Adam(model.parameters()", "torch.optim.Adam(model.out.parameters()")]),
@@ -289,6 +291,9 @@ def test_optimizer_groups_deltas_lr_and_clipping(tracer):
     assert all(p.in_optimizer and p.update.mean_norm > 0 for p in t.parameters)
     assert t.lrs[0] == [0.01] and t.lrs[-1][0] < 0.01
     assert t.schedulers[0].class_ == "StepLR" and t.schedulers[0].before_first_optimizer_step == 0
+    assert t.schedulers[0].stepped_by_program and t.schedulers[0].frame.line == 33
+    by_library = tracer("mlp_sched_by_library").schedulers[0]
+    assert not by_library.stepped_by_program and by_library.frame.function == "train"
     assert t.clips[0].limit == 1.0 and t.clips[0].n_params_min == 4
     s = tracer("mlp_subset")
     missing = {p.name for p in s.parameters if not p.in_optimizer}

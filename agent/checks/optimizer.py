@@ -114,7 +114,7 @@ def call_order(session: Session, ev: Evidence) -> None:
             status="confirmed",
             confidence="medium",
             evidence=[runtime(text, s.step_frame, session)],
-            where=where(session, s.step_frame)
+            where=places.scheduler_site(session, s)
             or first_static_location(session, "scheduler_misuse"),
             why="the schedule runs one step ahead of training: warm-up and decay happen earlier than configured",
             confirm="call scheduler.step() after optimizer.step()",

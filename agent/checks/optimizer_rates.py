@@ -67,7 +67,7 @@ def learning_rate(session: Session, ev: Evidence) -> None:
                     loss_drop=stats.rel_drop if stats else None,
                 )
             ],
-            where=where(session, sched.step_frame)
+            where=places.scheduler_site(session, sched)
             or first_static_location(session, "scheduler_misuse"),
             why="once the learning rate is ~0 the remaining steps change nothing: training stops early without saying so",
             confirm=f"print(scheduler.get_last_lr()) each epoch; step {sched.class_} once per epoch (outside the batch loop)",

@@ -19,7 +19,7 @@ from torch_investigate.tools.code.consts import argparse_default_site
 from torch_investigate.tools.code.loops import find_training_loops
 from torch_investigate.tools.code.values import Value
 from torch_investigate.tools.records import Location
-from torch_investigate.tools.tracefile.trace import Frame
+from torch_investigate.tools.tracefile.trace import Frame, SchedulerInfo
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -267,3 +267,11 @@ def _called_from(session: Session, file: str, line: int, ran: set[str]) -> bool:
         _ran(c.file, session.index.enclosing_symbol(c.file, c.line), ran)
         for c in a.flow.callers(fn)
     )
+
+
+def scheduler_site(session: Session, sched: SchedulerInfo) -> Location | None:
+    """Where a scheduler's stepping is decided: the program's own step() call, or, when a
+    framework steps it (Lightning's `interval` and `frequency`), where the program built
+    it and handed it over (the step frame is then only the line that started training)."""
+    at = sched.step_frame if sched.stepped_by_program else sched.frame or sched.step_frame
+    return _location(session, at.file, at.line) if at is not None else None

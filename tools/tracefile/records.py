@@ -187,6 +187,8 @@ class SchedulerInfo(TraceRecord):
     class_: str = Field(alias="class")
     frame: Frame | None = None
     step_frame: Frame | None = None
+    # False: a framework calls step() (step_frame is then only the program's way into it)
+    stepped_by_program: bool = True
     steps: int = 0
     before_first_optimizer_step: int = 0
     lr_after: list[float | None] = Field(default_factory=list)

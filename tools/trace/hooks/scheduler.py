@@ -4,9 +4,11 @@ the first optimizer step, and the learning rate after each step."""
 from __future__ import annotations
 
 import functools
+import sys
 
 from ..recorder import Recorder
-from ..tensors import frame_dict, repo_frame
+from ..tensors import frame_dict, in_repo, repo_frame
+from .built_at import construction_frame
 from .guard import Undo, guarded
 from .optimizer import lr_of
 
@@ -21,6 +23,8 @@ def install(rec: Recorder, undo: Undo) -> None:
 
     @functools.wraps(orig_init)  # a CLI or config system reads the signature
     def init(self, *a, **k):
+        if rec.sched_init == 0 and getattr(self, "_ti_created", None) is None:
+            object.__setattr__(self, "_ti_created", construction_frame(self))
         rec.sched_init += 1
         try:
             orig_init(self, *a, **k)
@@ -35,7 +39,9 @@ def install(rec: Recorder, undo: Undo) -> None:
         def step(self, *a, __orig=orig_step, **k):
             out = __orig(self, *a, **k)
             if not rec.busy and rec.sched_init == 0 and rec.status == "running":
-                _record_scheduler(rec, self)
+                # the program's own line calls step(), or a framework does (Lightning)
+                by_program = in_repo(sys._getframe(1).f_code.co_filename)
+                _record_scheduler(rec, self, by_program)
             return out
 
         cls.step = step
@@ -43,7 +49,7 @@ def install(rec: Recorder, undo: Undo) -> None:
 
 
 @guarded
-def _record_scheduler(rec: Recorder, sched) -> None:
+def _record_scheduler(rec: Recorder, sched, by_program: bool) -> None:
     frame = repo_frame()
     s = rec.schedulers.get(id(sched))
     if s is None:
@@ -51,6 +57,7 @@ def _record_scheduler(rec: Recorder, sched) -> None:
             "class": type(sched).__name__,
             "frame": frame_dict(getattr(sched, "_ti_created", None)),
             "step_frame": frame_dict(frame),
+            "stepped_by_program": by_program,
             "steps": 0,
             "before_first_optimizer_step": 0,
             "lr_after": [],
