@@ -111,3 +111,33 @@ def test_a_returned_loss_thrown_away_by_its_caller_is_placed_at_that_call(tmp_pa
     assert loc is not None and (loc.line, loc.symbol) == (11, "AutoEncoder.training_step")
     # nothing returned: no caller is to blame
     assert places.discarding_caller(s, Frame(file="ae.py", line=11)) is None
+
+
+EVAL_LOADER = """import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+
+@torch.no_grad()
+def evaluate(model, loader):
+    preds = []
+    for xb, yb in loader:
+        preds.append(model(xb).numpy())
+    return preds
+
+
+def main():
+    x = torch.randn(64, 3)
+    model = nn.Sequential(nn.Linear(3, 1))
+    val_set = TensorDataset(x * 10, x.sum(1))
+    val_loader = DataLoader(val_set, batch_size=16)
+    evaluate(model, val_loader)
+"""
+
+
+def test_an_evaluation_batch_is_followed_to_where_its_loader_is_built(tmp_path):
+    # the model call at that line (not the append around it), its batch from a loader
+    # passed in: the input comes from where main builds that loader
+    s = session(tmp_path, {"train.py": EVAL_LOADER})
+    loc = places.input_origin(s, Frame(file="train.py", line=10))
+    assert loc is not None and (loc.symbol, loc.line) == ("main", 18)

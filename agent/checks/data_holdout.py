@@ -10,7 +10,7 @@ from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
 from torch_investigate.agent.checks.input_moments import (
     compare_moments,
-    eval_location,
+    eval_frame,
     odd_site,
     shift,
     standardized,
@@ -102,7 +102,7 @@ def _recoded(session: Session, ev: Evidence, t: Trace) -> bool:
                     evidence=[runtime(text, None, session, codes=len(zs), differ=up + down)],
                     where=_eval_loader_location(session, t)
                     or first_static_location(session, "preprocessing_mismatch")
-                    or eval_location(session, t),
+                    or where(session, eval_frame(t)),
                     why="an encoder fit separately on the evaluation data maps each category to another code: the model reads different categories than it learned",
                     confirm="fit the category-to-code maps on the training data once and apply those same maps to the evaluation data",
                 )

@@ -13,7 +13,6 @@ from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
-from torch_investigate.tools.records import Location
 from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
@@ -122,9 +121,9 @@ def compare_moments(
         confidence="high" if (z > 2 or r > 5 or r < 0.2) else "medium",
         evidence=[runtime(f"{text}: {pattern}", None, session, median_shift=z, median_std_ratio=r,
                           train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8])],
-        where=(places.input_origin(session, frame_of(site)) if site else None)
+        where=places.input_origin(session, frame_of(site) if site else eval_frame(t))
         or first_static_location(session, "preprocessing_mismatch")
-        or (where(session, frame_of(site)) if site else eval_location(session, t)),
+        or (where(session, frame_of(site)) if site else where(session, eval_frame(t))),
         why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",
         confirm="print per-feature mean/std of one training batch and one evaluation batch; apply the same transform to both",
     )  # fmt: skip
@@ -149,6 +148,6 @@ def frame_of(site: str) -> Frame | None:
     return Frame(file=file, line=int(line)) if file and line.isdigit() else None
 
 
-def eval_location(session: Session, t: Trace) -> Location | None:
+def eval_frame(t: Trace) -> Frame | None:
     fws = t.eval_forwards()
-    return where(session, fws[0].frame) if fws else None
+    return fws[0].frame if fws else None

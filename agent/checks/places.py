@@ -130,19 +130,35 @@ def index_origin(session: Session, frame: Frame | None) -> Location | None:
 
 def input_origin(session: Session, frame: Frame | None) -> Location | None:
     """Where the input of the model call at `frame` is transformed, when that happens in
-    another function (`model(torch.from_numpy(prepare_inputs(X)))`: prepare_inputs)."""
+    another function (`model(torch.from_numpy(prepare_inputs(X)))`: prepare_inputs; a batch
+    of a loader passed in: where that loader and its dataset are built)."""
     if frame is None:
         return None
     unit = session.index.unit(frame.file)
     if unit is None:
         return None
     calls = [c for c in unit.call_nodes if sx.line(c) == frame.line]
-    for call in sorted(calls, key=lambda c: c.start_byte - c.end_byte):  # outermost first
+    # the call of the model the run saw at that line, not the calls around it
+    # (`preds.append(model(xb).numpy())`), else the outermost first
+    models = [c for c in calls if _calls_a_module(session, unit, c)]
+    for call in models or sorted(calls, key=lambda c: c.start_byte - c.end_byte):
         arg = sx.argument(call, 0, "x")
         origin = _made_elsewhere(session, unit, call, arg) if arg is not None else None
         if origin is not None:
             return origin
     return None
+
+
+def _calls_a_module(session: Session, unit, call) -> bool:
+    """The callee is an instance of a repo class or of a torch.nn module."""
+    fn = sx.call_function(call)
+    if fn is None:
+        return False
+    flow = analysis(session.index).flow
+    return any(
+        o.kind == "instance" or (o.kind == "external" and o.resolved.startswith("torch.nn."))
+        for o in flow.objects(Value(fn, flow.frame_at(unit, fn)))
+    )
 
 
 def _made_elsewhere(session: Session, unit, call, arg) -> Location | None:
@@ -151,7 +167,12 @@ def _made_elsewhere(session: Session, unit, call, arg) -> Location | None:
     a = analysis(session.index)
     start = session.index.enclosing_symbol(unit.file, sx.line(call))
     for origin in a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True):
-        for v in origin.path:
+        path = list(origin.path)
+        if origin.kind == "element":
+            # a batch of `for xb, yb in loader`: on to where the loader (and its data) is made
+            for further in a.flow.trace(origin.value, dataflow=True):
+                path += further.path
+        for v in path:
             symbol = session.index.enclosing_symbol(v.file, v.line)
             if symbol != start and v.node.type not in _NAMES:
                 return Location(file=v.file, line=v.line, symbol=symbol)
