@@ -32,6 +32,9 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "mlp_loop_reshape": (MLP, [("F.cross_entropy(model(xb), yb)", "F.cross_entropy(model(xb).reshape(3, -1).t(), yb)")]),
     # the scheduler stepped by library code (as Lightning does), not by a line of the program
     "mlp_sched_by_library": (MLP, [("sched.step()", "__import__('threading').Thread(target=sched.step).run()")]),
+    # a pass in train mode under no_grad whose outputs nothing reads (statistics refreshed,
+    # as torch.optim.swa_utils.update_bn does) before the evaluation
+    "mlp_refresh": (MLP, [("        model.eval()\n", "        with torch.no_grad():\n            for xb, _ in loader:\n                model(xb)\n        model.eval()\n")]),
     "mlp_evalmode": (MLP, [("        model.train()\n", "")]),
     "mlp_detach": (MLP, [("return self.out(self.drop(h))", "return self.out(self.drop(h.detach()))")]),
     "mlp_subset": (MLP, [("torch.optim.Adam(model.parameters()", "torch.optim.Adam(model.out.parameters()")]),
@@ -244,6 +247,15 @@ def test_a_prediction_reshaped_to_permuted_sizes_before_the_loss_is_seen_and_und
     assert permuted.raw_curve()[-1] < 0.8 * t.raw_curve()[-1]
     # the same reshape in an evaluation, or of a tensor the model did not predict: nothing
     assert not [o for o in tracer("mlp").ops if o.kind == "permuting_reshape"]
+
+
+def test_a_forward_whose_output_nothing_reads_is_told_from_an_evaluation(tracer):
+    t = tracer("mlp_refresh")
+    nograd = [f for f in t.forwards if not f.grad_enabled]
+    refresh = [f for f in nograd if f.training]
+    assert refresh and not any(f.output_read for f in refresh)
+    assert all(f.output_read for f in nograd if not f.training)  # the evaluation's
+    assert all(f.output_read for f in t.train_forwards())
 
 
 def test_silent_broadcast_is_flagged_at_the_loss(tracer):

@@ -94,8 +94,7 @@ def training_mode(session: Session, ev: Evidence) -> None:
                 runtime(text, first_frame, session, eval_forwards=n_eval, train_forwards=n_all),
                 eff.observation(),
             ],
-            where=where(session, switched)
-            or where(session, first_frame)
+            where=where(session, _mode_mistake(session, t, switched, first_frame))
             or first_static_location(session, "eval_mode_in_training"),
             why="in eval mode dropout is off and BatchNorm uses running statistics, so training no longer regularizes or normalizes as designed",
             confirm="assert model.training at the top of each training step; call model.train() after every evaluation",
@@ -107,6 +106,23 @@ def training_mode(session: Session, ev: Evidence) -> None:
         "passed",
         f"model.training is True in all {n_all} training forwards",
     )
+
+
+def _mode_mistake(
+    session: Session, t: Trace, switched: Frame | None, first: Frame | None
+) -> Frame | None:
+    """Where training in eval mode is written: the line that switched to eval mode, unless
+    that switch belongs to an evaluation (its function runs the evaluation forwards, as a
+    `validate()` does rightly), nothing in the run ever switches back to train mode, and
+    the training forward runs in the program's own loop: then that loop, which never
+    switches back. (A switch a framework's loop, or the program's, undoes elsewhere, and
+    one inside a step a framework calls, is the mistake itself.)"""
+    evaluating = {f.frame.function for f in t.eval_forwards() if f.frame is not None}
+    back = (t.train_mode_counts or {}).get("back_to_train", 0)
+    own_loop = first is not None and places.called_by_program(session, first)
+    if switched is not None and (back or switched.function not in evaluating or not own_loop):
+        return switched
+    return first or switched
 
 
 @check(Stage.MODES)
@@ -139,7 +155,10 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
     if missing:
         ev.item("evaluation_mode", *missing)
         return
-    evals = t.eval_forwards()
+    # a forward whose output nothing reads is no evaluation: run in train mode under no_grad
+    # it only refreshes BatchNorm statistics (update_bn after SWA, a recalibration pass)
+    discarded = [f for f in t.eval_forwards() if not f.output_read]
+    evals = [f for f in t.eval_forwards() if f.output_read]
     # a model with no part that computes differently by mode gives the same output in
     # either mode: its train-mode evaluation changes nothing
     in_train = [f for f in evals if f.training and f.mode_layers is not False]
@@ -164,10 +183,16 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
             f"{len(evals)} evaluation forwards; no dropout/BatchNorm, so the mode does not matter",
         )
     else:
+        refresh = (
+            f"; {len(discarded)} no-grad forwards whose output nothing read (statistics "
+            f"refreshed, at {discarded[0].frame}) are not evaluations"
+            if discarded
+            else ""
+        )
         ev.item(
             "evaluation_mode",
             "passed",
-            f"model.training is False in all {len(evals)} evaluation forwards",
+            f"model.training is False in all {len(evals)} evaluation forwards{refresh}",
         )
 
 

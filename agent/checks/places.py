@@ -296,3 +296,19 @@ def scheduler_site(session: Session, sched: SchedulerInfo) -> Location | None:
     it and handed it over (the step frame is then only the line that started training)."""
     at = sched.step_frame if sched.stepped_by_program else sched.frame or sched.step_frame
     return _location(session, at.file, at.line) if at is not None else None
+
+
+def called_by_program(session: Session, frame: Frame | None) -> bool:
+    """The function holding `frame` is called somewhere in the program's code (False: only
+    a framework calls it, as Lightning calls `training_step`); module-level code and a
+    frame the index cannot place count as the program's."""
+    if frame is None:
+        return True
+    unit = session.index.unit(frame.file)
+    if unit is None:
+        return True
+    at = [
+        n for n in sx.descendants(unit.tree.root_node, into_scopes=True) if sx.line(n) == frame.line
+    ]
+    fn = next((f for n in at if (f := sx.enclosing_function(n)) is not None), None)
+    return fn is None or bool(analysis(session.index).flow.callers(fn))

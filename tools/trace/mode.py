@@ -123,6 +123,10 @@ class TraceMode(TorchFunctionMode):
             kwargs = {**kwargs, "device": "cpu"}
         if rec.busy or not rec.cfg.trace or under_transform():
             return func(*args, **kwargs)
+        for a in args[:2]:  # a forward's output read by the program (not discarded)
+            fw = getattr(a, "_ti_fw", None) if isinstance(a, torch.Tensor) else None
+            if fw is not None:
+                rec.fw_read.add(fw)
         name = getattr(func, "__name__", "")
         if name == "__get__":
             prop = getattr(getattr(func, "__self__", None), "__name__", "")

@@ -137,10 +137,12 @@ class Recorder:
         # batches per phase
         self.batches = BatchStats()
         self.fw_by_index: dict[int, dict] = {}
+        self.fw_read: set[int] = set()  # forwards whose output an op of the program read
         # module.training of every forward a backward directly follows, for the whole run
         # (the detailed records cover only the first steps)
         self.last_grad_forward: tuple[bool, int, tuple | None] | None = None
-        self.train_mode_counts: dict = {"train": 0, "eval": 0, "first_eval": None}
+        self.train_mode_counts: dict = {"train": 0, "eval": 0, "first_eval": None, "back_to_train": 0}
+        self.switched_off: set[int] = set()  # modules some call switched to eval mode
         self.pending_nograd: list[dict] = []  # no-grad forwards whose phase a consumer decides
         self.init_stats: list[dict] = []
         # id(parameter) -> the frame of the last in-place write before the first step

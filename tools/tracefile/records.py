@@ -113,6 +113,9 @@ class Forward(TraceRecord):
     # some part computes differently in train and eval mode (dropout, batch statistics,
     # a forward reading self.training); None: not recorded
     mode_layers: bool | None = None
+    # an op of the program read its output (False: discarded, as a forward run only to
+    # refresh BatchNorm statistics is, `torch.optim.swa_utils.update_bn`)
+    output_read: bool = True
 
 
 class GradStats(TraceRecord):

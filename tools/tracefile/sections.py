@@ -69,6 +69,9 @@ class TrainModeCounts(TypedDict):
     train: int
     eval: int
     first_eval: FirstEval | None
+    # calls that switched a module back to train mode after it had been switched to eval
+    # (by the program or a framework): something in the run does switch back
+    back_to_train: int
 
 
 class DetailWindow(TypedDict):

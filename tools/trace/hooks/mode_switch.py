@@ -33,7 +33,11 @@ def install(rec: Recorder, undo: Undo) -> None:
 def _record(rec: Recorder, module: nn.Module, mode: bool) -> None:
     if mode:
         rec.mode_off.pop(id(module), None)
+        if id(module) in rec.switched_off:
+            rec.switched_off.discard(id(module))
+            rec.train_mode_counts["back_to_train"] += 1
         return
+    rec.switched_off.add(id(module))
     # the first caller outside torch: the program's own line, or a framework's (whose
     # switch is its own business, so nothing is kept)
     f = sys._getframe(1)
