@@ -1,0 +1,1 @@
+"""Toy extractive QA (start/end pointer heads)."""
