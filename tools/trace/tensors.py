@@ -164,6 +164,22 @@ def row_fingerprints(t: torch.Tensor, limit: int = 4096) -> list[str]:
     return [f"{a:.10g}|{b:.10g}" for a, b in fp.tolist()]
 
 
+def joint_rows(tensors: list[torch.Tensor]) -> torch.Tensor | None:
+    """Each sample's inputs side by side: every tensor the forward received with as many
+    rows as the first, flattened per row (a recommender's user ids repeat across a split;
+    its (user, item) pairs are the samples)."""
+    if not tensors or tensors[0].dim() == 0:
+        return None
+    n = tensors[0].shape[0]
+    numeric = (torch.int64, torch.int32, torch.int16, torch.uint8, torch.int8, torch.bool)
+    parts = [
+        t.detach().reshape(n, -1).to(torch.float64)
+        for t in tensors[:4]
+        if t.dim() >= 1 and t.shape[0] == n and (t.is_floating_point() or t.dtype in numeric)
+    ]
+    return torch.cat(parts, dim=1) if parts else None
+
+
 def feature_moments(
     t: torch.Tensor, max_features: int = 64
 ) -> tuple[list[float], list[float], int] | None:

@@ -21,6 +21,7 @@ from ..tensors import (
     batch_copy,
     frame_dict,
     frame_key,
+    joint_rows,
     map_tensors,
     repo_frame,
     row_fingerprints,
@@ -153,7 +154,8 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
                 "mode_layers": mode_dependent(rec, module),
                 "_module": id(module),
             }
-            fps = row_fingerprints(tensors[0]) if tensors else []
+            rows = joint_rows(tensors)
+            fps = row_fingerprints(rows) if rows is not None else []
             # kept until the phase is known (Recorder.resolve_phase)
             record["_batch"] = ([t.detach() for t in tensors[:4]], fps)
             record["_input_ids"] = {id(t) for t in tensors}
