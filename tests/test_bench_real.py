@@ -103,3 +103,7 @@ def test_a_tiny_real_suite_is_scored_and_missing_repos_are_listed(tmp_path, caps
     # a second run reuses every cached case
     assert run_real_bench(suite, repos, jobs=1, json_out=out, investigator="x") == 0
     assert capsys.readouterr().err.count("cached") == 2
+    # another investigator reruns the investigations, but not the plain run
+    assert run_real_bench(suite, repos, jobs=1, json_out=out, investigator="y") == 0
+    assert json.loads(out.read_text())["timings"][0]["plain_s"] == timing["plain_s"]
+    assert (out.parent / "r.cache" / "plain" / "linefit.json").is_file()

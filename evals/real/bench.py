@@ -9,7 +9,8 @@ copies are scored as clean controls (no confirmed finding, no root cause), seeds
 buggy cases (category, file, symbol). Entries whose repo is missing are listed, not
 scored. With --json, runs are cached next to the file under a key of everything that
 makes the copy (the entry, the seed, our data scripts and stand-ins) and the
-investigator's source, so a resumed benchmark reruns only what changed.
+investigator's source, so a resumed benchmark reruns only what changed; the plain runs
+under a key of the copy alone (they do not depend on the investigator).
 """
 
 from __future__ import annotations
@@ -185,6 +186,14 @@ def run_real_bench(
                 _note(len(runs), len(todo), runs[job.entry.id], cached=True)
                 return
         plain_s = None
+        # one plain run of the command does not depend on the investigator: kept apart, under
+        # a key of the copy alone, so a new commit reruns only the investigations
+        plain_path = cache.parent / "plain" / f"{job.entry.id}.json" if cache else None
+        plain_key = _key(job.repo, None, "plain")
+        known = json.loads(plain_path.read_text()) if plain_path and plain_path.is_file() else {}
+        have_plain = job.seed is None and known.get("key") == plain_key
+        if have_plain:
+            plain_s = known.get("plain_s")
         with tempfile.TemporaryDirectory(prefix="ti-real-") as tmp:
             try:
                 folder = materialize(job.repo, job.seed, repos_dir, Path(tmp) / "repo")
@@ -192,10 +201,13 @@ def run_real_bench(
                 run = Run(mode="investigator", case_id=job.entry.id, key=job.key,
                           exit_code=None, seconds=0.0, error=f"materialize: {e}"[:300])  # fmt: skip
             else:
-                if job.seed is None:
+                if job.seed is None and not have_plain:
                     plain = run_plain(job.repo, folder)
                     plain_s = plain.seconds if plain.returncode == 0 else None
                     folder = materialize(job.repo, None, repos_dir, Path(tmp) / "repo")
+                    if plain_path is not None:
+                        plain_path.parent.mkdir(parents=True, exist_ok=True)
+                        plain_path.write_text(json.dumps({"key": plain_key, "plain_s": plain_s}))
                 run = _investigate(job.entry.id, folder, job.repo, job.key)
         if run.report is not None:
             run.report["repo"] = f"{job.repo.source}@{job.repo.commit[:12]}/{job.repo.folder}"
