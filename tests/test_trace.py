@@ -35,6 +35,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     # a pass in train mode under no_grad whose outputs nothing reads (statistics refreshed,
     # as torch.optim.swa_utils.update_bn does) before the evaluation
     "mlp_refresh": (MLP, [("        model.eval()\n", "        with torch.no_grad():\n            for xb, _ in loader:\n                model(xb)\n        model.eval()\n")]),
+    # a target network of two modules chained under no_grad, regressed by a hand-written term
+    "mlp_target_net": (MLP, [("    loader = DataLoader(", "    tgt_a, tgt_b = nn.Linear(4, 16), nn.Linear(16, 3)\n    loader = DataLoader("), ("            loss = F.cross_entropy(model(xb), yb)\n", "            with torch.no_grad():\n                z = tgt_b(tgt_a(xb))\n            loss = F.cross_entropy(model(xb), yb) + (1 - F.cosine_similarity(model(xb), z, dim=-1)).mean()\n")]),
     "mlp_evalmode": (MLP, [("        model.train()\n", "")]),
     "mlp_detach": (MLP, [("return self.out(self.drop(h))", "return self.out(self.drop(h.detach()))")]),
     "mlp_subset": (MLP, [("torch.optim.Adam(model.parameters()", "torch.optim.Adam(model.out.parameters()")]),
@@ -132,7 +134,9 @@ def test_an_evaluation_pass_over_the_training_rows_is_seen_as_one(tracer):
     t = tracer("transfer", max_steps=600, detail_steps=40)
     first = t.batches.eval_batches[0]  # enc(xo): the pretraining rows, scored
     assert first.module_train_rows >= 20
-    assert first.holds_train_rows == first.module_train_rows
+    # every pretraining row the encoder trained on; it also received the fine-tuning's 120
+    # rows as a frozen feature extractor whose output trains the new head (training too)
+    assert first.module_train_rows - first.holds_train_rows == 120
     assert (first.site, first.step) in _train_set_passes(t.batches.eval_batches)
     # the fine-tuning's test rows are held out
     last = t.batches.eval_batches[-1]
@@ -256,6 +260,14 @@ def test_a_forward_whose_output_nothing_reads_is_told_from_an_evaluation(tracer)
     assert refresh and not any(f.output_read for f in refresh)
     assert all(f.output_read for f in nograd if not f.training)  # the evaluation's
     assert all(f.output_read for f in t.train_forwards())
+
+
+def test_a_chain_of_no_grad_forwards_whose_output_a_training_term_regresses_is_training(tracer):
+    t = tracer("mlp_target_net")
+    target = [f for f in t.forwards if not f.grad_enabled and f.model == "Linear"]
+    assert target and {f.phase for f in target} == {"train"}
+    # the evaluation's no-grad forwards stay evaluations
+    assert {f.phase for f in t.forwards if f.model == "Classifier" and not f.grad_enabled} == {"eval"}
 
 
 def test_silent_broadcast_is_flagged_at_the_loss(tracer):

@@ -98,15 +98,8 @@ def _targets_from_nograd(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor) ->
     """A no-grad forward whose output a training loss receives (pseudo-labels from a weak
     view, a teacher's soft targets) is part of training, not an evaluation."""
     fed = {getattr(t, key, None) for t in (inp, tgt) for key in ("_ti_fw", "_ti_from_fw")} - {None}
-    if not fed:
-        return
-    keep = []
-    for record in rec.pending_nograd:
-        if record["index"] in fed:
-            rec.resolve_phase(record, "train")
-        else:
-            keep.append(record)
-    rec.pending_nograd[:] = keep
+    if fed:
+        rec.resolve_nograd(fed, "train")
 
 
 def _keep_for_probes(rec: Recorder, func, ops: _Operands, tgt: torch.Tensor) -> None:

@@ -84,6 +84,24 @@ def derived_from(args) -> int | None:
     return None
 
 
+def feeds_training(rec: Recorder, args, out) -> None:
+    """A no-grad forward whose output an op combines with tensors that carry gradient
+    (a target network's projection regressed by the online one, a teacher's soft targets,
+    pseudo-labels, in a hand-written loss as in a library one) is part of training, not an
+    evaluation: resolved here, before the backward would call it an evaluation."""
+    if not (isinstance(out, torch.Tensor) and out.requires_grad and torch.is_grad_enabled()):
+        return
+    fed = set()
+    for a in args:
+        if isinstance(a, torch.Tensor) and not a.requires_grad:
+            for key in ("_ti_fw", "_ti_from_fw"):
+                index = getattr(a, key, None)
+                if index is not None:
+                    fed.add(index)
+    if fed:
+        rec.resolve_nograd(fed, "train")
+
+
 def _carry_forward_index(args, out) -> None:
     src = derived_from(args)
     if src is None:
@@ -143,6 +161,7 @@ class TraceMode(TorchFunctionMode):
             out = func(*args, **kwargs)
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
                 _carry_forward_index(args, out)
+                feeds_training(rec, args, out)
             return out
         if name in GRAPH_CUTS:
             return self._graph_cut(name, func, args, kwargs)
@@ -160,6 +179,8 @@ class TraceMode(TorchFunctionMode):
         if isinstance(out, torch.Tensor):
             out = self._reshape_as_permute(name, args, out)
             self._after_op(name, func, args, kwargs, out)
+            if rec.pending_nograd:
+                feeds_training(rec, args, out)
         elif isinstance(out, tuple):  # `probs.max(dim=1)`: computed from that forward's output
             _carry_forward_index(args, out)
         return out

@@ -309,6 +309,21 @@ class Recorder:
 
     # ---- phases ------------------------------------------------------------------------------
 
+    def resolve_nograd(self, indexes: set[int], phase: str) -> None:
+        """Decide the pending no-grad forwards with these indexes, and those whose output a
+        decided one consumed (`_via`), in turn."""
+        frontier = set(indexes)
+        while frontier:
+            keep, now = [], set()
+            for record in self.pending_nograd:
+                if record["index"] in frontier or record.get("_via") in frontier:
+                    self.resolve_phase(record, phase)
+                    now.add(record["index"])
+                else:
+                    keep.append(record)
+            self.pending_nograd[:] = keep
+            frontier = now
+
     def resolve_phase(self, rec: dict, phase: str) -> None:
         """Assign a recorded forward or loss call to its phase once known; its batch and
         target go into the phase's batch statistics."""

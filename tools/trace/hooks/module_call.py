@@ -77,6 +77,10 @@ def install(rec: Recorder, undo: Undo) -> None:
     undo.append(lambda: setattr(nn.Module, "__call__", orig_call))
 
 
+# no-grad forwards kept undecided at a time, beyond which the oldest is an evaluation
+PENDING_NOGRAD = 16
+
+
 @guarded
 def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     """Returns the (args, kwargs) the model runs with when an intervention replaced
@@ -170,23 +174,28 @@ def _resolve_feeders(rec: Recorder, tensors: list[torch.Tensor], grad: bool) -> 
     A frozen feature extractor (or a teacher) runs under no_grad inside a training
     iteration: its output, or its very input tensors, feed this training forward. One
     whose output becomes a training loss's target (pseudo-labels, a teacher's soft
-    targets) is decided at that loss call; any other is an evaluation, decided at the
-    next backward (or here, when this forward is itself under no_grad).
+    targets, a target network's projection) is decided where that happens; one another
+    no-grad forward consumes (a target encoder feeding a target projector) follows that
+    forward's phase; any other is an evaluation, decided at the next backward (the oldest
+    beyond PENDING_NOGRAD, earlier: an evaluation loop runs many in a row).
     """
     if not rec.pending_nograd:
         return
     consumed = {getattr(t, "_ti_fw", None) for t in tensors}
     ids = {id(t) for t in tensors}
-    keep = []
+    fed = {
+        r["index"]
+        for r in rec.pending_nograd
+        if r["index"] in consumed or bool(r.get("_input_ids", set()) & ids)
+    }
+    if grad:
+        rec.resolve_nograd(fed, "train")
+        return
     for record in rec.pending_nograd:
-        feeds = record["index"] in consumed or bool(record.get("_input_ids", set()) & ids)
-        if feeds and grad:
-            rec.resolve_phase(record, "train")
-        elif grad:
-            keep.append(record)  # its output may yet be a training loss's target
-        else:
-            rec.resolve_phase(record, "eval")
-    rec.pending_nograd[:] = keep
+        if record["index"] in fed:
+            record["_via"] = rec.counts["forward"]  # this forward, about to be counted
+    while len(rec.pending_nograd) > PENDING_NOGRAD:
+        rec.resolve_phase(rec.pending_nograd.pop(0), "eval")
 
 
 @guarded
