@@ -99,3 +99,30 @@ def test_integer_targets_too_many_to_list_are_given_by_their_range(values, said)
     ev = Evidence(Stage.DATA)
     label_encoding(_session(trace), ev)
     assert ev.items["label_encoding"] == ("passed", f"cross_entropy: {said}")
+
+
+def test_targets_of_calls_whose_class_count_varies_are_read_against_their_own_logits():
+    # span starts over padded contexts: 30 positions in one batch, 40 in another; index
+    # 37 is in range where it occurs, though not for the first call's 30 logits
+    from torch_investigate.agent.checks.data import label_encoding
+
+    def call(n, hi):
+        return SimpleNamespace(
+            fn="cross_entropy", ignore_index=-100, mask=None, frame=None,
+            input=_operand(shape=[16, n], dtype="float32", requires_grad=True),
+            target=_operand(values={"0": 8, str(hi): 8}, min=0.0, max=float(hi)),
+        )  # fmt: skip
+
+    def outcome(calls):
+        trace = SimpleNamespace(
+            ran_training=True, train_loss_calls=lambda: calls, train_loader=lambda: None, loaders=[],
+            batches=SimpleNamespace(targets={"train": SimpleNamespace(values={"0": 16, "29": 8, "37": 8}, batches=2, min=0.0, max=37.0)}),
+        )  # fmt: skip
+        ev = Evidence(Stage.DATA)
+        label_encoding(_session(trace), ev)
+        return ev.items["label_encoding"]
+
+    assert outcome([call(30, 29), call(40, 37)])[0] == "passed"
+    assert outcome([call(30, 29), call(40, 37)])[1].endswith("for 30-40 logits")
+    failed, detail = outcome([call(30, 37), call(40, 37)])
+    assert failed == "failed" and "class index 37 for 30 logits in one call" in detail

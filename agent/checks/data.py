@@ -184,9 +184,24 @@ def label_encoding(session: Session, ev: Evidence) -> None:
     fn = c.fn
     problems = []
     if fn in INDEX_TARGET and not y.dtype.startswith("float"):
-        n_classes = x.shape[1] if len(x.shape) >= 2 else None
+        # the class count can differ per call (logits over a padded sequence's positions):
+        # then each recorded call's targets are read against its own logits
+        same_site = [k for k in calls if str(k.frame) == str(c.frame) and k.fn == fn]
+        counts = [prediction_of(k).shape[1] for k in same_site if len(prediction_of(k).shape) >= 2]
+        n_classes = max(counts) if counts else None
         vals = [v for v in values if c.ignore_index is None or v != c.ignore_index]
-        if n_classes and vals and (max(vals) >= n_classes or min(vals) < 0):
+        if len(set(counts)) > 1:
+            over = [
+                (target_of(k).max, prediction_of(k).shape[1])
+                for k in same_site
+                if len(prediction_of(k).shape) >= 2
+                and target_of(k).max is not None
+                and target_of(k).max >= prediction_of(k).shape[1]
+                and (k.ignore_index is None or target_of(k).max != k.ignore_index)
+            ]
+            if over:
+                problems.append(f"class index {fmt(over[0][0])} for {over[0][1]} logits in one call")
+        elif n_classes and vals and (max(vals) >= n_classes or min(vals) < 0):
             problems.append(
                 f"class indices {fmt(min(vals))}..{fmt(max(vals))} for {n_classes} logits"
             )
@@ -200,7 +215,8 @@ def label_encoding(session: Session, ev: Evidence) -> None:
                 if lo is not None and hi is not None
                 else "(values not recorded)"
             )
-        detail = f"{fn}: integer targets {said} for {n_classes} logits"
+        logits = f"{min(counts)}-{n_classes}" if len(set(counts)) > 1 else f"{n_classes}"
+        detail = f"{fn}: integer targets {said} for {logits} logits"
     elif fn in BINARY_TARGET:
         lo, hi = (tstats.min, tstats.max) if tstats else (y.min, y.max)
         if lo is not None and hi is not None and (lo < 0 or hi > 1):
