@@ -17,3 +17,22 @@ def test_the_innermost_frame_outside_the_libraries_decides():
     assert not tracer_broke(_error("train.py", TRACER, TORCH, "model.py", TORCH))
     assert not tracer_broke(_error("train.py", "<frozen runpy>", "model.py"))
     assert not tracer_broke(_error())
+
+
+def test_a_library_error_below_the_tracers_call_for_the_program_is_the_programs():
+    # F.cross_entropy with a target out of range, called through the tracer's loss hook
+    from pathlib import Path
+
+    import torch_investigate.tools.trace as trace
+
+    source = (Path(trace.__file__).parent / "loss_calls.py").read_text().splitlines()
+    forwards = next(i for i, text in enumerate(source, 1) if "out = func(" in text)
+    own = next(i for i, text in enumerate(source, 1) if text.strip().startswith("grad = "))
+    staged = "/tmp/ti-sandbox-x/runtime/_torch_investigate_trace/loss_calls.py"
+
+    def error(line: int) -> ErrorInfo:
+        frames = [Frame(file="train.py", line=39), Frame(file=staged, line=line), Frame(file=TORCH, line=1)]
+        return ErrorInfo(type="IndexError", frames=frames)
+
+    assert not tracer_broke(error(forwards))
+    assert tracer_broke(error(own))

@@ -43,7 +43,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     ops = _Operands(args, kwargs)
     inp, tgt = ops.get(0, "input"), ops.get(1, "target")
     if not isinstance(inp, torch.Tensor) or not isinstance(tgt, torch.Tensor):
-        return func(*ops.args, **ops.kwargs)
+        return func(*ops.args, **ops.kwargs)  # the program's own call
     grad = torch.is_grad_enabled()
     frame = repo_frame()
     key = frame_key(frame)
@@ -72,7 +72,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
             record = describe_loss(rec, name, inp, tgt, ops, frame, grad)
             record["interventions"] = applied
             rec.loss_calls.append(record)
-    out = func(*ops.args, **ops.kwargs)
+    out = func(*ops.args, **ops.kwargs)  # the program's own call
     if (
         grad
         and isinstance(out, torch.Tensor)

@@ -140,7 +140,7 @@ class TraceMode(TorchFunctionMode):
         if rec.cfg.map_cuda and "device" in kwargs and _cuda_device(kwargs["device"]):
             kwargs = {**kwargs, "device": "cpu"}
         if rec.busy or not rec.cfg.trace or under_transform():
-            return func(*args, **kwargs)
+            return func(*args, **kwargs)  # the program's own call
         for a in args[:2]:  # a forward's output read by the program (not discarded)
             fw = getattr(a, "_ti_fw", None) if isinstance(a, torch.Tensor) else None
             if fw is not None:
@@ -150,7 +150,7 @@ class TraceMode(TorchFunctionMode):
             prop = getattr(getattr(func, "__self__", None), "__name__", "")
             if prop == "data" and args and isinstance(args[0], torch.Tensor):
                 return self._graph_cut("data", func, args, kwargs)
-            return func(*args, **kwargs)
+            return func(*args, **kwargs)  # the program's own call
         if name in LOSSES:
             return loss_call(rec, name, func, args, kwargs)
         # training ops are examined in the detailed steps (a new training phase opens new
@@ -158,7 +158,7 @@ class TraceMode(TorchFunctionMode):
         if rec.fast_forward or (
             not rec.detailed and not self.op_interventions and torch.is_grad_enabled()
         ):
-            out = func(*args, **kwargs)
+            out = func(*args, **kwargs)  # the program's own call
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
                 _carry_forward_index(args, out)
                 feeds_training(rec, args, out)
@@ -175,7 +175,7 @@ class TraceMode(TorchFunctionMode):
         if rec.cut_values and torch.is_grad_enabled():
             out = reentry.rejoined(rec, name, func, args, kwargs)
         if out is None:
-            out = func(*args, **kwargs)
+            out = func(*args, **kwargs)  # the program's own call
         if isinstance(out, torch.Tensor):
             out = self._reshape_as_permute(name, args, out)
             self._after_op(name, func, args, kwargs, out)
@@ -458,7 +458,7 @@ class TraceMode(TorchFunctionMode):
         kept = kept_graph(rec, kind, t, kwargs, on_path)
         if kept is not None:
             return kept
-        out = func(*args, **kwargs)
+        out = func(*args, **kwargs)  # the program's own call
         if on_path and kind in ("item", "__float__") and isinstance(t, torch.Tensor):
             reentry.remember(rec, t, out, repo_frame())
         if kind in ("detach", "data") and isinstance(out, torch.Tensor):

@@ -141,7 +141,12 @@ class Recorder:
         # module.training of every forward a backward directly follows, for the whole run
         # (the detailed records cover only the first steps)
         self.last_grad_forward: tuple[bool, int, tuple | None] | None = None
-        self.train_mode_counts: dict = {"train": 0, "eval": 0, "first_eval": None, "back_to_train": 0}
+        self.train_mode_counts: dict = {
+            "train": 0,
+            "eval": 0,
+            "first_eval": None,
+            "back_to_train": 0,
+        }
         self.switched_off: set[int] = set()  # modules some call switched to eval mode
         self.pending_nograd: list[dict] = []  # no-grad forwards whose phase a consumer decides
         self.init_stats: list[dict] = []

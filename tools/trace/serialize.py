@@ -66,7 +66,9 @@ def trace_dict(rec: Recorder) -> dict:
         "optimizers": optimizers,
         "schedulers": list(rec.schedulers.values()),
         "loaders": list(rec.loaders.values()),
-        "forwards": [{**_public(r), "output_read": r["index"] in rec.fw_read} for r in rec.forwards],
+        "forwards": [
+            {**_public(r), "output_read": r["index"] in rec.fw_read} for r in rec.forwards
+        ],
         "loss_calls": [_public(r) for r in rec.loss_calls],
         "loss_sites": list(rec.loss_sites.values()),
         "backwards": rec.backwards,

@@ -27,11 +27,13 @@ def install(rec: Recorder, undo: Undo) -> None:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         if rec.busy or rec.in_backward or rec.status != "running":
-            return orig(self, gradient, retain_graph, create_graph, inputs)
+            return orig(
+                self, gradient, retain_graph, create_graph, inputs
+            )  # the program's own call
         rec.in_backward = True
         try:
             _before_backward(rec, self)
-            out = orig(self, gradient, retain_graph, create_graph, inputs)
+            out = orig(self, gradient, retain_graph, create_graph, inputs)  # the program's own call
         finally:
             rec.in_backward = False
         _after_backward(rec)
@@ -40,13 +42,13 @@ def install(rec: Recorder, undo: Undo) -> None:
 
     def autograd_backward(tensors, *a, **k):
         if rec.busy or rec.in_backward or rec.status != "running":
-            return orig_fn(tensors, *a, **k)
+            return orig_fn(tensors, *a, **k)  # the program's own call
         first = tensors if isinstance(tensors, torch.Tensor) else next(iter(tensors), None)
         rec.in_backward = True
         try:
             if isinstance(first, torch.Tensor):
                 _before_backward(rec, first)
-            out = orig_fn(tensors, *a, **k)
+            out = orig_fn(tensors, *a, **k)  # the program's own call
         finally:
             rec.in_backward = False
         _after_backward(rec)

@@ -26,16 +26,20 @@ def install(rec: Recorder, undo: Undo) -> None:
     ):
         params = [parameters] if isinstance(parameters, torch.Tensor) else list(parameters)
         if rec.busy or rec.status != "running":
-            return orig_norm(params, max_norm, norm_type, error_if_nonfinite, foreach)
+            return orig_norm(
+                params, max_norm, norm_type, error_if_nonfinite, foreach
+            )  # the program's own call
         limit = training.clip_limit(rec, max_norm)
-        total = orig_norm(params, limit, norm_type, error_if_nonfinite, foreach)
+        total = orig_norm(
+            params, limit, norm_type, error_if_nonfinite, foreach
+        )  # the program's own call
         _record_clip(rec, "norm", float(max_norm), len(params), total)
         return total
 
     def clip_grad_value_(parameters, clip_value, foreach=None):
         params = [parameters] if isinstance(parameters, torch.Tensor) else list(parameters)
         if rec.busy or rec.status != "running":
-            return orig_value(params, clip_value, foreach)
+            return orig_value(params, clip_value, foreach)  # the program's own call
         grads = [p.grad for p in params if p.grad is not None]
         biggest = max((float(g.detach().abs().max()) for g in grads if g.numel()), default=0.0)
         if training.clips(rec):

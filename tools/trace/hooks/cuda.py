@@ -27,7 +27,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         )
 
     def t_cuda(self, device=None, non_blocking=False, memory_format=torch.preserve_format):
-        return orig_tto(self, "cpu", copy=True)
+        return orig_tto(self, "cpu", copy=True)  # the program's own call
 
     def t_to(self, *args, **kwargs):
         if args and is_cuda(args[0]):
@@ -36,7 +36,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         if is_cuda(kwargs.get("device")):
             kwargs["device"] = "cpu"
             kwargs["copy"] = True
-        return orig_tto(self, *args, **kwargs)
+        return orig_tto(self, *args, **kwargs)  # the program's own call
 
     def m_cuda(self, device=None):
         return self
@@ -46,7 +46,7 @@ def install(rec: Recorder, undo: Undo) -> None:
             args = ("cpu", *args[1:])
         if is_cuda(kwargs.get("device")):
             kwargs["device"] = "cpu"
-        return orig_mto(self, *args, **kwargs)
+        return orig_mto(self, *args, **kwargs)  # the program's own call
 
     # the function mode sees these replacements as the ops it dispatches: keep the names
     t_cuda.__name__, t_to.__name__ = "cuda", "to"

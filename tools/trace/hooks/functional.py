@@ -36,7 +36,7 @@ def install(rec: Recorder, undo: Undo) -> None:
     def transform(orig):
         @functools.wraps(orig)
         def make(*a, **k):
-            return counted(orig(*a, **k))
+            return counted(orig(*a, **k))  # the program's own call
 
         return make
 

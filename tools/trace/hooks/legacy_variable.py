@@ -19,7 +19,7 @@ def install(rec: Recorder, undo: Undo) -> None:
 
     @functools.wraps(orig)
     def new(cls, *args, **kwargs):
-        out = orig(cls, *args, **kwargs)
+        out = orig(cls, *args, **kwargs)  # the program's own call
         src = args[0] if args else kwargs.get("data")
         if isinstance(src, torch.Tensor) and isinstance(out, torch.Tensor) and out is not src:
             for key, value in getattr(src, "__dict__", {}).items():

@@ -73,7 +73,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         asked = 0
         if not rec.busy:
             a, k, asked = _in_process(signature, self, a, k)
-        orig_init(self, *a, **k)
+        orig_init(self, *a, **k)  # the program's own call
         if rec.busy:
             return
         frame = construction_frame(self)
@@ -87,10 +87,10 @@ def install(rec: Recorder, undo: Undo) -> None:
     def iter_(self):
         site = getattr(self, "_ti_site", None)
         if site is None or rec.busy:
-            return orig_iter(self)
+            return orig_iter(self)  # the program's own call
         it = batch_iv.shuffled_iterator(rec, self, site, orig_iter)
         if it is None:
-            it = orig_iter(self)
+            it = orig_iter(self)  # the program's own call
         return LoaderIter(rec, self, it, site)
 
     DataLoader.__init__ = init

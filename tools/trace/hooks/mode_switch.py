@@ -23,7 +23,7 @@ def install(rec: Recorder, undo: Undo) -> None:
     def train(self, mode: bool = True):
         if not rec.busy and rec.status == "running":
             _record(rec, self, bool(mode))
-        return orig(self, mode)
+        return orig(self, mode)  # the program's own call
 
     nn.Module.train = train  # type: ignore[method-assign]
     undo.append(lambda: setattr(nn.Module, "train", orig))

@@ -50,7 +50,7 @@ def install(rec: Recorder, undo: Undo) -> None:
 
     def call(self, *args, **kwargs):
         if rec.busy or rec.status != "running" or under_transform():
-            return orig_call(self, *args, **kwargs)
+            return orig_call(self, *args, **kwargs)  # the program's own call
         if rec.stack:
             role = "sub"
         elif _is_loss(self) or not _has_params(self):
@@ -66,7 +66,7 @@ def install(rec: Recorder, undo: Undo) -> None:
             _sub_forward(rec, self, args)
         rec.stack.append((self, role))
         try:
-            out = orig_call(self, *args, **kwargs)
+            out = orig_call(self, *args, **kwargs)  # the program's own call
         finally:
             rec.stack.pop()
         if role == "model":

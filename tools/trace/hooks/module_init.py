@@ -19,7 +19,7 @@ def install(rec: Recorder, undo: Undo) -> None:
 
     @functools.wraps(orig_init)  # code that reads the signature sees nn.Module's
     def init(self, *a, **k):
-        orig_init(self, *a, **k)
+        orig_init(self, *a, **k)  # the program's own call
         if not rec.busy:
             object.__setattr__(self, "_ti_created", construction_frame(self))
 
@@ -29,7 +29,7 @@ def install(rec: Recorder, undo: Undo) -> None:
     orig_new = nn.Parameter.__new__
 
     def new(cls, data=None, requires_grad=True):
-        p = orig_new(cls, data, requires_grad)
+        p = orig_new(cls, data, requires_grad)  # the program's own call
         if not rec.busy and rec.stack and rec.status == "running" and torch.is_grad_enabled():
             _created_in_forward(rec, p)
         return p

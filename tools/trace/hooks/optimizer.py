@@ -42,7 +42,7 @@ def _install_init(rec: Recorder, undo: Undo) -> None:
 
     @functools.wraps(orig_init)  # a CLI or config system reads the signature
     def init(self, params, defaults, *a, **k):
-        orig_init(self, params, defaults, *a, **k)
+        orig_init(self, params, defaults, *a, **k)  # the program's own call
         if rec.busy:
             return
         if rec.optimizers and rec.n_steps:
@@ -87,7 +87,7 @@ def _install_zero_grad(rec: Recorder, undo: Undo) -> None:
                 if training.drops_zero_grad(rec):
                     return None
                 rec.zero_grad_since_step = True
-            return orig(self, set_to_none)
+            return orig(self, set_to_none)  # the program's own call
 
         return zero_grad
 

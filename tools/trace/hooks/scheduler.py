@@ -27,7 +27,7 @@ def install(rec: Recorder, undo: Undo) -> None:
             object.__setattr__(self, "_ti_created", construction_frame(self))
         rec.sched_init += 1
         try:
-            orig_init(self, *a, **k)
+            orig_init(self, *a, **k)  # the program's own call
         finally:
             rec.sched_init -= 1
 
@@ -37,7 +37,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         orig_step = cls.__dict__["step"]
 
         def step(self, *a, __orig=orig_step, **k):
-            out = __orig(self, *a, **k)
+            out = __orig(self, *a, **k)  # the program's own call
             if not rec.busy and rec.sched_init == 0 and rec.status == "running":
                 # the program's own line calls step(), or a framework does (Lightning)
                 by_program = in_repo(sys._getframe(1).f_code.co_filename)

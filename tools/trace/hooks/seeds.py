@@ -22,11 +22,11 @@ def _wrap(rec: Recorder, owner: object, name: str, undo: Undo) -> None:
     @functools.wraps(orig)
     def seeded(*a, **k):
         if a:
-            return orig(seeds.shifted(rec, a[0]), *a[1:], **k)
+            return orig(seeds.shifted(rec, a[0]), *a[1:], **k)  # the program's own call
         for key in ("seed", "a"):  # random.seed(a=...), np.random.seed(seed=...)
             if k.get(key) is not None:
                 k[key] = seeds.shifted(rec, k[key])
-        return orig(*a, **k)
+        return orig(*a, **k)  # the program's own call
 
     setattr(owner, name, seeded)
     undo.append(lambda: setattr(owner, name, orig))

@@ -58,7 +58,7 @@ def _with_tensor(name, func, args, kwargs, position, source: torch.Tensor):
     if name in ARITHMETIC:
         args = list(args)
         args[position] = source
-        return func(*args, **kwargs)
+        return func(*args, **kwargs)  # the program's own call
     # a factory: the same values, made from the tensor so the graph goes through them
     size = kwargs.get("size")
     if name == "new_full":
