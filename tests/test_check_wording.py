@@ -126,3 +126,40 @@ def test_targets_of_calls_whose_class_count_varies_are_read_against_their_own_lo
     assert outcome([call(30, 29), call(40, 37)])[1].endswith("for 30-40 logits")
     failed, detail = outcome([call(30, 37), call(40, 37)])
     assert failed == "failed" and "class index 37 for 30 logits in one call" in detail
+
+
+def _turns(var_zeroed: bool):
+    # two optimizers taking turns (a manual-optimization step): the regression head's is
+    # zeroed each iteration, the variance head's only when `var_zeroed`
+    reg, var = ["trunk.w", "mean.w"], ["var.w"]
+    backwards = []
+    for step in range(1, 25):
+        before_var = step % 2 == 1
+        backwards.append(SimpleNamespace(
+            step=step, backward_in_iteration=1, updates_before=step, frame=None,
+            left_over=(reg + var if not var_zeroed else reg) if before_var else ([] if var_zeroed else var),
+            zero_grad_since_last_step=var_zeroed if before_var else True,
+        ))  # fmt: skip
+    return SimpleNamespace(
+        ran_training=True, backwards=backwards, step_optimizers=[0, 1] * 13, optimizers=[1, 2],
+        parameters=[SimpleNamespace(name=n, optimizer=0) for n in reg] + [SimpleNamespace(name="var.w", optimizer=1)],
+        counts={"zero_grad": 24}, event_frames={},
+    )  # fmt: skip
+
+
+def test_an_optimizer_never_reset_is_judged_over_its_own_turns(monkeypatch):
+    from torch_investigate.agent.checks import optimizer
+
+    from torch_investigate.tools.records import Observation
+
+    seen = [Observation(source="intervention", text="zeroed")]
+    monkeypatch.setattr(optimizer, "intervene", lambda *a, **k: SimpleNamespace(observation=lambda: seen[0]))
+    monkeypatch.setattr(optimizer, "first_static_location", lambda *a: None)
+    monkeypatch.setattr(optimizer, "where", lambda *a: None)
+    ev = Evidence(Stage.OPTIMIZER)
+    optimizer.gradient_reset(_session(_turns(var_zeroed=False)), ev)
+    outcome, detail = ev.items["gradient_reset"]
+    assert outcome == "failed" and detail.startswith("at 12 of 12 iterations") and "(1 parameters)" in detail
+    ev = Evidence(Stage.OPTIMIZER)
+    optimizer.gradient_reset(_session(_turns(var_zeroed=True)), ev)
+    assert ev.items["gradient_reset"][0] == "passed"

@@ -376,6 +376,15 @@ def _stepped_on(t: Trace, b) -> bool:
     return any(owner.get(name) == opts[b.step] for name in b.left_over)
 
 
+def _left_to_step(t: Trace, b) -> int:
+    """The left-over gradients at backward `b` that the next step applies."""
+    opts = t.step_optimizers
+    if len({*opts}) <= 1 or b.step >= len(opts):
+        return len(b.left_over)
+    owner = {p.name: p.optimizer for p in t.parameters}
+    return sum(owner.get(name) == opts[b.step] for name in b.left_over)
+
+
 @check(Stage.OPTIMIZER)
 def gradient_reset(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
@@ -394,10 +403,23 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
             "fewer than two updates recorded",
         )
         return
+    # with optimizers taking turns, only the backwards before one optimizer's steps can
+    # show what that optimizer never resets: each is judged over its own iterations
+    by_next: dict[int | None, list] = {}
+    for b in firsts:
+        nxt = t.step_optimizers[b.step] if b.step < len(t.step_optimizers) else None
+        by_next.setdefault(nxt, []).append(b)
+    turns = [
+        (hit, group)
+        for group in by_next.values()
+        if len(hit := [b for b in group if b in leftover]) >= max(2, len(group) // 2)
+    ]
+    if turns and len(by_next) > 1:
+        leftover, firsts = max(turns, key=lambda hg: len(hg[0]))
     if len(leftover) >= max(2, len(firsts) // 2):
         text = (
             f"at {len(leftover)} of {len(firsts)} iterations, .grad still holds the previous iteration's gradient when backward starts "
-            f"({len(leftover[0].left_over)} parameters) and no zero_grad ran since the last step: gradients accumulate across steps"
+            f"({_left_to_step(t, leftover[0])} parameters) and no zero_grad ran since the last step: gradients accumulate across steps"
         )
         eff = intervene(
             session,
