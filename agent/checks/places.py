@@ -167,15 +167,18 @@ def _made_elsewhere(session: Session, unit, call, arg) -> Location | None:
     a = analysis(session.index)
     start = session.index.enclosing_symbol(unit.file, sx.line(call))
     for origin in a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True):
-        path = list(origin.path)
-        if origin.kind == "element":
-            # a batch of `for xb, yb in loader`: on to where the loader (and its data) is made
-            for further in a.flow.trace(origin.value, dataflow=True):
-                path += further.path
-        for v in path:
+        for v in origin.path:
             symbol = session.index.enclosing_symbol(v.file, v.line)
             if symbol != start and v.node.type not in _NAMES:
                 return Location(file=v.file, line=v.line, symbol=symbol)
+        if origin.kind == "element":
+            # a batch of `for xb, yb in loader`: where that loader (and its data) is made,
+            # in this function or the one that passed it in
+            for further in a.flow.trace(origin.value, dataflow=True):
+                for v in further.path:
+                    if v.node.type not in _NAMES:
+                        symbol = session.index.enclosing_symbol(v.file, v.line)
+                        return Location(file=v.file, line=v.line, symbol=symbol)
     return None
 
 
