@@ -149,17 +149,22 @@ def _turns(var_zeroed: bool):
 
 def test_an_optimizer_never_reset_is_judged_over_its_own_turns(monkeypatch):
     from torch_investigate.agent.checks import optimizer
-
     from torch_investigate.tools.records import Observation
 
     seen = [Observation(source="intervention", text="zeroed")]
-    monkeypatch.setattr(optimizer, "intervene", lambda *a, **k: SimpleNamespace(observation=lambda: seen[0]))
+    monkeypatch.setattr(
+        optimizer, "intervene", lambda *a, **k: SimpleNamespace(observation=lambda: seen[0])
+    )
     monkeypatch.setattr(optimizer, "first_static_location", lambda *a: None)
     monkeypatch.setattr(optimizer, "where", lambda *a: None)
     ev = Evidence(Stage.OPTIMIZER)
     optimizer.gradient_reset(_session(_turns(var_zeroed=False)), ev)
     outcome, detail = ev.items["gradient_reset"]
-    assert outcome == "failed" and detail.startswith("at 12 of 12 iterations") and "(1 parameters)" in detail
+    assert (
+        outcome == "failed"
+        and detail.startswith("at 12 of 12 iterations")
+        and "(1 parameters)" in detail
+    )
     ev = Evidence(Stage.OPTIMIZER)
     optimizer.gradient_reset(_session(_turns(var_zeroed=True)), ev)
     assert ev.items["gradient_reset"][0] == "passed"

@@ -1,7 +1,7 @@
 """A crash raised by the instrumentation's own code is a tracer bug, never a finding about
 the program; one raised by the program (through torch) is the program's."""
 
-from torch_investigate.agent.checks.symptom import tracer_broke
+from torch_investigate.agent.checks.crash_origin import tracer_broke
 from torch_investigate.tools.tracefile.records import ErrorInfo, Frame
 
 TORCH = "/venv/lib/python3.11/site-packages/torch/nn/modules/module.py"

@@ -178,7 +178,7 @@ def label_encoding(session: Session, ev: Evidence) -> None:
         )
         return
     c = calls[0]
-    y, x = target_of(c), prediction_of(c)
+    y = target_of(c)
     tstats = t.batches.targets.get("train")
     values = _values(tstats.values if tstats else y.values)
     fn = c.fn
@@ -200,7 +200,9 @@ def label_encoding(session: Session, ev: Evidence) -> None:
                 and (k.ignore_index is None or target_of(k).max != k.ignore_index)
             ]
             if over:
-                problems.append(f"class index {fmt(over[0][0])} for {over[0][1]} logits in one call")
+                problems.append(
+                    f"class index {fmt(over[0][0])} for {over[0][1]} logits in one call"
+                )
         elif n_classes and vals and (max(vals) >= n_classes or min(vals) < 0):
             problems.append(
                 f"class indices {fmt(min(vals))}..{fmt(max(vals))} for {n_classes} logits"

@@ -339,7 +339,7 @@ class Recorder:
             return
         rec["phase"] = phase
         batch = rec.pop("_batch", None)
-        rec.pop("_input_ids", None)
+        rec.pop("_inputs", None)
         fr = rec.get("frame")
         site = f"{fr['file']}:{fr['line']}" if fr else "?"
         if batch is not None:

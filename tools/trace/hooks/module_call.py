@@ -162,7 +162,8 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
             fps = row_fingerprints(rows) if rows is not None else []
             # kept until the phase is known (Recorder.resolve_phase)
             record["_batch"] = ([t.detach() for t in tensors[:4]], fps)
-            record["_input_ids"] = {id(t) for t in tensors}
+            # the tensors themselves, not their ids: an id is reused once a tensor is freed
+            record["_inputs"] = list(tensors)
             rec.forwards.append(record)
             rec.fw_by_index[record["index"]] = record
     rec.current_forward = record
@@ -182,11 +183,10 @@ def _resolve_feeders(rec: Recorder, tensors: list[torch.Tensor], grad: bool) -> 
     if not rec.pending_nograd:
         return
     consumed = {getattr(t, "_ti_fw", None) for t in tensors}
-    ids = {id(t) for t in tensors}
     fed = {
         r["index"]
         for r in rec.pending_nograd
-        if r["index"] in consumed or bool(r.get("_input_ids", set()) & ids)
+        if r["index"] in consumed or any(t is x for t in tensors for x in r.get("_inputs", ()))
     }
     if grad:
         rec.resolve_nograd(fed, "train")
