@@ -154,7 +154,9 @@ def test_the_criterion_of_a_patch_is_its_findings_intervention_in_memory_and_rea
     from torch_investigate.agent.checks.effects import Effect
     from torch_investigate.agent.fix.verify import fix_intervention
 
-    fixing = Effect(0.5, 0.2, 1.0, True, "zeroed", interventions={"zero_grad_before_backward": True})
+    fixing = Effect(
+        0.5, 0.2, 1.0, True, "zeroed", interventions={"zero_grad_before_backward": True}
+    )
     diagnostic = Effect(0.5, 0.1, 1.0, True, "pool", interventions={"fixed_batch": True})
     seen = finding("missing_zero_grad", "train.py", 3)
     seen.evidence = [diagnostic.observation(), fixing.observation(), *seen.evidence]

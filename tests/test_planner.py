@@ -116,7 +116,12 @@ def test_planner_confirms_the_seeded_category(tmp_path, base, edits, category, w
     assert report.conclusion == "defects_found"
 
 
-REFRESH = [("        model.eval()\n", "        with torch.no_grad():\n            for xb, _ in loader:\n                model(xb)\n        model.eval()\n")]
+REFRESH = [
+    (
+        "        model.eval()\n",
+        "        with torch.no_grad():\n            for xb, _ in loader:\n                model(xb)\n        model.eval()\n",
+    )
+]
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,11 @@ def test_a_library_error_below_the_tracers_call_for_the_program_is_the_programs(
     staged = "/tmp/ti-sandbox-x/runtime/_torch_investigate_trace/loss_calls.py"
 
     def error(line: int) -> ErrorInfo:
-        frames = [Frame(file="train.py", line=39), Frame(file=staged, line=line), Frame(file=TORCH, line=1)]
+        frames = [
+            Frame(file="train.py", line=39),
+            Frame(file=staged, line=line),
+            Frame(file=TORCH, line=1),
+        ]
         return ErrorInfo(type="IndexError", frames=frames)
 
     assert not tracer_broke(error(forwards))

@@ -24,7 +24,9 @@ class Band:
     steps an intervention was compared on."""
 
     settled: tuple[float, ...]
-    moved: bool = True  # False: reseeding left every loss as it was (the randomness is the program's own)
+    moved: bool = (
+        True  # False: reseeding left every loss as it was (the randomness is the program's own)
+    )
 
     @property
     def low(self) -> float:
