@@ -157,8 +157,9 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
         return
     # a forward whose output nothing reads is no evaluation: run in train mode under no_grad
     # it only refreshes BatchNorm statistics (update_bn after SWA, a recalibration pass)
-    discarded = [f for f in t.eval_forwards() if not f.output_read]
-    evals = [f for f in t.eval_forwards() if f.output_read]
+    forwards = t.eval_forwards()
+    discarded = [f for f in forwards if not f.output_read]
+    evals = [f for f in forwards if f.output_read]
     # a model with no part that computes differently by mode gives the same output in
     # either mode: its train-mode evaluation changes nothing
     in_train = [f for f in evals if f.training and f.mode_layers is not False]

@@ -364,25 +364,16 @@ def _step_not_called(session: Session, ev: Evidence, t: Trace, text: str) -> Non
     ev.item("updates", "failed", text)
 
 
-def _stepped_on(t: Trace, b) -> bool:
-    """The gradients left over at backward `b` reach an update: some of them belong to the
-    optimizer that takes the next step. With two optimizers taking turns (a GAN), the
-    generator's backward also fills the discriminator's .grad; that sum is reset before
-    the discriminator's own step, so it never reaches an update."""
+def _left_to_step(t: Trace, b) -> list[str]:
+    """The gradients left over at backward `b` that reach an update: those of the optimizer
+    that takes the next step. With two optimizers taking turns (a GAN), the generator's
+    backward also fills the discriminator's .grad; that sum is reset before the
+    discriminator's own step, so it never reaches an update."""
     opts = t.step_optimizers
     if len({*opts}) <= 1 or b.step >= len(opts):
-        return True
+        return list(b.left_over)
     owner = {p.name: p.optimizer for p in t.parameters}
-    return any(owner.get(name) == opts[b.step] for name in b.left_over)
-
-
-def _left_to_step(t: Trace, b) -> int:
-    """The left-over gradients at backward `b` that the next step applies."""
-    opts = t.step_optimizers
-    if len({*opts}) <= 1 or b.step >= len(opts):
-        return len(b.left_over)
-    owner = {p.name: p.optimizer for p in t.parameters}
-    return sum(owner.get(name) == opts[b.step] for name in b.left_over)
+    return [name for name in b.left_over if owner.get(name) == opts[b.step]]
 
 
 @check(Stage.OPTIMIZER)
@@ -393,9 +384,7 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
     # the first backward of each iteration after the first update (an optimizer step or a
     # hand-written one; inside step(closure), the closure's first evaluation)
     firsts = [b for b in t.backwards if b.backward_in_iteration == 1 and b.updates_before > 0]
-    leftover = [
-        b for b in firsts if b.left_over and not b.zero_grad_since_last_step and _stepped_on(t, b)
-    ]
+    leftover = [b for b in firsts if not b.zero_grad_since_last_step and _left_to_step(t, b)]
     if not firsts:
         ev.item(
             "gradient_reset",
@@ -419,7 +408,7 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
     if len(leftover) >= max(2, len(firsts) // 2):
         text = (
             f"at {len(leftover)} of {len(firsts)} iterations, .grad still holds the previous iteration's gradient when backward starts "
-            f"({_left_to_step(t, leftover[0])} parameters) and no zero_grad ran since the last step: gradients accumulate across steps"
+            f"({len(_left_to_step(t, leftover[0]))} parameters) and no zero_grad ran since the last step: gradients accumulate across steps"
         )
         eff = intervene(
             session,

@@ -221,15 +221,7 @@ def discarding_caller(session: Session, frame: Frame | None) -> Location | None:
     """The call that throws away what the function at `frame` returns: a helper that
     computes and returns the loss, called by a framework's training step as a bare
     statement (`self._common_step(batch)` with no `return`), so the step hands nothing on."""
-    if frame is None:
-        return None
-    unit = session.index.unit(frame.file)
-    if unit is None:
-        return None
-    at = [
-        n for n in sx.descendants(unit.tree.root_node, into_scopes=True) if sx.line(n) == frame.line
-    ]
-    fn = next((f for n in at if (f := sx.enclosing_function(n)) is not None), None)
+    fn = _function_at(session, frame)
     if fn is None or not any(
         n.type == "return_statement" and n.named_child_count
         for n in sx.descendants(fn)
@@ -305,13 +297,17 @@ def called_by_program(session: Session, frame: Frame | None) -> bool:
     """The function holding `frame` is called somewhere in the program's code (False: only
     a framework calls it, as Lightning calls `training_step`); module-level code and a
     frame the index cannot place count as the program's."""
-    if frame is None:
-        return True
-    unit = session.index.unit(frame.file)
+    fn = _function_at(session, frame)
+    return fn is None or bool(analysis(session.index).flow.callers(fn))
+
+
+def _function_at(session: Session, frame: Frame | None):
+    """The function definition enclosing `frame`'s line (None: module level, or a file the
+    index does not hold)."""
+    unit = session.index.unit(frame.file) if frame is not None else None
     if unit is None:
-        return True
+        return None
     at = [
         n for n in sx.descendants(unit.tree.root_node, into_scopes=True) if sx.line(n) == frame.line
     ]
-    fn = next((f for n in at if (f := sx.enclosing_function(n)) is not None), None)
-    return fn is None or bool(analysis(session.index).flow.callers(fn))
+    return next((f for n in at if (f := sx.enclosing_function(n)) is not None), None)

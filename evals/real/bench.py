@@ -190,8 +190,9 @@ def run_real_bench(
         # a key of the copy alone, so a new commit reruns only the investigations
         plain_path = cache.parent / "plain" / f"{job.entry.id}.json" if cache else None
         plain_key = _key(job.repo, None, "plain")
-        known = json.loads(plain_path.read_text()) if plain_path and plain_path.is_file() else {}
-        have_plain = job.seed is None and known.get("key") == plain_key
+        healthy_known = job.seed is None and plain_path is not None and plain_path.is_file()
+        known = json.loads(plain_path.read_text()) if healthy_known else {}
+        have_plain = known.get("key") == plain_key
         if have_plain:
             plain_s = known.get("plain_s")
         with tempfile.TemporaryDirectory(prefix="ti-real-") as tmp:
