@@ -63,3 +63,27 @@ def test_dataclass_fields_that_become_computed_options_keep_their_names(tmp_path
     assert "--steps 4" in command and "Config" in table.names
     assert run(out, command) == run(src, "python run.py --steps 4")
     assert {k.spelling for k in table.kept} >= {"steps", "step_size"}
+
+
+def test_parameters_a_splatted_dict_spells_as_keys_keep_their_names(tmp_path):
+    """`Net(**dict(dim=4))` and `build(**{"width": 4})`: the dict's keys are the repo's
+    parameter names written where the rewrite does not follow them; renaming the
+    parameters would crash the program (round 04's molgnn under --rename)."""
+    src, out, table = renamed(tmp_path, {"run.py": """
+        class Net:
+            def __init__(self, dim, layers):
+                self.size = dim * layers
+
+
+        def build(width, depth):
+            return Net(dim=width, layers=depth)
+
+
+        hp = dict(dim=4, layers=2)
+        cfg = {"width": 3, "depth": 5}
+        print(f"METRIC total={Net(**hp).size + build(**cfg).size}")
+    """}, ["python run.py"])  # fmt: skip
+    assert run(out, table.command("python run.py")) == run(src, "python run.py")
+    kept = {k.spelling: k.reason for k in table.kept}
+    assert {"dim", "layers", "width", "depth"} <= set(kept)
+    assert "size" not in kept  # what no dict spells is still renamed
