@@ -63,3 +63,23 @@ def test_the_conclusion_and_the_answer_read_the_typed_effect():
     )
     assert contradicted(finding(worse)).status == "plausible"
     assert contradicted(f).status == "confirmed"
+
+
+def test_a_checklist_outcome_is_typed_and_a_passed_item_shows_health():
+    """An item's outcome an observation records (run_stage_checks) is read as a model by
+    the guardrails and the answer, and the JSON keeps its `item`/`outcome` keys."""
+    from torch_investigate.tools.records import ItemCheck
+
+    passed = Observation(
+        source="runtime", text="stage 2 item pairing passed", values={"n": 2},
+        checked=ItemCheck(item="pairing", outcome="passed"),
+    )  # fmt: skip
+    failed = passed.model_copy(update={"checked": ItemCheck(item="pairing", outcome="failed")})
+    values = passed.model_dump(mode="json")["values"]
+    assert values == {"item": "pairing", "outcome": "passed", "n": 2}
+    back = Observation.model_validate_json(passed.model_dump_json())
+    assert back == passed and back.values == {"n": 2}
+    assert passed.reported_values == values
+    assert not passed.shows_a_defect and failed.shows_a_defect
+    assert Observation(source="runtime", text="a loss curve").shows_a_defect
+    assert not Observation(source="static", text="read in the code").shows_a_defect

@@ -110,6 +110,21 @@ class Location(BaseModel):
 _EFFECT_KEYS = frozenset(InterventionEffect.model_fields)
 
 
+_ITEM_KEYS = frozenset({"item", "outcome"})
+
+
+class ItemCheck(BaseModel):
+    """A checklist item's outcome that an observation records (a stage's checks run by a
+    policy, or `check_item`): a passed item is evidence of health, not of a defect."""
+
+    item: str
+    outcome: Outcome
+
+    @property
+    def shows_health(self) -> bool:
+        return self.outcome in ("passed", "skipped", "not_applicable")
+
+
 class Observation(BaseModel):
     """One piece of evidence: what was seen, with its numbers.
 
@@ -128,6 +143,14 @@ class Observation(BaseModel):
     # An intervention's comparison, typed. The JSON writes it into `values` under the same
     # keys as ever (the schema is unchanged), and reading a report back restores it.
     effect: SkipJsonSchema[InterventionEffect | None] = Field(default=None, exclude=True)
+    # The checklist outcome it records, typed; written into `values` as `item`/`outcome`.
+    checked: SkipJsonSchema[ItemCheck | None] = Field(default=None, exclude=True)
+
+    @property
+    def shows_a_defect(self) -> bool:
+        """Dynamic, and not a checklist item that passed (or was not checked): whatever a
+        policy cites it for, such an observation is evidence of health."""
+        return self.is_dynamic and (self.checked is None or not self.checked.shows_health)
 
     @property
     def is_dynamic(self) -> bool:
@@ -135,16 +158,23 @@ class Observation(BaseModel):
 
     @property
     def reported_values(self) -> dict[str, JSONValue]:
-        """Every number the report states for it: the effect's, then the others."""
-        return {**self.effect.as_values(), **self.values} if self.effect else self.values
+        """Every number the report states for it: the effect's, the item's, the others."""
+        out = {**self.effect.as_values(), **self.values} if self.effect else self.values
+        return {**self.checked.model_dump(), **out} if self.checked else out
 
     @model_validator(mode="before")
     @classmethod
     def _effect_from_values(cls, data: Any) -> Any:
         """A report read back: the comparison's keys in `values` become the typed effect."""
-        if not isinstance(data, dict) or data.get("effect") is not None:
+        if not isinstance(data, dict):
             return data
         values = data.get("values")
+        if data.get("checked") is None and isinstance(values, dict) and _ITEM_KEYS <= set(values):
+            checked = {k: values[k] for k in _ITEM_KEYS}
+            values = {k: v for k, v in values.items() if k not in _ITEM_KEYS}
+            data = {**data, "values": values, "checked": checked}
+        if data.get("effect") is not None:
+            return data
         if data.get("source") != "intervention" or not isinstance(values, dict):
             return data
         if "relative_improvement" not in values or "improved" not in values:
@@ -158,6 +188,8 @@ class Observation(BaseModel):
         out = handler(self)
         if self.effect is not None and isinstance(out, dict) and "values" in out:
             out["values"] = {**self.effect.as_values(), **out["values"]}
+        if self.checked is not None and isinstance(out, dict) and "values" in out:
+            out["values"] = {**self.checked.model_dump(), **out["values"]}
         return out
 
 

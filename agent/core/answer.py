@@ -102,15 +102,10 @@ def confirming(f: Finding) -> Observation | None:
     ]
     if changed:
         return max(changed, key=lambda o: o.effect.relative_improvement if o.effect else 0.0)
-    seen = [o for o in support if o.source in ("runtime", "probe") and _shows_a_defect(o)]
+    seen = [o for o in support if o.source in ("runtime", "probe") and o.shows_a_defect]
     if seen:
         return seen[-1] if f.revised_by else seen[0]
     return next((o for o in support if o.is_dynamic), None)
-
-
-def _shows_a_defect(o: Observation) -> bool:
-    """A checklist outcome that passed shows health, not the defect."""
-    return o.values.get("outcome") not in ("passed", "skipped", "not_applicable")
 
 
 def _not_run_reason(report: Report) -> str | None:

@@ -154,19 +154,13 @@ def check_evidence(protocol: Protocol, evidence: list[Observation], what: str) -
         )
 
 
-def _shows_a_defect(o: Observation) -> bool:
-    """A dynamic observation that can carry a defect: a checklist item that passed (or was
-    not checked) is evidence of health, whatever a policy cites it for."""
-    return o.is_dynamic and o.values.get("outcome") not in ("passed", "skipped", "not_applicable")
-
-
 def o_text(o: Observation) -> str:
     return f"{o.id!r}" if o.id else f"{o.text[:60]!r}"
 
 
 def check_finding(protocol: Protocol, finding: Finding) -> None:
     check_evidence(protocol, finding.evidence, f"finding {finding.title!r}")
-    if finding.status == "confirmed" and not any(_shows_a_defect(o) for o in finding.evidence):
+    if finding.status == "confirmed" and not any(o.shows_a_defect for o in finding.evidence):
         raise Refused(
             "confirmed_needs_runtime",
             f"finding {finding.title!r} is marked confirmed but cites no runtime, intervention or "
@@ -209,7 +203,7 @@ def check_revision(protocol: Protocol, before: Finding, after: Finding) -> None:
     confirmed only once stages 1-7 are coherent."""
     if after.status != "confirmed" or before.status == "confirmed":
         return
-    if not any(_shows_a_defect(o) for o in after.supporting()):
+    if not any(o.shows_a_defect for o in after.supporting()):
         raise Refused(
             "confirmed_needs_runtime",
             f"{after.id} cannot be confirmed on what was cited: cite the id of a runtime, "

@@ -42,7 +42,7 @@ from torch_investigate.agent.core.tool_args import (
     UpdateFindingArgs,
 )
 from torch_investigate.tools.code import read_target, search_code
-from torch_investigate.tools.records import Experiment, Finding, Observation, Stage
+from torch_investigate.tools.records import Experiment, Finding, ItemCheck, Observation, Stage
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -92,7 +92,7 @@ def _run_stage_checks(session: Session, a: StageArgs) -> ToolResult:
         obs = log.issue(Observation(
             source="runtime" if dynamic else "static",
             text=f"stage {a.stage} item {item_id} {outcome}: {detail}",
-            values={"item": item_id, "outcome": outcome},
+            checked=ItemCheck(item=item_id, outcome=outcome),
         ))  # fmt: skip
         protocol.check(item_id, outcome, detail, [obs], untested=item_id in ev.untested)
         items[item_id] = ItemResult(outcome=outcome, detail=detail, evidence_id=obs.id)
