@@ -294,3 +294,35 @@ def test_a_recorded_review_confirms_the_cut_log_determinant_and_refutes_the_sche
     results = [m["content"] for m in server.requests[-1].messages if m["role"] == "tool"]
     first_probe = next(r for r in results if r.startswith("run_probe"))
     assert "logdet kept:" in first_probe and "recorded as observation" in first_probe
+
+
+ROUND_04 = ROOT / "evals" / "rounds" / "04" / "cases"
+
+
+@pytest.mark.slow  # the planner's walk at the CLI's 200 steps, and a probe that trains twice
+def test_a_recorded_review_finds_the_wrong_sign_of_a_hand_written_gaussian_nll():
+    """Blind round 04's hetreg: a hand-written Gaussian NLL adds log(precision) instead of
+    subtracting it, so every precision collapses to the floor the model adds. The planner
+    called the run healthy (stage 2 open: no recognised loss call to pair); the first weak
+    point was the loss settling below zero. The model's probe sweeps the loss over
+    precisions and trains the net both ways (held-out NLL 5.52 as written, -0.56 with the
+    sign flipped); it records the finding at the loss, passes the pairing item on the
+    same probe, and corrects the symptom."""
+    report, server = replay("review-hetreg", ROUND_04 / "hetreg-objective_unbounded")
+    seen = walk(server)  # what the walk handed the model
+    assert "No findings." in seen and "Stage 4 Loss: coherent" in seen
+    first = seen.split("Weak points, most important first:", 1)[1].split("\n1. ", 1)[1]
+    assert first.startswith("[negative_loss]")
+    root = answered_by_the_probe(report, "5.5241", "-0.5647")
+    assert (root.category, root.file, root.symbol) == (
+        "objective_unbounded",
+        "fit_sensor.py",
+        "gaussian_nll",
+    )
+    assert root.recorded_by == "review:claude-helper"
+    assert report.symptom == "bad_evaluation"
+    assert stage(report, 4).verdict == "defect"
+    pairing = next(i for i in stage(report, 2).checklist if i.id == "pairing")
+    assert pairing.outcome == "passed"
+    assert stage(report, 2).verdict == "coherent"
+    assert "stage 4 (Loss) is defect" in stage(report, 8).reason
