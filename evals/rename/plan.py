@@ -28,6 +28,7 @@ from functools import cached_property
 from tree_sitter import Node
 
 from torch_investigate.evals.rename.bindings import Scope, lookup
+from torch_investigate.evals.rename.dict_keys import literal_keys
 from torch_investigate.evals.rename.library import class_attributes
 from torch_investigate.evals.rename.names import NameAllocator
 from torch_investigate.evals.rename.repo import Repo
@@ -285,18 +286,19 @@ class Planner(Resolver):
                     continue
                 func = use.node.child_by_field_name("function")
                 callee = self.kinds.of(func, use.scope) if func is not None else None
-                if callee is not None and callee.tag in ("function", "class", "instance"):
-                    # `Net(**dict(dim=48))`: the dict spells the repo's parameter names as
-                    # keys the rewrite does not follow, so those parameters keep theirs
-                    for splat in splats:
-                        inner = splat.named_children[0] if splat.named_children else None
-                        for key in self._literal_keys(inner, use.scope):
-                            self.block("attribute", key, "a key of a dict passed with ** to the repo's own call")
-                    continue
+                # `Net(**dict(dim=48))` to the repo's own call: the dict spells parameter
+                # names as keys the rewrite does not follow, so they keep their names
+                own = callee is not None and callee.tag in ("function", "class", "instance")
+                keys = literal_keys if own else self._splat_keys
+                why = (
+                    "a key of a dict passed with ** to the repo's own call"
+                    if own
+                    else "passed with ** to a library call"
+                )
                 for splat in splats:
                     inner = splat.named_children[0] if splat.named_children else None
-                    for key in self._splat_keys(inner, use.scope):
-                        self.block("attribute", key, "passed with ** to a library call")
+                    for key in keys(inner, use.scope):
+                        self.block("attribute", key, why)
 
     def _block_computed_options(self) -> None:
         """`ap.add_argument("--" + k.replace("_", "-"))` over `vars(cfg)`: options spelled
@@ -344,40 +346,6 @@ class Planner(Resolver):
             name = text(func).split(".")[-1] if func is not None else ""
             if name in ATTRIBUTE_DICTS:
                 return {o.dest for o in self.options} | set(self.ag)
-        return set()
-
-    def _literal_keys(self, node: Node | None, scope: Scope, depth: int = 0) -> set[str]:
-        """Keys a dict passed with ** spells in the code: `dict(dim=48)`, `{"dim": 48}`,
-        followed through the names bound to them."""
-        if node is None or depth > 3:
-            return set()
-        if node.type == "identifier":
-            b = lookup(scope, text(node))
-            out: set[str] = set()
-            for v in b.values if b is not None else []:
-                if v.how == "expr" and not v.index:
-                    out |= self._literal_keys(v.node, b.scope, depth + 1)
-            return out
-        if node.type == "dictionary":
-            return {
-                string_content(key)
-                for pair in node.named_children
-                if pair.type == "pair"
-                and (key := pair.child_by_field_name("key")) is not None
-                and key.type == "string"
-            }
-        if node.type == "call":
-            func = node.child_by_field_name("function")
-            args = node.child_by_field_name("arguments")
-            if func is None or args is None or text(func) != "dict":
-                return set()
-            out = set()
-            for a in args.named_children:
-                if a.type == "keyword_argument" and (k := a.child_by_field_name("name")) is not None:
-                    out.add(text(k))
-                elif a.type in ("dictionary", "identifier"):
-                    out |= self._literal_keys(a, scope, depth + 1)
-            return out
         return set()
 
     def _section_keys(self, section: str) -> set[str]:
