@@ -202,6 +202,14 @@ def _chance_overlap(b) -> float | None:
     return min(1.0, b.train_unique / hi)
 
 
+def _by_chance(batches, expected: float | None) -> bool:
+    """Evaluation batches whose overlap with the training rows is no more than data that
+    repeats itself shows by chance (`_chance_overlap`)."""
+    rows = sum(eb.rows for eb in batches)
+    overlap = sum(eb.overlap for eb in batches)
+    return expected is not None and rows > 0 and overlap / rows <= expected + CHANCE_MARGIN
+
+
 # a loss that settles below this share of the targets' marginal level while the model
 # receives its own targets has learned to copy them
 TOO_GOOD = 0.25
@@ -313,7 +321,7 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
     est = (overlap / rows) / max(coverage, 1e-9) if rows else 0.0
     expected, fp = _chance_overlap(b), b.eval_first_pass
     if held_out and overlap >= 5 and est >= 0.05 and expected is not None:
-        if overlap / rows <= expected + CHANCE_MARGIN:
+        if _by_chance(held_out, expected):
             ev.item(
                 "leakage",
                 "passed",
@@ -337,6 +345,18 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
             "passed",
             f"the {len(on_train)} evaluation batches seen score training rows ({seen}); the "
             f"run was stopped ({t.stop_reason}) before any held-out evaluation, if there is one",
+        )
+        return
+    elif on_train and not held_out and _by_chance(on_train, expected):
+        # rows that repeat within one evaluation pass are not samples (atoms of molecules,
+        # one-hot tokens): matching training rows is what such data does anyway
+        ev.item(
+            "leakage",
+            "passed",
+            f"the evaluation rows are among the {seen}, but one evaluation pass repeats its "
+            f"own rows ({fp.drawn - fp.unique} of {fp.drawn} drawn are repeats): data that "
+            f"repeats itself puts about {fmt(100 * (expected or 0.0))}% of its rows among the "
+            "training rows by chance, so the rows do not identify samples",
         )
         return
     elif on_train and not held_out:

@@ -20,7 +20,7 @@ from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Location, Stage
-from torch_investigate.tools.tracefile.trace import Frame, Trace
+from torch_investigate.tools.tracefile.trace import Forward, Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -170,7 +170,8 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, in_train[0].frame, session, train_mode_evals=len(in_train))],
-            where=first_static_location(session, "train_mode_in_eval")
+            where=where(session, _caller_left_in_train(evals, in_train))
+            or first_static_location(session, "train_mode_in_eval")
             or where(session, in_train[0].frame),
             why="evaluation in train mode randomizes predictions (dropout) and leaks evaluation statistics into BatchNorm",
             confirm="call model.eval() before the evaluation loop and compare two evaluation passes: they must agree",
@@ -195,6 +196,22 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
             "passed",
             f"model.training is False in all {len(evals)} evaluation forwards{refresh}",
         )
+
+
+def _caller_left_in_train(evals: list[Forward], in_train: list[Forward]) -> Frame | None:
+    """The call that handed an evaluation a model in train mode, when the same evaluation
+    code also ran in eval mode from another call (a validate() called after model.eval()
+    in the loop, and again on a freshly built model at the end): the function is right,
+    that caller is not."""
+    frame = in_train[0].frame
+    callers = {str(f.caller): f.caller for f in in_train if f.frame == frame}
+    if frame is None or len(callers) != 1 or None in callers.values():
+        return None
+    (caller,) = callers.values()
+    right = [f for f in evals if f.frame == frame and not f.training]
+    if not right or any(f.caller == caller for f in right):
+        return None
+    return caller
 
 
 @check(Stage.MODES)

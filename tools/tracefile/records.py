@@ -100,6 +100,7 @@ class Forward(TraceRecord):
     index: int
     model: str
     frame: Frame | None = None
+    caller: Frame | None = None  # a no-grad forward's caller of the function holding it
     training: bool
     grad_enabled: bool
     phase: str | None = None

@@ -23,6 +23,7 @@ from ..tensors import (
     frame_key,
     joint_rows,
     map_tensors,
+    repo_caller,
     repo_frame,
     row_fingerprints,
     summarize,
@@ -145,6 +146,9 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
                 "index": rec.counts["forward"] - 1,
                 "model": type(module).__name__,
                 "frame": frame_dict(frame),
+                # the program's line that called the function holding the forward (an
+                # evaluate() called once after model.eval() and once without it)
+                "caller": frame_dict(repo_caller(frame)) if frame and not grad else None,
                 "training": bool(module.training),
                 "grad_enabled": grad,
                 "phase": None,

@@ -1,0 +1,120 @@
+"""Evaluation read from the run: which call handed an evaluation a model left in train
+mode, and evaluation rows that match training rows only because the data repeats itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from torch_investigate.agent.core.planner import Planner
+from torch_investigate.agent.core.policy import investigate
+from torch_investigate.agent.core.session import Options, Session
+
+FRESH_MODEL_LEFT_IN_TRAIN = """import copy
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+X = torch.randn(640, 8)
+Y = (X[:, :2].sum(1, keepdim=True) > 0).float()
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Dropout(0.5), nn.Linear(32, 1))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+@torch.no_grad()
+def evaluate(model, x, y):
+    return ((model(x) > 0).float() == y).float().mean().item()
+
+
+def main():
+    model = Net()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    best, best_state = -1.0, None
+    for epoch in range(8):
+        model.train()
+        for i in range(0, 448, 32):
+            loss = F.binary_cross_entropy_with_logits(model(X[i : i + 32]), Y[i : i + 32])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        model.eval()
+        acc = evaluate(model, X[448:512], Y[448:512])
+        if acc > best:
+            best, best_state = acc, copy.deepcopy(model.state_dict())
+        print(f"epoch {epoch} val_acc {acc:.3f}")
+    final = Net()
+    final.load_state_dict(best_state)
+    print(f"test_acc={evaluate(final, X[512:], Y[512:]):.3f}")
+
+
+main()
+"""
+
+REPEATING_ROWS = """import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+
+
+def draw(n):
+    kind = torch.randint(0, 4, (n,))
+    return F.one_hot(kind, 4).float(), (kind >= 2).long()
+
+
+train_x, train_y = draw(512)
+val_x, val_y = draw(128)
+model = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(6):
+    model.train()
+    for i in range(0, 512, 32):
+        loss = F.cross_entropy(model(train_x[i : i + 32]), train_y[i : i + 32])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    with torch.no_grad():
+        acc = (model(val_x).argmax(1) == val_y).float().mean().item()
+    print(f"epoch {epoch} val_acc={acc:.3f}")
+"""
+
+
+def report_of(tmp_path: Path, text: str):
+    (tmp_path / "train.py").write_text(text)
+    (tmp_path / "README.md").write_text("```bash\npython train.py\n```\n")
+    with Session(tmp_path, Options()) as session:
+        investigate(session, Planner())
+        return session.report()
+
+
+def test_an_evaluation_run_right_in_the_loop_is_placed_at_the_call_that_skipped_eval(tmp_path):
+    """evaluate() runs after model.eval() in the loop and, at the end, on a freshly built
+    model left in train mode: the function is right, the last call is the defect."""
+    report = report_of(tmp_path, FRESH_MODEL_LEFT_IN_TRAIN)
+    found = [f for f in report.findings if f.category == "train_mode_in_eval"]
+    assert found and found[0].status == "confirmed", report.findings
+    line = FRESH_MODEL_LEFT_IN_TRAIN.splitlines().index(
+        '    print(f"test_acc={evaluate(final, X[512:], Y[512:]):.3f}")'
+    )
+    assert (found[0].file, found[0].line, found[0].symbol) == ("train.py", line + 1, "main")
+
+
+def test_evaluation_rows_that_match_training_rows_because_the_data_repeats_are_no_leak(
+    tmp_path,
+):
+    """Four possible one-hot rows: every validation row equals some training row, as any
+    fresh draw would. One evaluation pass repeats its own rows, so the match is chance."""
+    report = report_of(tmp_path, REPEATING_ROWS)
+    assert not [f for f in report.findings if f.category == "split_leakage"], report.findings
+    data = next(s for s in report.stages if s.stage == 2)
+    leakage = next(i for i in data.checklist if i.id == "leakage")
+    assert leakage.outcome == "passed" and "by chance" in leakage.detail, leakage.detail
