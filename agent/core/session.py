@@ -41,6 +41,10 @@ def _needs_gpu(run: Run) -> bool:
     return run.result.failure is not None and run.result.failure.kind == "gpu_required"
 
 
+# what a map-style or iterable dataset runs when a loader yields its batches
+DATASET_METHODS = ("__init__", "__len__", "__getitem__", "__iter__")
+
+
 class InvestigationError(Exception):
     """Bad input or an environment problem: one line for the user and an exit code."""
 
@@ -237,11 +241,23 @@ class Session:
         return run
 
     def baseline_trace_functions(self) -> list[str]:
-        """`file:function` of repo code seen running in the baseline (empty when it did not run)."""
+        """`file:function` of repo code seen running in the baseline (empty when it did not
+        run): functions the tracer saw at a torch call, and the methods that made the
+        samples of a loader that yielded batches (a Dataset that only reads files and
+        numpy, or runs in worker processes, makes no call the tracer sees)."""
         if self.runner is None:
             return []
         run = self.runner.runs.get("baseline")
-        return run.trace.seen_functions if run is not None and run.trace is not None else []
+        if run is None or run.trace is None:
+            return []
+        seen = list(run.trace.seen_functions)
+        for loader in run.trace.loaders:
+            cls = self.index.find_class(loader.dataset_class) if loader.dataset_class else None
+            if cls is not None and loader.batches:
+                seen += [
+                    f"{cls.file}:{m}" for m in DATASET_METHODS if f"{cls.file}:{m}" not in seen
+                ]
+        return seen
 
     def git(self) -> GitFacts:
         """Git facts, with the recent commits that touched files on the training path."""
