@@ -141,3 +141,43 @@ def test_an_evaluation_batch_is_followed_to_where_its_loader_is_built(tmp_path):
     s = session(tmp_path, {"train.py": EVAL_LOADER})
     loc = places.input_origin(s, Frame(file="train.py", line=10))
     assert loc is not None and (loc.symbol, loc.line) == ("main", 18)
+
+
+GET_BATCH = """import torch
+from torch import nn
+
+data = torch.randint(0, 50, (1000,))
+
+
+def get_batch(n=8):
+    ix = torch.randint(0, 990, (4,))
+    x = torch.stack([data[i : i + n] for i in ix])
+    y = torch.stack([data[i : i + n] for i in ix])
+    return x, y
+
+
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(50, 50)
+
+    def forward(self, idx, targets):
+        logits = self.emb(idx)
+        return nn.functional.cross_entropy(logits.view(-1, 50), targets.view(-1))
+
+
+model = LM()
+for step in range(3):
+    X, Y = get_batch()
+    loss = model(X, Y)
+"""
+
+
+def test_targets_passed_into_a_forward_are_followed_to_where_they_are_cut(tmp_path):
+    """The loss inside the model's forward gets its targets through `model(X, Y)`: the
+    target is cut in get_batch, on the line the input's way does not pass."""
+    s = session(tmp_path, {"lm.py": GET_BATCH})
+    loc = places.target_cut(s, Frame(file="lm.py", line=21), Frame(file="lm.py", line=27))
+    assert loc is not None and (loc.file, loc.line, loc.symbol) == ("lm.py", 10, "get_batch")
+    # without the model call the input's way is unknown: no guess
+    assert places.target_cut(s, Frame(file="lm.py", line=21), Frame(file="lm.py", line=3)) is None

@@ -185,6 +185,45 @@ def _made_elsewhere(session: Session, unit, call, arg) -> Location | None:
 _NAMES = ("identifier", "expression_list", "tuple", "pattern_list", "return_statement")
 
 
+def target_cut(session: Session, loss: Frame | None, forward: Frame | None) -> Location | None:
+    """Where the target of the loss call at `loss` is cut from the data apart from the
+    model's input at `forward`: the last expression on the target's way back to its
+    source that the input's way does not pass (`y = data[i:i+n]` beside `x = data[i:i+n]`
+    in a get_batch()), when it is written outside the loss's own function."""
+    target = _way(session, loss, 1, "target", models=False)
+    if not target:
+        return None
+    shared = {(v.file, v.line) for v in _way(session, forward, 0, "x", models=True)}
+    if not shared:
+        return None  # without the input's way, the target's own part is unknown
+    start = session.index.enclosing_symbol(loss.file, loss.line) if loss else None
+    own = [v for v in target if (v.file, v.line) not in shared and v.node.type not in _NAMES]
+    for v in reversed(own):
+        symbol = session.index.enclosing_symbol(v.file, v.line)
+        if symbol != start:
+            return Location(file=v.file, line=v.line, symbol=symbol)
+    return None
+
+
+def _way(session: Session, frame: Frame | None, index: int, name: str, *, models: bool) -> list:
+    """The expressions an argument of the call at `frame` comes through, from the call
+    back to its first source (the model call's, when `models`)."""
+    unit = session.index.unit(frame.file) if frame is not None else None
+    if unit is None:
+        return []
+    calls = [c for c in unit.call_nodes if sx.line(c) == frame.line]
+    chosen = [c for c in calls if _calls_a_module(session, unit, c)] if models else []
+    for call in chosen or sorted(calls, key=lambda c: c.start_byte - c.end_byte):
+        arg = sx.argument(call, index, name)
+        if arg is None:
+            continue
+        a = analysis(session.index)
+        origins = a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True)
+        if origins:
+            return origins[0].path
+    return []
+
+
 _COMBINE = ("binary_operator", "call")
 
 

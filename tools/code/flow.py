@@ -255,6 +255,7 @@ class Flow(ObjectResolution):
         names: set[str] = set()
         for unit in self.index.units.values():
             names.update(q.rsplit(".", 1)[-1] for q in unit.definitions)
+        names |= self._instance_names(names)
         table: dict[int, list[Value]] = {}
         for unit in self.index.units.values():
             for call in unit.call_nodes:
@@ -268,7 +269,30 @@ class Flow(ObjectResolution):
                 for obj in self.objects(Value(fn, v.frame), budget=60):
                     if obj.kind in ("function", "class") and obj.node is not None:
                         table.setdefault(obj.node.id, []).append(v)
+                    elif obj.kind == "instance" and obj.node is not None:
+                        # `model(x, y)` runs the class's forward (through nn.Module's
+                        # __call__) or its own __call__
+                        for method in class_methods(obj.node):
+                            if sx.function_name(method) in ("forward", "__call__"):
+                                table.setdefault(method.id, []).append(v)
         return table
+
+    def _instance_names(self, definitions: set[str]) -> set[str]:
+        """Names an instance of a repo class is bound to (`model = GPT(cfg)`,
+        `self.net = Net()`): calls through them are calls of the class's forward."""
+        out: set[str] = set()
+        for unit in self.index.units.values():
+            for call in unit.call_nodes:
+                fn = sx.call_function(call)
+                parent = call.parent
+                if fn is None or parent is None or parent.type != "assignment":
+                    continue
+                if sx.text(fn).rsplit(".", 1)[-1] not in definitions:
+                    continue
+                left = parent.child_by_field_name("left")
+                if left is not None and left.type in ("identifier", "attribute"):
+                    out.add(sx.text(left).rsplit(".", 1)[-1])
+        return out
 
     # ---- tracing values ----------------------------------------------------------------
 
