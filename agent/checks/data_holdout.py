@@ -215,6 +215,10 @@ def _by_chance(batches, expected: float | None) -> bool:
 TOO_GOOD = 0.25
 
 
+def _training_forward(t: Trace) -> Frame | None:
+    return next((f.frame for f in t.train_forwards() if f.frame is not None), None)
+
+
 def _target_is_input(session: Session, ev: Evidence, t: Trace) -> bool:
     """Integer targets equal, at every position, to ids the model itself received: it is
     shown the answer it is asked for (a language model whose targets were never shifted).
@@ -251,6 +255,7 @@ def _target_is_input(session: Session, ev: Evidence, t: Trace) -> bool:
             t.train_loader().dataset_class if t.train_loader() else None,
             ("__getitem__", "__init__"),  # where one sample's input and target are cut
         )
+        or places.target_cut(session, s.frame, _training_forward(t))
         or places.batch_source(session)
         or where(session, s.frame),
         why="the model reads each target from its own input, so the loss measures copying, not the task (a language model must predict the next token, not the one it is given)",
