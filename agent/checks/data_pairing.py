@@ -19,17 +19,14 @@ from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import (
     baseline_trace,
-    cut_parameters,
     first_train_input,
-    numerically_dead,
     raw_scale,
     runtime,
-    small_batchnorm,
 )
 from torch_investigate.agent.checks.levels import marginal_level, per_element
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
-from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses, swapped, target_of
 from torch_investigate.agent.checks.numbers import change, fmt
+from torch_investigate.agent.checks.pairing_confounds import confound, no_own_targets
 from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
 from torch_investigate.tools.tracefile.trace import Trace
@@ -102,60 +99,6 @@ def _floor(t: Trace) -> float | None:
     level = marginal_level(calls) if calls else None
     scale = per_element(calls[0]) if calls else None
     return level * scale if level and scale else None
-
-
-def _confound(session: Session, t: Trace) -> str | None:
-    """What else would make real and shuffled pairs transfer alike."""
-    streams = [[h for h in stream if h] for stream in t.batches.target_streams()]
-    hists = max(streams, key=len, default=[])
-    if len(hists) >= 4 and sum(1 for h in hists if len(h) == 1) >= 0.75 * len(hists):
-        return "the training batches hold a single class each (the pool would too)"
-    probe = t.probes.get("forward")
-    if probe is not None and probe.status == "ok" and probe.independent is False:
-        return "the forward mixes samples (stage 3)"
-    if (
-        probe is not None
-        and probe.status == "ok"
-        and (probe.ignores_input or (probe.inputs_differ and probe.rows_identical))
-        and numerically_dead(t) is None
-    ):
-        return "the forward ignores its input (stage 3)"
-    if any(swapped(c) for c in t.train_loss_calls()):
-        return "the loss receives the target where the prediction belongs (stage 4)"
-    if cross_broadcast_losses(t) or any(b.broadcast_in_graph for b in t.backwards):
-        # the loss no longer pairs a prediction with its own target: shuffling cannot change it
-        return "the loss compares every prediction with every target (stage 3)"
-    if cut_parameters(t):
-        return "part of the model receives no gradient (stage 5)"
-    if any(c.count >= 2 for c in t.created_in_forward):
-        return "layers are created anew in every forward (stage 5)"
-    constant = _constant_targets(t)
-    if constant:
-        return f"the targets reaching the loss at {constant} are one value in every call (stage 2)"
-    if small_batchnorm(t):
-        # what is fitted with such statistics does not carry over to evaluation mode
-        return "BatchNorm normalizes training batches of one or two samples (stage 7)"
-    return None
-
-
-def _constant_targets(t: Trace) -> str | None:
-    """A training loss site whose targets hold one and the same value in all of its (three
-    or more) calls: shuffling them changes nothing, whatever the pairs are."""
-    by_site: dict[str, list] = {}
-    for c in t.train_loss_calls():
-        if c.frame is not None:
-            by_site.setdefault(f"{c.frame.file}:{c.frame.line}", []).append(c)
-    for site, calls in by_site.items():
-        seen = {k for c in calls for k in (target_of(c).values or {})}
-        masked = any(c.mask for c in calls)
-        if (
-            len(calls) >= 3
-            and len(seen) == 1
-            and not masked
-            and all(target_of(c).values for c in calls)
-        ):
-            return site
-    return None
 
 
 def _reordered(session: Session, ev: Evidence, t: Trace) -> bool:
@@ -305,7 +248,17 @@ def pairing(session: Session, ev: Evidence) -> None:
             "pairing", "passed", f"{fresh.text()}: the inputs carry information about their targets"
         )
         return
-    blocker = _confound(session, t)
+    if no_own_targets(t):
+        sites = sorted({str(c.frame) for c in t.train_loss_calls() if c.frame is not None})
+        ev.item(
+            "pairing",
+            "not_applicable",
+            f"every training loss call gets one value as the target of all its samples "
+            f"({', '.join(sites)}): no sample has a target of its own, so there is no pairing "
+            "to get wrong",
+        )
+        return
+    blocker = confound(session, t)
     if blocker:
         ev.item(
             "pairing",

@@ -250,6 +250,10 @@ def sample_independence(session: Session, ev: Evidence) -> None:
         ev.item("sample_independence", "not_applicable", MODULE_LESS)
         ev.item("input_dependence", "not_applicable", MODULE_LESS)
         return
+    if probe is not None and probe.status == "not_applicable":
+        ev.item("sample_independence", "not_applicable", probe.reason)
+        ev.item("input_dependence", "not_applicable", probe.reason)
+        return
     if probe is None or probe.status != "ok":
         ev.item(
             "sample_independence",

@@ -132,6 +132,12 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
     tensors = tensors_in(args) or tensors_in(kwargs)
     if not tensors or tensors[0].dim() == 0:
         return {"status": "skipped", "reason": "no tensor input"}
+    if any(t.layout != torch.strided for t in tensors_in(args) + tensors_in(kwargs)):
+        return {
+            "status": "not_applicable",
+            "reason": "the forward receives a sparse tensor (a graph's adjacency): it ties "
+            "the rows together by design, so they are not independent samples to reorder",
+        }
     x = tensors[0]
     loader = rec.loaders.get(rec.current_loader or "", {}) if rec.current_loader else {}
     axes = _axes(x, loader.get("batch_size"))
