@@ -16,9 +16,14 @@ from torch_investigate.agent.checks.baseline import (
 )
 from torch_investigate.agent.checks.effects import compared_steps, intervene
 from torch_investigate.agent.checks.locations import first_static_location, model_location, where
-from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses
+from torch_investigate.agent.checks.loss_operands import (
+    cross_broadcast_losses,
+    prediction_of,
+    target_of,
+)
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Stage
+from torch_investigate.tools.trace.loss_kinds import REGRESSION
 from torch_investigate.tools.tracefile.trace import OpSite, Trace
 
 if TYPE_CHECKING:
@@ -363,23 +368,26 @@ def sample_independence(session: Session, ev: Evidence) -> None:
 def _activation(session: Session, ev: Evidence, t: Trace) -> None:
     """An output activation that cannot reach the targets (ReLU/sigmoid/tanh on a regression output)."""
     for c in t.train_loss_calls()[:5]:
-        prov = c.input.provenance
-        if prov is None or prov.op not in ("relu", "sigmoid", "tanh") or not c.input.model_output:
+        # a distance is symmetric: `mse_loss(x, model(x))` passes the prediction second
+        pred, tgt = (prediction_of(c), target_of(c)) if c.fn in REGRESSION else (c.input, c.target)
+        prov = pred.provenance
+        if prov is None or not pred.model_output:
             continue
-        lo, hi = {"relu": (0.0, None), "sigmoid": (0.0, 1.0), "tanh": (-1.0, 1.0)}[prov.op]
-        tmin, tmax = c.target.min, c.target.max
-        if c.fn in ("cross_entropy", "binary_cross_entropy_with_logits"):
-            out_of_range = prov.op == "relu"
-            detail = f"{c.fn} expects unbounded logits but receives {prov.op} outputs (>= 0)"
-        elif (
-            c.fn in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")
-            and tmin is not None
-            and tmax is not None
-        ):
-            out_of_range = tmin < lo - 1e-6 or (hi is not None and tmax > hi + 1e-6)
-            detail = f"{c.fn} targets range over [{fmt(tmin)}, {fmt(tmax)}] but the model ends in {prov.op} (range [{lo}, {hi if hi is not None else 'inf'}))"
+        if prov.op == "softmax" and c.fn in REGRESSION:
+            # every output row sums to 1: only targets that are distributions are reachable
+            rows = tgt.rows_sum_to_one
+            if rows is None or rows >= 0.5 or (pred.rows_sum_to_one or 0) < 0.99:
+                continue
+            out_of_range = True
+            detail = (
+                f"{c.fn} regresses softmax outputs (every row sums to 1) onto targets of which "
+                f"{fmt(100 * rows)}% of rows sum to 1 (mean {fmt(tgt.mean)} over "
+                f"{tgt.shape[1]} entries a row): the outputs cannot reach the targets"
+            )
+        elif prov.op not in ("relu", "sigmoid", "tanh"):
+            continue
         else:
-            continue
+            out_of_range, detail = _out_of_range(c.fn, tgt, prov.op)
         if not out_of_range:
             continue
         eff = intervene(
@@ -395,3 +403,18 @@ def _activation(session: Session, ev: Evidence, t: Trace) -> None:
             confirm=f"remove the final {prov.op} (or rescale the targets into its range) and compare {compared_steps(session)} steps",
         )
         return
+
+
+def _out_of_range(fn: str, tgt, op: str) -> tuple[bool, str]:
+    """Whether the targets lie outside what a final ReLU/sigmoid/tanh can produce."""
+    lo, hi = {"relu": (0.0, None), "sigmoid": (0.0, 1.0), "tanh": (-1.0, 1.0)}[op]
+    tmin, tmax = tgt.min, tgt.max
+    if fn in ("cross_entropy", "binary_cross_entropy_with_logits"):
+        return op == "relu", f"{fn} expects unbounded logits but receives {op} outputs (>= 0)"
+    if fn in REGRESSION and tmin is not None and tmax is not None:
+        return (
+            tmin < lo - 1e-6 or (hi is not None and tmax > hi + 1e-6),
+            f"{fn} targets range over [{fmt(tmin)}, {fmt(tmax)}] but the model ends in {op} "
+            f"(range [{lo}, {hi if hi is not None else 'inf'}))",
+        )
+    return False, ""

@@ -15,7 +15,7 @@ from torch_investigate.agent.checks.loss_operands import swapped
 from torch_investigate.agent.checks.numbers import fmt, percent_range
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
-from torch_investigate.tools.trace.loss_kinds import INDEX_TARGET
+from torch_investigate.tools.trace.loss_kinds import INDEX_TARGET, REGRESSION
 from torch_investigate.tools.tracefile.trace import LossCall, Trace
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ ITEMS = (
     "contributing_elements",
     "loss_scale",
 )
-SYMMETRIC = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"}
 
 
 def _train_calls(session: Session, ev: Evidence) -> tuple[Trace, list[LossCall]] | None:
@@ -190,7 +189,7 @@ def _targets(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) ->
     vals = sorted(float(k) for k in (y.values or {}))
     integral = bool(vals) and all(v.is_integer() for v in vals)
     if (
-        c.fn in SYMMETRIC
+        c.fn in REGRESSION
         and y.dtype.startswith("float")
         and integral
         and vals[0] in (0.0, 1.0)
@@ -216,7 +215,7 @@ def _targets(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) ->
             untested=True,
         )
         return
-    if c.fn in SYMMETRIC and not y.dtype.startswith(("float", "bfloat", "complex")):
+    if c.fn in REGRESSION and not y.dtype.startswith(("float", "bfloat", "complex")):
         text = f"{c.fn} at {c.frame} gets {y.dtype} targets {_values_text(y)} for a {c.input.dtype} prediction: a regression target cast to integers"
         ev.find(
             "loss_target_mismatch",
@@ -269,7 +268,7 @@ def _order(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> N
             f"{c.fn}({'model output' if c.input.model_output or c.input.requires_grad else 'input'}, {'batch targets' if c.target.from_batch or not c.target.requires_grad else 'target'})",
         )
         return
-    if c.fn in SYMMETRIC:
+    if c.fn in REGRESSION:
         ev.item(
             "argument_order",
             "passed",

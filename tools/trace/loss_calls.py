@@ -181,6 +181,11 @@ def describe_loss(rec: Recorder, name, inp, tgt, ops: _Operands, frame, grad) ->
     d["input_forward"] = getattr(inp, "_ti_fw", None)  # the forward that produced the input
     tsum = _operand_summary(tgt, values=True, dim=False)
     tsum["from_batch"] = bool(getattr(tgt, "_ti_batch", False))
+    y = tgt.detach()
+    if y.is_floating_point() and y.dim() >= 2 and y.shape[1] > 1 and y.numel():
+        # whether a target row is a distribution an output of probabilities can match
+        ok = bool((y >= 0).all())
+        tsum["rows_sum_to_one"] = float(((y.sum(1) - 1).abs() < 1e-3).float().mean()) if ok else 0.0
     masked = getattr(tgt, "_ti_masked", None)
     if masked is not None:
         d["mask"] = {

@@ -8,3 +8,5 @@ INDEX_TARGET = ("cross_entropy", "nll_loss")
 BINARY_TARGET = ("binary_cross_entropy", "binary_cross_entropy_with_logits")
 # losses whose target need not have the input's shape (no silent broadcasting to check)
 NO_BROADCAST = (*INDEX_TARGET, "multi_margin_loss", "multilabel_margin_loss")
+# losses that regress the input onto a target of its shape by distance
+REGRESSION = ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss")

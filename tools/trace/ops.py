@@ -45,7 +45,6 @@ LOSSES = {
     "soft_margin_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
     "multilabel_margin_loss", "hinge_embedding_loss",
 }  # fmt: skip
-SYMMETRIC_LOSSES = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"}
 DIM_OPS = {
     "softmax",
     "log_softmax",

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import torch
 
-from ..ops import SYMMETRIC_LOSSES, tag_of
+from ..loss_kinds import REGRESSION
+from ..ops import tag_of
 from ..recorder import Recorder
 from .batch import fixed_target
 
@@ -16,7 +17,7 @@ def loss_operands(rec: Recorder, name: str, inp: torch.Tensor, tgt: torch.Tensor
     interventions that changed them."""
     iv = rec.iv
     applied: list[str] = []
-    if iv.swap_loss_args and name not in SYMMETRIC_LOSSES:
+    if iv.swap_loss_args and name not in REGRESSION:
         inp, tgt = tgt, inp
         applied.append("swap_loss_args")
     tag = tag_of(inp)
@@ -25,6 +26,13 @@ def loss_operands(rec: Recorder, name: str, inp: torch.Tensor, tgt: torch.Tensor
         if stripped is not None:
             inp = stripped
             applied.append(f"strip_{tag[0]}")
+    other = tag_of(tgt) if name in REGRESSION and tgt.requires_grad else None
+    if iv.strip_prob and tag is None and other is not None and other[2] is not None:
+        # a distance given the prediction second (`mse_loss(x, model(x))`)
+        stripped = _strip(name, other, tgt)
+        if stripped is not None:
+            tgt = stripped
+            applied.append(f"strip_{other[0]}")
     if iv.fix_broadcast and inp.shape != tgt.shape and inp.numel() == tgt.numel():
         inp = inp.reshape(tgt.shape)
         applied.append("fix_broadcast")
@@ -57,6 +65,8 @@ def _strip(name: str, tag, inp: torch.Tensor):
         return None
     if kind == "softmax" and name in ("cross_entropy",):
         return src
+    if kind == "softmax" and name in REGRESSION:
+        return src  # probabilities regressed onto values that are no distribution
     if kind == "softmax" and name == "nll_loss":
         return torch.log_softmax(src, dim=tag[3] if tag[3] is not None else 1)
     if kind == "sigmoid" and name == "binary_cross_entropy_with_logits":
@@ -64,10 +74,7 @@ def _strip(name: str, tag, inp: torch.Tensor):
     if kind in ("relu", "tanh") and name in (
         "cross_entropy",
         "binary_cross_entropy_with_logits",
-        "mse_loss",
-        "l1_loss",
-        "smooth_l1_loss",
-        "huber_loss",
+        *REGRESSION,
     ):
         return src
     return None
