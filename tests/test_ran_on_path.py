@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 from torch_investigate.agent.core.session import Session
 from torch_investigate.tools.code.index import CodeIndex
-from torch_investigate.tools.tracefile.trace import LoaderInfo, Trace
+from torch_investigate.tools.tracefile.trace import Frame, LoaderInfo, Trace
 
 DATASET = """import os
 
@@ -34,7 +34,14 @@ def seen(tmp_path, batches: int) -> list[str]:
         format_version=1,
         status="completed",
         seen_functions=["train.py:main"],
-        loaders=[LoaderInfo(site="train.py:9", dataset_class="Glyphs", batches=batches)],
+        loaders=[
+            LoaderInfo(
+                site="train.py:9",
+                frame=Frame(file="dm.py", line=7, function="train_dataloader"),
+                dataset_class="Glyphs",
+                batches=batches,
+            )
+        ],
     )
     fake = SimpleNamespace(
         runner=SimpleNamespace(runs={"baseline": SimpleNamespace(trace=trace)}),
@@ -45,9 +52,9 @@ def seen(tmp_path, batches: int) -> list[str]:
 
 def test_a_dataset_whose_loader_yielded_batches_ran_though_the_tracer_saw_no_call(tmp_path):
     got = seen(tmp_path, batches=4)
-    assert "train.py:main" in got
+    assert "train.py:main" in got and "dm.py:train_dataloader" in got  # built the loader
     assert {"data.py:__init__", "data.py:__getitem__", "data.py:__len__"} <= set(got)
 
 
 def test_a_loader_that_yielded_nothing_says_nothing_of_its_dataset(tmp_path):
-    assert seen(tmp_path, batches=0) == ["train.py:main"]
+    assert seen(tmp_path, batches=0) == ["train.py:main", "dm.py:train_dataloader"]

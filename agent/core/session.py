@@ -242,8 +242,8 @@ class Session:
 
     def baseline_trace_functions(self) -> list[str]:
         """`file:function` of repo code seen running in the baseline (empty when it did not
-        run): functions the tracer saw at a torch call, and the methods that made the
-        samples of a loader that yielded batches (a Dataset that only reads files and
+        run): functions the tracer saw at a torch call, those that built a loader, and the
+        methods that made the samples of a loader that yielded batches (a Dataset that only reads files and
         numpy, or runs in worker processes, makes no call the tracer sees)."""
         if self.runner is None:
             return []
@@ -252,6 +252,9 @@ class Session:
             return []
         seen = list(run.trace.seen_functions)
         for loader in run.trace.loaders:
+            built = loader.frame  # the function that built a loader ran (a train_dataloader())
+            if built is not None and f"{built.file}:{built.function}" not in seen:
+                seen.append(f"{built.file}:{built.function}")
             cls = self.index.find_class(loader.dataset_class) if loader.dataset_class else None
             if cls is not None and loader.batches:
                 seen += [
