@@ -5,6 +5,7 @@ rows shows by chance), for all evaluations or one call site."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from statistics import median
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.tools.records import Observation
 from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
@@ -115,19 +117,93 @@ def compare_moments(
             )
         ev.item("train_eval_inputs", "passed", text)
         return
+    aligned = aligned_evaluation(session)
+    if aligned is not None and not aligned.helps:
+        ev.item("train_eval_inputs", "passed", f"{text}: {pattern}; {aligned.text}")
+        return
+    confirmed = aligned is not None
     ev.find(
         "preprocessing_mismatch",
-        status="confirmed",
-        confidence="high" if (z > 2 or r > 5 or r < 0.2) else "medium",
+        status="confirmed" if confirmed else "plausible",
+        confidence=("high" if (z > 2 or r > 5 or r < 0.2) else "medium") if confirmed else "low",
         evidence=[runtime(f"{text}: {pattern}", None, session, median_shift=z, median_std_ratio=r,
-                          train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8])],
+                          train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8]),
+                  aligned.observation if aligned is not None else runtime(
+                      "no evaluation loss the program computes was recorded to test the inputs "
+                      "moved to the training moments against: data that drifts (a later time "
+                      "window, other groups) differs the same way", None, session)],
         where=places.input_origin(session, frame_of(site) if site else eval_frame(t))
         or first_static_location(session, "preprocessing_mismatch")
         or (where(session, frame_of(site)) if site else where(session, eval_frame(t))),
         why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",
         confirm="print per-feature mean/std of one training batch and one evaluation batch; apply the same transform to both",
     )  # fmt: skip
-    ev.item("train_eval_inputs", "failed", f"{text}: {pattern}")
+    if aligned is not None:
+        ev.item("train_eval_inputs", "failed", f"{text}: {pattern}; {aligned.text}")
+    else:
+        ev.item(
+            "train_eval_inputs", "not_applicable",
+            f"{text}: {pattern}; no evaluation loss to test a transform against",
+            untested=True,
+        )  # fmt: skip
+
+
+# Moving the evaluation inputs to the training moments must lower the evaluation loss by
+# this share for a transform to be what differs. Training is the same run in both (only
+# evaluation inputs change), so no reseeded band is needed.
+ALIGN_HELPS = 0.1
+
+
+@dataclass
+class Aligned:
+    helps: bool
+    text: str
+    observation: Observation
+
+
+def aligned_evaluation(session: Session) -> Aligned | None:
+    """Rerun with every evaluation forward's inputs moved, per feature, to the training
+    inputs' mean and std, and compare the program's own evaluation loss at its last
+    evaluation. A transform applied to one side is undone by that, and the loss falls;
+    data that drifted (a later window, another group) loses what the shift told. None
+    when the run records no evaluation loss."""
+    base_trace = session.baseline().trace
+    if base_trace is None or not base_trace.eval_losses:
+        return None
+    run = session.runner.get({"align_eval_inputs": True})
+    pair = _last_shared_evaluation(base_trace, run.trace if run else None)
+    if pair is None:
+        return None
+    base, moved = pair
+    helps = moved < base * (1 - ALIGN_HELPS) if base > 0 else moved < base
+    text = (
+        f"with the evaluation inputs moved to the training inputs' per-feature mean and std, "
+        f"the program's evaluation loss at its last evaluation is {fmt(moved)} instead of "
+        f"{fmt(base)} as written"
+        + ("" if helps else ": the shift is in the data, not a transform of one side")
+    )
+    obs = Observation(
+        source="intervention", text=text,
+        values={"eval_loss_as_written": base, "eval_loss_aligned": moved,
+                "interventions": {"align_eval_inputs": True}},
+    )  # fmt: skip
+    return Aligned(helps=helps, text=text, observation=obs)
+
+
+def _last_shared_evaluation(a: Trace | None, b: Trace | None) -> tuple[float, float] | None:
+    """The mean evaluation loss of each run at the last step both recorded one."""
+    per = []
+    for t in (a, b):
+        by_step: dict[int, list[float]] = {}
+        for step, _site, v in t.eval_losses if t else []:
+            if isinstance(v, float) and math.isfinite(v):
+                by_step.setdefault(step, []).append(v)
+        per.append(by_step)
+    shared = set(per[0]) & set(per[1])
+    if not shared:
+        return None
+    last = max(shared)
+    return tuple(sum(p[last]) / len(p[last]) for p in per)  # type: ignore[return-value]
 
 
 def shift(tm, em) -> float:

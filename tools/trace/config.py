@@ -35,6 +35,8 @@ class Interventions:
     no_clip: bool = False  # clip_grad_norm_/clip_grad_value_ measure but do not clip
     clip_to: float = 0.0  # > 0: clip_grad_norm_ clips at this norm instead of the program's
     standardize_inputs: bool = False  # float model inputs standardized per feature
+    # evaluation inputs moved, per feature, to the training inputs' mean and std
+    align_eval_inputs: bool = False
     swap_loss_args: bool = False  # loss(a, b) called as loss(b, a)
     fix_broadcast: bool = False  # loss input reshaped to the target's shape when they broadcast
     step_after_backward: bool = False  # optimizer.step() after each backward when none followed

@@ -99,6 +99,7 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
             rec.executed[id(module)] = module
             scan_tensor_attributes(rec, module)
     args, kwargs, tensors, standardized = batch.standardized_inputs(rec, args, kwargs, tensors)
+    args, kwargs, aligned = batch.aligned_eval_inputs(rec, args, kwargs, tensors, grad)
     for t in tensors:
         t._ti_batch = True
     if grad and tensors and rec.detailed:
@@ -113,7 +114,7 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
         rec.first_model = module  # a probe's `model` is the one these inputs went to
     if rec.cfg.probes and grad and "forward" not in rec.probes and tensors:
         rec.probes["forward"] = forward_probes(rec, module, args, kwargs)
-    return (args, kwargs) if replaced or standardized else None
+    return (args, kwargs) if replaced or standardized or aligned else None
 
 
 def _first_sight(rec: Recorder, module: nn.Module) -> None:

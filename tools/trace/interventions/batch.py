@@ -67,6 +67,44 @@ def standardized_inputs(rec: Recorder, args, kwargs, tensors: list[torch.Tensor]
     return args, kwargs, [new_x, *tensors[1:]], True
 
 
+ALIGN_ROWS = 4096  # training rows whose moments the evaluation inputs are moved to
+
+
+def aligned_eval_inputs(rec: Recorder, args, kwargs, tensors: list[torch.Tensor], grad: bool):
+    """align_eval_inputs: the training forwards' first float input gives per-feature
+    moments (its first rows); an evaluation forward's first float input is moved to them
+    (standardized with its own batch's moments, then given the training mean and std).
+    Returns (args, kwargs, replaced)."""
+    if not (rec.iv.align_eval_inputs and tensors and tensors[0].is_floating_point()):
+        return args, kwargs, False
+    x = tensors[0]
+    if x.dim() < 2 or x.shape[0] < 2:
+        return args, kwargs, False
+    flat = x.detach().reshape(x.shape[0], -1).double()
+    st = rec.iv_state
+    if grad:
+        if st.align is None:
+            st.align = [0, torch.zeros(flat.shape[1], dtype=torch.float64), None]
+            st.align[2] = torch.zeros_like(st.align[1])
+        if st.align[0] < ALIGN_ROWS and st.align[1].numel() == flat.shape[1]:
+            st.align[0] += flat.shape[0]
+            st.align[1] += flat.sum(0)
+            st.align[2] += (flat**2).sum(0)
+        return args, kwargs, False
+    if st.align is None or st.align[0] < 2 or st.align[1].numel() != flat.shape[1]:
+        return args, kwargs, False
+    n, s, sq = st.align
+    mu_t = s / n
+    sd_t = (sq / n - mu_t**2).clamp_min(0).sqrt()
+    mu_e, sd_e = flat.mean(0), flat.std(0)
+    live = (sd_t > 1e-6) & (sd_e > 1e-6)
+    moved = torch.where(live, (flat - mu_e) / sd_e.clamp_min(1e-6) * sd_t + mu_t, flat)
+    new_x = moved.to(x.dtype).reshape(x.shape)
+    args = map_tensors(args, lambda t: new_x if t is x else t)
+    kwargs = map_tensors(kwargs, lambda t: new_x if t is x else t)
+    return args, kwargs, True
+
+
 def shuffled_iterator(rec: Recorder, loader: DataLoader, site: str, orig_iter):
     """shuffle_loader: the training DataLoader iterates in random order (None: unchanged)."""
     if not (

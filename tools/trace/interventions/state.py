@@ -28,6 +28,7 @@ class InterventionState:
     holdout_input_shape: tuple | None = None
     perm: torch.Tensor | None = None  # shuffle_targets: one fixed permutation
     standardize: tuple | None = None  # standardize_inputs: (mean, std) of the first batch
+    align: list | None = None  # align_eval_inputs: [rows, sum, sum of squares] of training inputs
     reference: object | None = None  # reference_lr with a hand-written update: its Adam
     saved_groups: list | None = None  # (lr, weight_decay) per group, restored after step
     added_missing: bool = False  # add_missing_params runs once

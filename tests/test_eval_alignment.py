@@ -1,0 +1,72 @@
+"""Training and evaluation inputs that differ like a transform applied to one side: the
+moments alone cannot tell that from data that drifted (a later time window), so the run
+moves the evaluation inputs to the training moments and reads the program's own
+evaluation loss. A transform is undone and the loss falls; a drift loses what the shift
+told and it does not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from torch_investigate.agent.core.planner import Planner
+from torch_investigate.agent.core.policy import investigate
+from torch_investigate.agent.core.session import Options, Session
+
+SCRIPT = """import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+t = torch.arange(0, 1200, dtype=torch.float32)
+series = 0.01 * t + torch.sin(t / 7) + 0.1 * torch.randn(1200)
+windows = torch.stack([series[i : i + 9] for i in range(1190)])
+x_all, y_all = windows[:, :8], windows[:, 8:]
+x_train, y_train = x_all[:900], y_all[:900]
+x_val, y_val = x_all[900:], y_all[900:]
+mu, sd = x_train.mean(), x_train.std()
+x_train, y_train = (x_train - mu) / sd, (y_train - mu) / sd
+x_val, y_val = VAL_INPUTS, (y_val - mu) / sd
+model = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 1))
+opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+for epoch in range(12):
+    model.train()
+    for i in torch.randperm(900).split(32):
+        loss = F.mse_loss(model(x_train[i]), y_train[i])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    with torch.no_grad():
+        val = F.mse_loss(model(x_val), y_val).item()
+    print(f"epoch {epoch} val_mse={val:.4f}")
+"""
+
+
+def report_of(tmp_path: Path, val_inputs: str):
+    (tmp_path / "train.py").write_text(SCRIPT.replace("VAL_INPUTS", val_inputs))
+    (tmp_path / "README.md").write_text("```bash\npython train.py\n```\n")
+    with Session(tmp_path, Options()) as session:
+        investigate(session, Planner())
+        return session.report()
+
+
+def item(report, item_id: str):
+    data = next(s for s in report.stages if s.stage == 2)
+    return next(i for i in data.checklist if i.id == item_id)
+
+
+def test_a_later_window_of_a_trending_series_is_drift_not_a_mismatch(tmp_path):
+    """Validation comes later in a rising series: its inputs sit higher, as its targets
+    do, and moving them to the training moments makes the evaluation loss worse."""
+    report = report_of(tmp_path, "(x_val - mu) / sd")
+    assert not [f for f in report.findings if f.category == "preprocessing_mismatch"]
+    inputs = item(report, "train_eval_inputs")
+    assert inputs.outcome == "passed" and "not a transform" in inputs.detail, inputs.detail
+
+
+def test_evaluation_inputs_left_unscaled_are_a_mismatch_the_alignment_undoes(tmp_path):
+    report = report_of(tmp_path, "x_val")
+    found = [f for f in report.findings if f.category == "preprocessing_mismatch"]
+    assert found and found[0].status == "confirmed", report.findings
+    moved = [o for o in found[0].evidence if o.source == "intervention"]
+    assert moved and moved[0].values["eval_loss_aligned"] < moved[0].values["eval_loss_as_written"]
