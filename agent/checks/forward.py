@@ -170,13 +170,32 @@ def _broadcast_finding(
     ev.item("broadcasting", "failed", text)
 
 
+def varying_sample_axis(t: Trace, axis: int) -> list[int]:
+    """The sizes the training inputs' sample axis takes when it takes three or more (a
+    DataLoader's batches take one, and a shorter last): then that axis holds a sentence's
+    tokens or a graph's nodes, one sample per forward, not a batch. Empty otherwise."""
+    sizes = sorted(
+        {
+            f.inputs[0].shape[axis]
+            for f in t.train_forwards()
+            if f.inputs and len(f.inputs[0].shape) > axis
+        }
+    )
+    return sizes if len(sizes) >= 3 else []
+
+
 @check(Stage.FORWARD)
 def batch_dimension(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
     probe = t.probes.get("forward")
-    mixing = probe is not None and probe.status == "ok" and probe.independent is False
+    mixing = (
+        probe is not None
+        and probe.status == "ok"
+        and probe.independent is False
+        and not varying_sample_axis(t, probe.sample_axis or 0)
+    )
     sites = [
         o
         for o in t.ops
@@ -291,6 +310,15 @@ def sample_independence(session: Session, ev: Evidence) -> None:
             "sample_independence",
             "passed",
             f"reordering the {probe.batch_size} rows of a batch reorders the outputs the same way (max deviation {fmt(probe.cross_sample_relative)} of the output scale, eval mode){axis}",
+        )
+    elif sizes := varying_sample_axis(t, probe.sample_axis or 0):
+        ev.item(
+            "sample_independence",
+            "not_applicable",
+            f"the rows the probe reordered are no batch of samples: the first axis of the "
+            f"training inputs takes {len(sizes)} sizes ({', '.join(map(str, sizes[:6]))}"
+            f"{', ...' if len(sizes) > 6 else ''}), as a sequence's positions or a graph's "
+            "nodes do, which the forward relates by design",
         )
     else:
         text = f"in eval mode, reordering the rows of a {probe.batch_size}-sample batch changes outputs by up to {fmt(probe.cross_sample_relative)} of their scale beyond the reordering: samples influence each other"

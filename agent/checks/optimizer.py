@@ -372,8 +372,15 @@ def _left_to_step(t: Trace, b) -> list[str]:
     opts = t.step_optimizers
     if len({*opts}) <= 1 or b.step >= len(opts):
         return list(b.left_over)
-    owner = {p.name: p.optimizer for p in t.parameters}
-    return [name for name in b.left_over if owner.get(name) == opts[b.step]]
+    # every optimizer that steps before the next backward applies what this one leaves
+    later = [x.step for x in t.backwards if x.index > b.index and x.step > b.step]
+    stepping = set(opts[b.step : min(later, default=b.step + 1)])
+    # two models of one class name their parameters alike: a name counts only when every
+    # parameter so named belongs to an optimizer that steps
+    owners: dict[str, set] = {}
+    for p in t.parameters:
+        owners.setdefault(p.name, set()).add(p.optimizer)
+    return [n for n in b.left_over if owners.get(n) and owners[n] <= stepping]
 
 
 @check(Stage.OPTIMIZER)
@@ -384,7 +391,9 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
     # the first backward of each iteration after the first update (an optimizer step or a
     # hand-written one; inside step(closure), the closure's first evaluation)
     firsts = [b for b in t.backwards if b.backward_in_iteration == 1 and b.updates_before > 0]
-    leftover = [b for b in firsts if not b.zero_grad_since_last_step and _left_to_step(t, b)]
+    # a zero_grad() that ran may belong to another optimizer: what is still non-zero when
+    # backward starts, and a step then applies, accumulates across steps whatever reset ran
+    leftover = [b for b in firsts if _left_to_step(t, b)]
     if not firsts:
         ev.item(
             "gradient_reset",
@@ -408,7 +417,13 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
     if len(leftover) >= max(2, len(firsts) // 2):
         text = (
             f"at {len(leftover)} of {len(firsts)} iterations, .grad still holds the previous iteration's gradient when backward starts "
-            f"({len(_left_to_step(t, leftover[0]))} parameters) and no zero_grad ran since the last step: gradients accumulate across steps"
+            f"({len(_left_to_step(t, leftover[0]))} parameters) and "
+            + (
+                "the zero_grad() that ran since the last step did not reset them (another optimizer's)"
+                if leftover[0].zero_grad_since_last_step
+                else "no zero_grad ran since the last step"
+            )
+            + ": gradients accumulate across steps"
         )
         eff = intervene(
             session,

@@ -1,0 +1,75 @@
+"""A sequence tagger's training shapes (blind round 05's viterbi): two optimizers stepping
+after one backward (a network and a separate matrix of transition scores), where a
+zero_grad() of the first does not reset the second's gradients, which then accumulate
+across steps; and one sentence per forward, whose first axis is positions, not samples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from torch_investigate.agent.core.planner import Planner
+from torch_investigate.agent.core.policy import investigate
+from torch_investigate.agent.core.session import Options, Session
+
+SCRIPT = """import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+x = torch.randn(512, 6)
+y = (x[:, 0] > 0).long()
+net = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 2))
+bias = nn.Parameter(torch.zeros(2))
+opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+bias_opt = torch.optim.SGD([bias], lr=0.05)
+for epoch in range(4):
+    for i in range(0, 512, 32):
+        loss = F.cross_entropy(net(x[i : i + 32]) + bias, y[i : i + 32])
+        opt.zero_grad()
+        RESET
+        loss.backward()
+        opt.step()
+        bias_opt.step()
+    print(f"epoch {epoch} loss={loss.item():.4f}")
+"""
+
+
+def report_of(tmp_path: Path, reset: str):
+    (tmp_path / "train.py").write_text(SCRIPT.replace("RESET", reset))
+    (tmp_path / "README.md").write_text("```bash\npython train.py\n```\n")
+    with Session(tmp_path, Options()) as session:
+        investigate(session, Planner())
+        return session.report()
+
+
+def test_the_second_optimizer_left_unreset_accumulates_its_gradients(tmp_path):
+    report = report_of(tmp_path, "pass")
+    root = report.finding(report.root_cause)
+    assert root is not None and root.category == "missing_zero_grad", report.findings
+    assert "another optimizer's" in root.evidence[0].text
+
+
+def test_a_sentence_per_forward_is_no_batch_whose_rows_must_be_independent(tmp_path):
+    """A tagger called once per sentence: the first axis is positions, of as many sizes
+    as there are sentence lengths, and a convolution relates them by design."""
+    from torch_investigate.agent.checks.forward import varying_sample_axis
+    from torch_investigate.tools.tracefile.trace import Forward, TensorSummary, Trace
+
+    def fw(i: int, n: int) -> Forward:
+        return Forward(
+            index=i, model="Tagger", training=True, grad_enabled=True, phase="train",
+            inputs=[TensorSummary(shape=[n], dtype="int64")],
+        )  # fmt: skip
+
+    sentences = Trace(
+        format_version=1,
+        status="completed",
+        forwards=[fw(i, n) for i, n in enumerate([7, 12, 9, 7, 15])],
+    )
+    batches = Trace(
+        format_version=1,
+        status="completed",
+        forwards=[fw(i, n) for i, n in enumerate([32, 32, 32, 20])],
+    )
+    assert varying_sample_axis(sentences, 0) == [7, 9, 12, 15]
+    assert varying_sample_axis(batches, 0) == []  # a DataLoader's batches and a shorter last
