@@ -118,3 +118,27 @@ def test_evaluation_rows_that_match_training_rows_because_the_data_repeats_are_n
     data = next(s for s in report.stages if s.stage == 2)
     leakage = next(i for i in data.checklist if i.id == "leakage")
     assert leakage.outcome == "passed" and "by chance" in leakage.detail, leakage.detail
+
+
+EMA_COPY_LEFT_IN_TRAIN = FRESH_MODEL_LEFT_IN_TRAIN.replace(
+    "    best, best_state = -1.0, None\n",
+    "    best, best_state = -1.0, None\n    ema = copy.deepcopy(model)\n",
+).replace(
+    "        model.eval()\n        acc = evaluate(model, X[448:512], Y[448:512])\n",
+    "        with torch.no_grad():\n"
+    "            for e, p in zip(ema.parameters(), model.parameters()):\n"
+    "                e.mul_(0.9).add_(0.1 * p)\n"
+    "        model.eval()\n        acc = evaluate(ema, X[448:512], Y[448:512])\n",
+)
+
+
+def test_an_averaged_copy_evaluated_in_train_mode_is_placed_at_the_switch_of_the_other(
+    tmp_path,
+):
+    """The loop switches the live model to eval mode and evaluates its averaged copy,
+    which stays in train mode: the mistake is the switch that named the other model."""
+    report = report_of(tmp_path, EMA_COPY_LEFT_IN_TRAIN)
+    found = [f for f in report.findings if f.category == "train_mode_in_eval"]
+    assert found and found[0].status == "confirmed", report.findings
+    line = EMA_COPY_LEFT_IN_TRAIN.splitlines().index("        model.eval()")
+    assert (found[0].file, found[0].line, found[0].symbol) == ("train.py", line + 1, "main")

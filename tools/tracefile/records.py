@@ -101,6 +101,8 @@ class Forward(TraceRecord):
     model: str
     frame: Frame | None = None
     caller: Frame | None = None  # a no-grad forward's caller of the function holding it
+    # a no-grad forward in train mode: where the program last switched another model to eval
+    other_switched: Frame | None = None
     training: bool
     grad_enabled: bool
     phase: str | None = None

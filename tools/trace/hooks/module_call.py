@@ -150,6 +150,11 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
                 # the program's line that called the function holding the forward (an
                 # evaluate() called once after model.eval() and once without it)
                 "caller": frame_dict(repo_caller(frame)) if frame and not grad else None,
+                # an evaluation in train mode right after the program switched another
+                # model to eval mode: that line meant this model (ema.module beside model)
+                "other_switched": frame_dict(_other_switched(rec, module))
+                if not grad and module.training
+                else None,
                 "training": bool(module.training),
                 "grad_enabled": grad,
                 "phase": None,
@@ -172,6 +177,14 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
             rec.forwards.append(record)
             rec.fw_by_index[record["index"]] = record
     rec.current_forward = record
+
+
+def _other_switched(rec: Recorder, module: nn.Module):
+    """The program's line that last switched a module to eval mode, when that module is
+    neither this one nor one of its parts."""
+    mine = {id(m) for m in module.modules()}
+    others = [frame for mid, frame in rec.mode_off.items() if mid not in mine]
+    return others[-1] if others else None
 
 
 def _resolve_feeders(rec: Recorder, tensors: list[torch.Tensor], grad: bool) -> None:
