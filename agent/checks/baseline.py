@@ -84,7 +84,9 @@ def cut_parameters(t: Trace) -> list:
     """Parameters the forward uses, meant to train (an optimizer holds them, or there is no
     optimizer), that the loss's graph never reaches. A network no optimizer trains whose
     output the training uses detached (an EMA copy, a target network, a teacher) is
-    unreachable by design and not among them."""
+    unreachable by design and not among them. Nor are parameters a forward creates anew
+    at every call: the next call's loss cannot reach the last call's layer, which
+    params_created_in_forward reports as what it is."""
     return [
         p
         for p in t.parameters
@@ -93,6 +95,7 @@ def cut_parameters(t: Trace) -> list:
         and p.graph.reachable == 0
         and p.requires_grad
         and (p.in_optimizer or not t.optimizers)
+        and not p.created_in_forward
     ]
 
 

@@ -365,14 +365,15 @@ def _step_not_called(session: Session, ev: Evidence, t: Trace, text: str) -> Non
 
 
 def _left_to_step(t: Trace, b) -> list[str]:
-    """The gradients left over at backward `b` that reach an update: those of the optimizer
-    that takes the next step. With two optimizers taking turns (a GAN), the generator's
+    """The gradients left over at backward `b` that reach an update: those of the
+    optimizers that step before the next backward. With two optimizers taking turns (a GAN), the generator's
     backward also fills the discriminator's .grad; that sum is reset before the
     discriminator's own step, so it never reaches an update."""
     opts = t.step_optimizers
-    if len({*opts}) <= 1 or b.step >= len(opts):
-        return list(b.left_over)
-    # every optimizer that steps before the next backward applies what this one leaves
+    if not opts or b.step >= len(opts):
+        return list(b.left_over)  # a hand-written update applies whatever .grad holds
+    # every optimizer that steps before the next backward applies what this one leaves;
+    # a tensor no optimizer holds (a layer made anew by an earlier forward) is never applied
     later = [x.step for x in t.backwards if x.index > b.index and x.step > b.step]
     stepping = set(opts[b.step : min(later, default=b.step + 1)])
     # two models of one class name their parameters alike: a name counts only when every
