@@ -64,6 +64,9 @@ def tree_hash(root: Path, *, caches: bool = True) -> str:
 SLOW_BY_MEASUREMENT = frozenset(
     {
         "tests/test_bench.py::test_a_resumed_run_reuses_the_cache",
+        "tests/test_eval_alignment.py::test_evaluation_inputs_left_unscaled_are_a_mismatch_the_alignment_undoes",
+        "tests/test_eval_call_sites.py::test_an_averaged_copy_evaluated_in_train_mode_is_placed_at_the_switch_of_the_other",
+        "tests/test_two_optimizers.py::test_the_second_optimizer_left_unreset_accumulates_its_gradients",
         "tests/test_bench.py::test_ci_subset_scores_and_writes_json",
         "tests/test_bench_llm.py::test_an_llm_policy_is_scored_with_its_usage_and_cached_apart",
         "tests/test_bisect.py::test_a_crashing_commit_is_skipped_and_the_answer_still_found",
