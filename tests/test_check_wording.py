@@ -136,7 +136,7 @@ def _turns(var_zeroed: bool):
     for step in range(1, 25):
         before_var = step % 2 == 1
         backwards.append(SimpleNamespace(
-            step=step, backward_in_iteration=1, updates_before=step, frame=None,
+            index=step, step=step, backward_in_iteration=1, updates_before=step, frame=None,
             left_over=(reg + var if not var_zeroed else reg) if before_var else ([] if var_zeroed else var),
             zero_grad_since_last_step=var_zeroed if before_var else True,
         ))  # fmt: skip

@@ -117,29 +117,33 @@ def compare_moments(
             )
         ev.item("train_eval_inputs", "passed", text)
         return
-    aligned = aligned_evaluation(session)
+    # one call site unlike both training and the other evaluations (a final scoring through
+    # its own scaling) is a transform of that site; all evaluations unlike training may be
+    # the data drifting (a later window), which only what aligning them changes tells apart
+    aligned = aligned_evaluation(session) if site is None else None
     if aligned is not None and not aligned.helps:
         ev.item("train_eval_inputs", "passed", f"{text}: {pattern}; {aligned.text}")
         return
-    confirmed = aligned is not None
+    confirmed = site is not None or aligned is not None
     ev.find(
         "preprocessing_mismatch",
         status="confirmed" if confirmed else "plausible",
         confidence=("high" if (z > 2 or r > 5 or r < 0.2) else "medium") if confirmed else "low",
         evidence=[runtime(f"{text}: {pattern}", None, session, median_shift=z, median_std_ratio=r,
                           train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8]),
-                  aligned.observation if aligned is not None else runtime(
+                  *([aligned.observation] if aligned is not None else [] if site else [runtime(
                       "no evaluation loss the program computes was recorded to test the inputs "
                       "moved to the training moments against: data that drifts (a later time "
-                      "window, other groups) differs the same way", None, session)],
+                      "window, other groups) differs the same way", None, session)])],
         where=places.input_origin(session, frame_of(site) if site else eval_frame(t))
         or first_static_location(session, "preprocessing_mismatch")
         or (where(session, frame_of(site)) if site else where(session, eval_frame(t))),
         why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",
         confirm="print per-feature mean/std of one training batch and one evaluation batch; apply the same transform to both",
     )  # fmt: skip
-    if aligned is not None:
-        ev.item("train_eval_inputs", "failed", f"{text}: {pattern}; {aligned.text}")
+    if confirmed:
+        detail = f"; {aligned.text}" if aligned is not None else ""
+        ev.item("train_eval_inputs", "failed", f"{text}: {pattern}{detail}")
     else:
         ev.item(
             "train_eval_inputs", "not_applicable",
