@@ -47,6 +47,20 @@ def update_finding(protocol, finding_id, status, evidence, **kw):
     return protocol.update_finding(finding_id, status, issued, **kw)
 
 
+def planner_report(repo: Path, script: str, name: str = "train.py") -> Report:
+    """Write one training script into `repo` with a README naming `python NAME`,
+    investigate it with the planner at the CLI's defaults, and return the report."""
+    from torch_investigate.agent.core.planner import Planner
+    from torch_investigate.agent.core.policy import investigate
+    from torch_investigate.agent.core.session import Options, Session
+
+    (repo / name).write_text(script)
+    (repo / "README.md").write_text(f"```bash\npython {name}\n```\n")
+    with Session(repo, Options()) as session:
+        investigate(session, Planner())
+        return session.report()
+
+
 def tree_hash(root: Path, *, caches: bool = True) -> str:
     """Every file under `root`: its path, bytes and mode (`caches=False`: without the
     __pycache__ folders Python writes where it runs)."""

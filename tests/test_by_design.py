@@ -8,11 +8,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import torch
+from conftest import planner_report
 from torch import nn
 
-from torch_investigate.agent.core.planner import Planner
-from torch_investigate.agent.core.policy import investigate
-from torch_investigate.agent.core.session import Options, Session
 from torch_investigate.tools.trace.probes import forward_probes
 
 
@@ -62,11 +60,7 @@ print(f"mean_distance={(G(torch.randn(256, 4)).mean(0) - real.mean(0)).norm().it
 
 
 def test_a_gans_constant_labels_leave_no_pairing_to_test(tmp_path: Path):
-    (tmp_path / "gan.py").write_text(TINY_GAN)
-    (tmp_path / "README.md").write_text("```bash\npython gan.py\n```\n")
-    with Session(tmp_path, Options()) as session:
-        investigate(session, Planner())
-        report = session.report()
+    report = planner_report(tmp_path, TINY_GAN, "gan.py")
     data = next(s for s in report.stages if s.stage == 2)
     pairing = next(i for i in data.checklist if i.id == "pairing")
     assert pairing.outcome == "not_applicable", pairing.detail

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from torch_investigate.agent.core.planner import Planner
-from torch_investigate.agent.core.policy import investigate
-from torch_investigate.agent.core.session import Options, Session
+from conftest import planner_report
 
 SCRIPT = """import torch
 import torch.nn.functional as F
@@ -43,11 +41,7 @@ for epoch in range(12):
 
 
 def report_of(tmp_path: Path, val_inputs: str):
-    (tmp_path / "train.py").write_text(SCRIPT.replace("VAL_INPUTS", val_inputs))
-    (tmp_path / "README.md").write_text("```bash\npython train.py\n```\n")
-    with Session(tmp_path, Options()) as session:
-        investigate(session, Planner())
-        return session.report()
+    return planner_report(tmp_path, SCRIPT.replace("VAL_INPUTS", val_inputs))
 
 
 def item(report, item_id: str):

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from torch_investigate.agent.core.planner import Planner
-from torch_investigate.agent.core.policy import investigate
-from torch_investigate.agent.core.session import Options, Session
+from conftest import planner_report
 
 FRESH_MODEL_LEFT_IN_TRAIN = """import copy
 
@@ -89,11 +87,7 @@ for epoch in range(6):
 
 
 def report_of(tmp_path: Path, text: str):
-    (tmp_path / "train.py").write_text(text)
-    (tmp_path / "README.md").write_text("```bash\npython train.py\n```\n")
-    with Session(tmp_path, Options()) as session:
-        investigate(session, Planner())
-        return session.report()
+    return planner_report(tmp_path, text)
 
 
 def test_an_evaluation_run_right_in_the_loop_is_placed_at_the_call_that_skipped_eval(tmp_path):

@@ -7,10 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from torch_investigate.agent.core.planner import Planner
-from torch_investigate.agent.core.policy import investigate
-from torch_investigate.agent.core.session import Options, Session
+from conftest import planner_report
 
 AUTOENCODER = """import torch
 import torch.nn.functional as F
@@ -34,11 +31,7 @@ for epoch in range(3):
 
 
 def report_of(tmp_path: Path, targets: str):
-    (tmp_path / "train.py").write_text(AUTOENCODER.replace("TARGETS", targets))
-    (tmp_path / "README.md").write_text("```bash\npython train.py\n```\n")
-    with Session(tmp_path, Options()) as session:
-        investigate(session, Planner())
-        return session.report()
+    return planner_report(tmp_path, AUTOENCODER.replace("TARGETS", targets))
 
 
 def test_a_softmax_regressed_onto_pixels_is_an_activation_the_targets_cannot_reach(tmp_path):

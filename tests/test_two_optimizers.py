@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from torch_investigate.agent.core.planner import Planner
-from torch_investigate.agent.core.policy import investigate
-from torch_investigate.agent.core.session import Options, Session
+from conftest import planner_report
 
 SCRIPT = """import torch
 import torch.nn.functional as F
@@ -35,11 +33,7 @@ for epoch in range(4):
 
 
 def report_of(tmp_path: Path, reset: str):
-    (tmp_path / "train.py").write_text(SCRIPT.replace("RESET", reset))
-    (tmp_path / "README.md").write_text("```bash\npython train.py\n```\n")
-    with Session(tmp_path, Options()) as session:
-        investigate(session, Planner())
-        return session.report()
+    return planner_report(tmp_path, SCRIPT.replace("RESET", reset))
 
 
 def test_the_second_optimizer_left_unreset_accumulates_its_gradients(tmp_path):
