@@ -289,10 +289,32 @@ def test_weight_decay_is_turned_off_and_a_tiny_clip_removed(tmp_path):
         root, finding("excessive_weight_decay", "train.py", line_of(root, "train.py", "SGD("))
     )
     assert "weight_decay=0.0" in applied(root, diff, tmp_path / "a")["train.py"]
-    (_, diff), *_ = proposals(
+    (_, limit), (_, removed), *_ = proposals(
         root, finding("tiny_grad_clip", "train.py", line_of(root, "train.py", "clip_grad"))
     )
-    assert "clip_grad_norm_" not in applied(root, diff, tmp_path / "b")["train.py"]
+    assert 'max_norm=float("inf")' in applied(root, limit, tmp_path / "b")["train.py"]
+    assert "clip_grad_norm_" not in applied(root, removed, tmp_path / "c")["train.py"]
+
+
+def test_a_tiny_clip_whose_norm_the_program_keeps_is_given_no_limit_not_removed(tmp_path):
+    """`norms.append(float(clip_grad_norm_(...)))`: removing the statement would leave the
+    program averaging an empty list (round 05's cellsoh crashed so); an infinite limit
+    clips nothing and keeps the norm it logs."""
+    root = loop_repo(tmp_path / "r", """
+        loss = F.cross_entropy(model(xb), yb)
+        optimizer.zero_grad()
+        loss.backward()
+        norms.append(float(torch.nn.utils.clip_grad_norm_(model.parameters(), 1e-4)))
+        optimizer.step()
+    """)  # fmt: skip
+    found = proposals(
+        root, finding("tiny_grad_clip", "train.py", line_of(root, "train.py", "clip_grad"))
+    )
+    texts = [
+        applied(root, diff, tmp_path / f"a{i}")["train.py"] for i, (_, diff) in enumerate(found)
+    ]
+    assert texts and all("norms.append(float(" in t for t in texts)
+    assert 'clip_grad_norm_(model.parameters(), float("inf"))' in texts[0]
 
 
 @pytest.mark.parametrize(

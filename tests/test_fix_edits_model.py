@@ -311,3 +311,27 @@ def test_the_evaluation_data_gets_the_state_fitted_on_the_training_data(tmp_path
     (change, diff), *rest = proposals(root, finding("preprocessing_mismatch", "train.py", 3))
     assert not rest and "given codes=train.codes" in change
     assert 'valid = Table(["b", "c"], stats=train.stats, codes=train.codes)' in applied(root, diff, tmp_path)["train.py"]  # fmt: skip
+
+
+def test_the_model_of_an_evaluation_is_the_named_callee_not_a_method_of_its_result(tmp_path):
+    """`hits += (net(x).argmax(-1) == y).sum().item()`: the model is `net`; round 05's
+    patch called `.eval()` on `(net(x).argmax(-1) == y).sum().item` and crashed."""
+    from torch_investigate.agent.fix.mechanical.base import FixContext
+    from torch_investigate.agent.fix.mechanical.modes import _model_call
+    from torch_investigate.agent.fix.patcher import Source
+    from torch_investigate.tools.tracefile.trace import Forward, Frame
+
+    (tmp_path / "ev.py").write_text(
+        "def accuracy(net, loader):\n"
+        "    hits = 0\n"
+        "    for x, y in loader:\n"
+        "        hits += (net(x).argmax(-1) == y).sum().item()\n"
+        "    return hits\n"
+    )
+    ctx = FixContext(Source.load(tmp_path), None, None)  # type: ignore[arg-type]
+    fwd = Forward(
+        index=0, model="Net", training=True, grad_enabled=False,
+        frame=Frame(file="ev.py", line=4, function="accuracy"),
+    )  # fmt: skip
+    found = _model_call(ctx, fwd)
+    assert found is not None and found[2] == "net"

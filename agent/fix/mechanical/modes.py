@@ -33,12 +33,10 @@ def _model_call(ctx: FixContext, fwd: Forward) -> tuple[str, Node, str] | None:
         return None
     for call in sx.calls_in(stmt):
         fn = sx.call_function(call)
-        if (
-            fn is not None
-            and fn.type in ("identifier", "attribute")
-            and sx.line(call) == fwd.frame.line
-        ):
-            name = sx.text(fn)
+        # the model is named (`net`, `self.ema.module`), not computed: in
+        # `(net(x).argmax(-1) == y).sum().item()` the outer calls are methods of results
+        name = sx.dotted(fn)
+        if name is not None and sx.line(call) == fwd.frame.line:
             if name.rsplit(".", 1)[-1] not in ("forward",) and not name.startswith(
                 ("torch.", "F.", "nn.")
             ):

@@ -334,19 +334,36 @@ def optimizer_ctors(ctx: FixContext, f: Finding) -> list[tuple[str, Node]]:
     return ctors
 
 
-@fixer("tiny_grad_clip", "the gradient clipping that scaled every update to nothing removed")
+@fixer(
+    "tiny_grad_clip",
+    "the gradient clipping that scaled every update to nothing given no limit (or removed)",
+)
 def tiny_grad_clip(ctx: FixContext, f: Finding) -> Iterator[Candidate]:
-    for file, call in calls_at_places(ctx, f, lambda n: last(n) in CLIPPING_FUNCTIONS):
-        stmt = sx.statement_of(call)
-        yield removal(ctx, file, stmt, "gradient clipping off")
+    calls = list(calls_at_places(ctx, f, lambda n: last(n) in CLIPPING_FUNCTIONS))
     if ctx.trace is not None:
         for clip in ctx.trace.clips:
             frame = clip.frame
-            if frame is None or frame.file not in ctx.source.files:
-                continue
-            stmt = ctx.statement(frame.file, frame.line)
-            if stmt is not None:
-                yield removal(ctx, frame.file, stmt, "gradient clipping off")
+            stmt = ctx.statement(frame.file, frame.line) if frame is not None else None
+            if frame is not None and frame.file in ctx.source.files and stmt is not None:
+                calls += [
+                    (frame.file, c)
+                    for c in sx.calls_in(stmt)
+                    if last(sx.flat(sx.call_function(c) or c)) in CLIPPING_FUNCTIONS
+                ]
+    for file, call in calls:
+        # an infinite limit keeps what the program does with the call's result (a norm it
+        # logs or averages) and clips nothing; removing the statement would lose that
+        limit = sx.argument(call, 1, "max_norm") or sx.argument(call, 1, "clip_value")
+        if limit is not None:
+            yield Candidate(
+                f'`{sx.flat(limit)}` -> `float("inf")` in `{sx.flat(call)[:80]}` ({at(file, call)}): '
+                "gradient clipping off",
+                (ctx.source.replace(file, limit, 'float("inf")', anchor=True),),
+            )
+        stmt = sx.statement_of(call)
+        whole = stmt.named_children[0] if stmt.named_children else None
+        if stmt.type == "expression_statement" and whole is not None and whole.id == call.id:
+            yield removal(ctx, file, stmt, "gradient clipping off")
 
 
 @fixer("excessive_weight_decay", "weight decay off (`weight_decay=0`) in the optimizer")
