@@ -55,19 +55,15 @@ def confound(session: Session, t: Trace) -> str | None:
     return None
 
 
-def _loss_sites(t: Trace) -> dict[str, list]:
+def _constant_targets(t: Trace) -> list[str]:
+    """The training loss sites whose targets hold one and the same value in all of their
+    (three or more) calls: shuffling them changes nothing, whatever the pairs are."""
     by_site: dict[str, list] = {}
     for c in t.train_loss_calls():
         if c.frame is not None:
             by_site.setdefault(f"{c.frame.file}:{c.frame.line}", []).append(c)
-    return by_site
-
-
-def _constant_targets(t: Trace) -> list[str]:
-    """The training loss sites whose targets hold one and the same value in all of their
-    (three or more) calls: shuffling them changes nothing, whatever the pairs are."""
     out = []
-    for site, calls in _loss_sites(t).items():
+    for site, calls in by_site.items():
         seen = {k for c in calls for k in (target_of(c).values or {})}
         masked = any(c.mask for c in calls)
         if (
