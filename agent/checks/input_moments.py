@@ -195,19 +195,15 @@ def aligned_evaluation(session: Session) -> Aligned | None:
 
 
 def _last_shared_evaluation(a: Trace | None, b: Trace | None) -> tuple[float, float] | None:
-    """The mean evaluation loss of each run at the last step both recorded one."""
-    per = []
-    for t in (a, b):
-        by_step: dict[int, list[float]] = {}
-        for step, _site, v in t.eval_losses if t else []:
-            if isinstance(v, float) and math.isfinite(v):
-                by_step.setdefault(step, []).append(v)
-        per.append(by_step)
-    shared = set(per[0]) & set(per[1])
+    """The mean evaluation loss of each run at the last evaluation pass both made."""
+    curves = [
+        {step: v for step, v in (t.eval_curve() if t else []) if math.isfinite(v)} for t in (a, b)
+    ]
+    shared = set(curves[0]) & set(curves[1])
     if not shared:
         return None
     last = max(shared)
-    return tuple(sum(p[last]) / len(p[last]) for p in per)  # type: ignore[return-value]
+    return curves[0][last], curves[1][last]
 
 
 def shift(tm, em) -> float:

@@ -132,21 +132,27 @@ def input_origin(session: Session, frame: Frame | None) -> Location | None:
     """Where the input of the model call at `frame` is transformed, when that happens in
     another function (`model(torch.from_numpy(prepare_inputs(X)))`: prepare_inputs; a batch
     of a loader passed in: where that loader and its dataset are built)."""
-    if frame is None:
-        return None
-    unit = session.index.unit(frame.file)
-    if unit is None:
-        return None
-    calls = [c for c in unit.call_nodes if sx.line(c) == frame.line]
-    # the call of the model the run saw at that line, not the calls around it
-    # (`preds.append(model(xb).numpy())`), else the outermost first
-    models = [c for c in calls if _calls_a_module(session, unit, c)]
-    for call in models or sorted(calls, key=lambda c: c.start_byte - c.end_byte):
+    unit = session.index.unit(frame.file) if frame is not None else None
+    for call in _calls_on(session, unit, frame, models=True):
         arg = sx.argument(call, 0, "x")
         origin = _made_elsewhere(session, unit, call, arg) if arg is not None else None
         if origin is not None:
             return origin
     return None
+
+
+def _calls_on(session: Session, unit, frame: Frame | None, *, models: bool) -> list:
+    """The calls on `frame`'s line, outermost first; with `models`, only the call of a
+    model when there is one (the run saw it there, not the calls around it:
+    `preds.append(model(xb).numpy())`)."""
+    if unit is None or frame is None:
+        return []
+    calls = sorted(
+        (c for c in unit.call_nodes if sx.line(c) == frame.line),
+        key=lambda c: c.start_byte - c.end_byte,
+    )
+    chosen = [c for c in calls if _calls_a_module(session, unit, c)] if models else []
+    return chosen or calls
 
 
 def _calls_a_module(session: Session, unit, call) -> bool:
@@ -209,11 +215,7 @@ def _way(session: Session, frame: Frame | None, index: int, name: str, *, models
     """The expressions an argument of the call at `frame` comes through, from the call
     back to its first source (the model call's, when `models`)."""
     unit = session.index.unit(frame.file) if frame is not None else None
-    if unit is None:
-        return []
-    calls = [c for c in unit.call_nodes if sx.line(c) == frame.line]
-    chosen = [c for c in calls if _calls_a_module(session, unit, c)] if models else []
-    for call in chosen or sorted(calls, key=lambda c: c.start_byte - c.end_byte):
+    for call in _calls_on(session, unit, frame, models=models):
         arg = sx.argument(call, index, name)
         if arg is None:
             continue

@@ -253,14 +253,12 @@ class Session:
         seen = list(run.trace.seen_functions)
         for loader in run.trace.loaders:
             built = loader.frame  # the function that built a loader ran (a train_dataloader())
-            if built is not None and f"{built.file}:{built.function}" not in seen:
+            if built is not None:
                 seen.append(f"{built.file}:{built.function}")
             cls = self.index.find_class(loader.dataset_class) if loader.dataset_class else None
             if cls is not None and loader.batches:
-                seen += [
-                    f"{cls.file}:{m}" for m in DATASET_METHODS if f"{cls.file}:{m}" not in seen
-                ]
-        return seen
+                seen += [f"{cls.file}:{m}" for m in DATASET_METHODS]
+        return list(dict.fromkeys(seen))
 
     def git(self) -> GitFacts:
         """Git facts, with the recent commits that touched files on the training path."""
