@@ -50,3 +50,35 @@ def test_one_stream_of_labels_in_class_order_is_still_found(monkeypatch):
     found.clear()
     _check(Batches(target_values_per_batch=hists))
     assert found
+
+
+def test_single_class_batches_are_judged_against_chance(monkeypatch):
+    """Rows drawn at random from a 95/5 split give many single-class batches of four:
+    that is the class frequencies, not an order. An imbalanced stream whose batches are
+    single-class far beyond those frequencies is in class order, even where a quarter of
+    the batches are mixed."""
+    import torch_investigate.agent.checks.data as data
+
+    found = []
+    monkeypatch.setattr(data, "_unshuffled", lambda session, ev, t, text: found.append(text))
+    chance = [{"0": 4}] * 20 + [{"0": 3, "1": 1}] * 4
+    ev = _check(Batches(target_values_per_batch=chance, target_one_per_row=True))
+    assert not found and ev.items["class_balance"][0] == "passed"
+    assert "expected by chance" in ev.items["class_balance"][1]
+
+    ordered = [{"0": 32}] * 16 + [{"0": 24, "1": 8}] * 8 + [{"1": 32}]
+    _check(Batches(target_values_per_batch=ordered, target_one_per_row=True))
+    assert found and "17 of 25" in found[0] and "expected by chance" in found[0]
+
+
+def test_targets_per_pixel_have_no_chance_model(monkeypatch):
+    """A class per pixel: a batch of background-only masks is not a draw of independent
+    rows, so the chance model does not apply and most batches must be one class."""
+    import torch_investigate.agent.checks.data as data
+
+    found = []
+    monkeypatch.setattr(data, "_unshuffled", lambda session, ev, t, text: found.append(text))
+    masks = [{"0": 4096}] * 13 + [{"0": 4000, "1": 96}] * 12
+    ev = _check(Batches(target_values_per_batch=masks, target_one_per_row=False))
+    assert not found and ev.items["class_balance"][0] == "passed"
+    assert data._single_class_by_chance(masks)[1] < 1e-6  # what the chance model would say

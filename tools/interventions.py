@@ -17,8 +17,10 @@ class Intervention:
     key: str  # the tracer's name for it, kept in the JSON report
     short: str  # a few words: progress lines, the plot legend
     words: str  # the change in full: the runs tables, the texts
-    # the change alters what the loss computes (its inputs' meaning): its loss values are
-    # not comparable with the run as written, only with each other
+    # the change alters what the loss computes (its inputs' meaning, or which rows each
+    # training batch holds: a loss over one-class batches is lower than over mixed ones
+    # for the same model): its loss values are not comparable with the run as written,
+    # only with each other
     changes_loss: bool = False
 
 
@@ -47,7 +49,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("swap_loss_args", "loss args swapped", "the loss arguments swapped back", changes_loss=True),
         Intervention("fix_broadcast", "loss input reshaped", "the loss input reshaped to the target's shape", changes_loss=True),
         Intervention("step_after_backward", "step after backward", "an optimizer step after each backward"),
-        Intervention("shuffle_loader", "data shuffled", "the training data shuffled"),
+        Intervention("shuffle_loader", "data shuffled", "the training data shuffled", changes_loss=True),
         Intervention("reinit_params", "params re-initialized", "parameters re-initialized with PyTorch's defaults"),
         Intervention("rejoin_cuts", "cuts rejoined", "numbers cut from the graph and used again given their tensors back"),
         Intervention("reshape_as_permute", "reshape as permute", "the reshape to a reordered shape done as a permute"),

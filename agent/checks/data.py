@@ -286,22 +286,30 @@ def class_balance(session: Session, ev: Evidence) -> None:
     overall = _classes(hists)
     loader = t.train_loader()
     shuffle = (
-        f"; the training DataLoader {'shuffles' if loader.shuffle else 'does not shuffle'}"
+        f"; the training DataLoader's batches come from the program's {loader.batch_sampler}"
+        if loader and loader.batch_sampler
+        else f"; the training DataLoader {'shuffles' if loader.shuffle else 'does not shuffle'}"
         if loader
         else ""
     )
     if len(hists) >= 4 and 2 <= len(overall) <= 64:
         single = sum(1 for h in hists if len(h) == 1)
-        frac = single / len(hists)
-        if frac >= 0.75:
+        chance = _single_class_by_chance(hists) if t.batches.target_one_per_row else None
+        if chance is not None:
+            expected, tail = chance
+            ordered = single >= MOST * len(hists) and tail < CHANCE
+            odds = f"; {fmt(expected)} expected by chance from the class frequencies (p {tail:.1g})"
+        else:  # a target per pixel or token: its values are not independent draws
+            ordered, odds = single >= SINGLE_CLASS * len(hists), ""
+        if ordered:
             seq = _runs([next(iter(h)) for h in hists if len(h) == 1])
-            text = f"{single} of {len(hists)} consecutive training batches hold a single class ({seq}) although the data has {len(overall)} classes{shuffle}"
+            text = f"{single} of {len(hists)} consecutive training batches hold a single class ({seq}) although the data has {len(overall)} classes{odds}{shuffle}"
             _unshuffled(session, ev, t, text)
             return
         ev.item(
             "class_balance",
             "passed",
-            f"{len(hists)} training batches; {single} hold a single class; {len(overall)} classes overall{shuffle}",
+            f"{len(hists)} training batches; {single} hold a single class{odds}; {len(overall)} classes overall{shuffle}",
         )
         return
     if len(means) >= 6 and not hists:
@@ -331,6 +339,38 @@ def class_balance(session: Session, ev: Evidence) -> None:
     )
 
 
+# Batches ordered by class: most of them (each such step then chases one class) hold a
+# single class, far more than rows drawn at random from the class frequencies would
+# give (p below CHANCE). Where the rows are not independent draws (a class per pixel or
+# token) there is no chance model, and SINGLE_CLASS of the batches must be one class.
+MOST = 0.5
+CHANCE = 1e-6
+SINGLE_CLASS = 0.75
+
+
+def _single_class_by_chance(hists: list[dict[str, int]]) -> tuple[float, float] | None:
+    """(expected single-class batches, probability of at least the observed number) when
+    each batch's rows were drawn at random from the classes' overall frequencies."""
+    counts: dict[str, int] = {}
+    for h in hists:
+        for k, v in h.items():
+            counts[k] = counts.get(k, 0) + v
+    total = sum(counts.values())
+    if total <= 0:
+        return None
+    freqs = [v / total for v in counts.values()]
+    probs = [min(1.0, sum(f ** sum(h.values()) for f in freqs)) for h in hists]
+    # Poisson-binomial distribution of the number of single-class batches
+    dist = [1.0]
+    for p in probs:
+        dist = [
+            (dist[k] if k < len(dist) else 0.0) * (1 - p) + (dist[k - 1] * p if k else 0.0)
+            for k in range(len(dist) + 1)
+        ]
+    single = sum(1 for h in hists if len(h) == 1)
+    return sum(probs), min(1.0, sum(dist[single:]))
+
+
 def _classes(hists: list[dict[str, int]]) -> set[str]:
     overall: set[str] = set()
     for h in hists:
@@ -353,7 +393,7 @@ def _runs(labels: list[str]) -> str:
 def _unshuffled(session: Session, ev: Evidence, t: Trace, text: str) -> None:
     evidence = [runtime(text, None, session)]
     loader = t.train_loader()
-    if loader is not None and not loader.shuffle:
+    if loader is not None and (loader.batch_sampler or not loader.shuffle):
         eff = intervene(
             session,
             {"shuffle_loader": True},
@@ -366,7 +406,8 @@ def _unshuffled(session: Session, ev: Evidence, t: Trace, text: str) -> None:
         status="confirmed",
         confidence="high",
         evidence=evidence,
-        where=first_static_location(session, "unshuffled_data")
+        where=(loader and places.order_source(session, loader.batch_sampler or loader.sampler))
+        or first_static_location(session, "unshuffled_data")
         or loader_location(session, t)
         or places.batch_source(session),
         why="each step sees one class (or one end of the target range), so the updates chase the current batch and undo each other",

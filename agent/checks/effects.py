@@ -62,7 +62,7 @@ class Effect:
             )
         text = self.text
         if not effect.same_objective:
-            text += " (the change alters the loss itself, so the two values are different quantities: the runtime observation is the proof)"
+            text += " (the change alters the loss itself or the rows each batch holds, so the two values are different quantities: the runtime observation is the proof)"
         return Observation(source="intervention", text=text, effect=effect)
 
     @property

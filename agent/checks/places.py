@@ -74,6 +74,26 @@ def dataset_class(
     return None
 
 
+def order_source(session: Session, class_name: str) -> Location | None:
+    """Where a sampler class of the repo makes the order of the rows: the method of it
+    that yields the indices (a generator), else its `__iter__`."""
+    classes = [s for s in session.index.find_symbols(class_name) if s.kind == "class"]
+    if not class_name or len(classes) != 1:
+        return None
+    cls = classes[0]
+    methods = [
+        s
+        for s in session.index.symbols
+        if s.file == cls.file and s.qualname.rpartition(".")[0] == cls.qualname
+    ]
+    for sym in sorted(methods, key=lambda s: s.def_line):
+        node = session.index.definition(sym)
+        body = sx.function_body(node) if node is not None else None
+        if body is not None and any(n.type == "yield" for n in sx.descendants(body)):
+            return Location(file=sym.file, line=sym.def_line, symbol=sym.qualname)
+    return dataset_class(session, cls.qualname, ("__iter__",))
+
+
 def literal_of(
     session: Session,
     call_frame: Frame | None,

@@ -37,6 +37,9 @@ class BatchStats:
         self.target_hist_per_batch: list[dict] = []
         self.target_means_per_batch: list[float] = []
         self.target_sites_per_batch: list[str] = []  # the loss call each histogram is from
+        # every training target held one value per row (a class per sample, not per pixel
+        # or token): only then are a batch's rows independent draws of its classes
+        self.target_one_per_row = True
         self.target_moments: dict[str, dict] = {}  # phase -> n, values, min, max
         self.column_target: dict[int, dict] = {}  # feature column -> n, min_abs_corr
 
@@ -80,6 +83,7 @@ class BatchStats:
         if phase == "train" and len(self.target_hist_per_batch) < MAX_SUMMARIES:
             self.target_hist_per_batch.append(s.get("values") or {})
             self.target_sites_per_batch.append(site)
+            self.target_one_per_row &= target.dim() <= 1 or target.numel() == target.shape[0]
             if s.get("mean") is not None:
                 self.target_means_per_batch.append(s["mean"])
         acc = self.target_moments.setdefault(

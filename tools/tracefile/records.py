@@ -206,6 +206,7 @@ class LoaderInfo(TraceRecord):
     batch_size: int | None = None
     shuffle: bool = False
     sampler: str = ""
+    batch_sampler: str = ""  # the program's own batch sampler class (it orders the rows)
     drop_last: bool = False
     dataset_len: int | None = None
     dataset_class: str = ""  # the dataset's class (a repo class pairs inputs and targets)
@@ -434,6 +435,8 @@ class Batches(TraceRecord):
     # the training loss call (`file:line`) each histogram above is from: a GAN's real
     # and fake labels are two constant streams, not one label stream in class order
     target_sites_per_batch: list[str] = Field(default_factory=list)
+    # every training target held one value per row (None: an older trace)
+    target_one_per_row: bool | None = None
 
     def target_streams(self) -> list[list[dict[str, int]]]:
         """The training targets' per-batch histograms, one list per loss call site (one

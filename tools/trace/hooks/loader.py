@@ -13,7 +13,7 @@ import functools
 import inspect
 
 import torch
-from torch.utils.data import ConcatDataset, DataLoader, RandomSampler, Subset
+from torch.utils.data import BatchSampler, ConcatDataset, DataLoader, RandomSampler, Subset
 
 from .. import target_order
 from ..interventions import batch as batch_iv
@@ -183,6 +183,13 @@ def _subset(rec: Recorder, dataset, site: str) -> None:
     rec.subsets[site] = (dataset.dataset, frozenset(indices))
 
 
+def _own_batch_sampler(loader: DataLoader) -> str:
+    """The class of a batch sampler the program passed (it, not `sampler`, orders the
+    rows), or "" for torch's own BatchSampler."""
+    bs = getattr(loader, "batch_sampler", None)
+    return "" if bs is None or type(bs) is BatchSampler else type(bs).__name__
+
+
 def _loader_info(loader: DataLoader, site: str, frame) -> dict:
     try:
         n = len(loader.dataset)  # type: ignore[arg-type]
@@ -194,6 +201,7 @@ def _loader_info(loader: DataLoader, site: str, frame) -> dict:
         "batch_size": loader.batch_size,
         "shuffle": isinstance(loader.sampler, RandomSampler),
         "sampler": type(loader.sampler).__name__,
+        "batch_sampler": _own_batch_sampler(loader),
         "drop_last": bool(loader.drop_last),
         "dataset_len": n,
         "dataset_class": _dataset_class(loader.dataset),

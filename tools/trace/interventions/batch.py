@@ -5,7 +5,7 @@ standardized inputs, and a shuffled training DataLoader."""
 from __future__ import annotations
 
 import torch
-from torch.utils.data import DataLoader, RandomSampler
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler
 
 from ..probes import Restore
 from ..recorder import MAX_CURVE, Recorder
@@ -105,18 +105,42 @@ def aligned_eval_inputs(rec: Recorder, args, kwargs, tensors: list[torch.Tensor]
     return args, kwargs, True
 
 
+class _RandomBatches:
+    """Batches of the sizes the program's own batch sampler makes, of rows drawn in
+    random order: its order (and grouping) removed, its batch sizes kept."""
+
+    def __init__(self, own, n: int) -> None:
+        self.own, self.n = own, n
+
+    def __iter__(self):
+        sizes = [len(b) for b in self.own]
+        order = torch.randperm(self.n).tolist()
+        start = 0
+        for size in sizes:
+            yield order[start : start + size]
+            start += size
+
+    def __len__(self) -> int:
+        return len(self.own)
+
+
 def shuffled_iterator(rec: Recorder, loader: DataLoader, site: str, orig_iter):
     """shuffle_loader: the training DataLoader iterates in random order (None: unchanged)."""
-    if not (
-        rec.iv.shuffle_loader
-        and site == rec.cfg.train_loader
-        and not isinstance(loader.sampler, RandomSampler)
-    ):
+    if not (rec.iv.shuffle_loader and site == rec.cfg.train_loader):
         return None
-    shadow = DataLoader(
-        loader.dataset, batch_size=loader.batch_size, shuffle=True,
-        collate_fn=loader.collate_fn, drop_last=loader.drop_last,
-    )  # fmt: skip
+    own = loader.batch_sampler
+    if own is not None and type(own) is not BatchSampler:
+        shadow = DataLoader(
+            loader.dataset, batch_sampler=_RandomBatches(own, len(loader.dataset)),
+            collate_fn=loader.collate_fn,
+        )  # fmt: skip
+    elif isinstance(loader.sampler, RandomSampler):
+        return None
+    else:
+        shadow = DataLoader(
+            loader.dataset, batch_size=loader.batch_size, shuffle=True,
+            collate_fn=loader.collate_fn, drop_last=loader.drop_last,
+        )  # fmt: skip
     object.__setattr__(shadow, "_ti_site", None)
     return orig_iter(shadow)
 
