@@ -71,14 +71,15 @@ def run_bench(
     suite = (suite or DEFAULT_SUITE).expanduser()
     if jobs < 1:
         return _fail("--jobs must be at least 1")
-    if patch and (llm is not None or is_real_suite(suite)):
-        return _fail("--patch scores the planner's `investigate fix` on a generated suite")
+    if patch and llm is not None:
+        return _fail("--patch scores the planner's `investigate fix` (no --model)")
     if is_real_suite(suite):
         if ray is not None or llm is not None:
             return _fail("the real-repo suite runs here with the planner (no --ray, no --model)")
         return run_real_bench(
-            suite, repos, jobs=jobs, json_out=json_out, investigator=investigator_version()
-        )
+            suite, repos, jobs=jobs, json_out=json_out, investigator=investigator_version(),
+            patch=patch,
+        )  # fmt: skip
     if repos is not None:
         return _fail("--repos is for the real-repo suite (evals/real)")
     try:

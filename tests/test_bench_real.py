@@ -107,3 +107,24 @@ def test_a_tiny_real_suite_is_scored_and_missing_repos_are_listed(tmp_path, caps
     assert run_real_bench(suite, repos, jobs=1, json_out=out, investigator="y") == 0
     assert json.loads(out.read_text())["timings"][0]["plain_s"] == timing["plain_s"]
     assert (out.parent / "r.cache" / "plain" / "linefit.json").is_file()
+
+
+@pytest.mark.slow
+def test_patch_scores_the_fix_of_each_entry(tmp_path, capsys):
+    """`bench evals/real --patch`: every entry through `investigate fix`; the seed's
+    verified patch is applied to a fresh copy whose plain run wins the metric back, and
+    the healthy entry gets no patch."""
+    suite, repos = _suite(tmp_path)
+    out = tmp_path / "p.json"
+    assert run_real_bench(suite, repos, jobs=2, json_out=out, investigator="x", patch=True) == 0
+    result = json.loads(out.read_text())
+    bench = result["bench"]
+    assert bench["command"].endswith("--patch") and bench["patches"] is not None
+    cases = {c["id"]: c for c in bench["cases"]}
+    seeded = cases["linefit-missing_zero_grad"]["patch"]
+    assert seeded["verified"] and seeded["matches"] and seeded["metric"] < 0.01, seeded
+    assert cases["linefit"]["patch"]["patches"] == 0
+    assert bench["patches"]["verified"] == 1 and bench["patches"]["clean_patched"] == 0
+    assert bench["patches"]["matches"] == 1
+    assert (out.parent / "p.cache" / "real-fix" / "patch-metric").is_dir()
+    assert "patches:" in capsys.readouterr().out

@@ -28,7 +28,8 @@ from statistics import median
 
 from pydantic import BaseModel, Field
 
-from torch_investigate.evals.benchmark import scoring
+from torch_investigate.evals.benchmark import patches, scoring
+from torch_investigate.evals.benchmark.patch_records import PatchScore, PatchSummary
 from torch_investigate.evals.benchmark.records import BenchResult, CaseScore, Run
 from torch_investigate.evals.benchmark.runner import CASE_TIMEOUT_S, REPORTING_EXITS
 from torch_investigate.evals.benchmark.table import render
@@ -43,6 +44,7 @@ from torch_investigate.evals.real.materialize import (
     run_plain,
 )
 from torch_investigate.evals.seeding.records import Case, CleanControl, GroundTruth
+from torch_investigate.tools.records import Report
 
 REAL_MANIFEST = "manifest.yaml"
 # a real repo's investigation runs its command for up to three traced runs at once; its
@@ -99,9 +101,10 @@ def _command(repo: RealRepo) -> str:
     return f"{env} {repo.command}".strip()
 
 
-def _investigate(case_id: str, folder: Path, repo: RealRepo, key: str) -> Run:
-    argv = [sys.executable, "-m", "torch_investigate.agent.cli", str(folder), "-f", "json", "-q"]
-    argv += ["--cmd", _command(repo)]
+def _investigate(case_id: str, folder: Path, repo: RealRepo, key: str, *, patch: bool) -> Run:
+    """`investigate FOLDER` as a user runs it (`investigate fix FOLDER` with patch)."""
+    argv = [sys.executable, "-m", "torch_investigate.agent.cli", *(["fix"] if patch else [])]
+    argv += [str(folder), "-f", "json", "-q", "--cmd", _command(repo)]
     started = time.perf_counter()
     try:
         done = subprocess.run(
@@ -112,8 +115,8 @@ def _investigate(case_id: str, folder: Path, repo: RealRepo, key: str) -> Run:
         return Run(mode="investigator", case_id=case_id, key=key, exit_code=None,
                    seconds=seconds, error=f"timed out after {REAL_CASE_TIMEOUT_S:g} s")  # fmt: skip
     seconds = round(time.perf_counter() - started, 2)
-    run = Run(mode="investigator", case_id=case_id, key=key, exit_code=done.returncode,
-              seconds=seconds)  # fmt: skip
+    run = Run(mode="fix" if patch else "investigator", case_id=case_id, key=key,
+              exit_code=done.returncode, seconds=seconds)  # fmt: skip
     if done.returncode in REPORTING_EXITS:
         try:
             run.report = json.loads(done.stdout)
@@ -132,8 +135,17 @@ class _Job(BaseModel):
 
 
 def run_real_bench(
-    suite: Path, repos_dir: Path | None, *, jobs: int, json_out: Path | None, investigator: str
+    suite: Path,
+    repos_dir: Path | None,
+    *,
+    jobs: int,
+    json_out: Path | None,
+    investigator: str,
+    patch: bool = False,
 ) -> int:
+    """`patch`: each entry through `investigate fix`, its patches scored beside the
+    findings (a verified root-cause patch of a seed also runs plainly, patched, to see
+    whether it wins the seed's metric back)."""
     if repos_dir is None:
         print(
             f"investigate bench: error: {suite} is the real-repo suite: pass --repos DIR, the "
@@ -147,6 +159,7 @@ def run_real_bench(
     manifest = RealManifest.load(suite / REAL_MANIFEST)
     result_missing: dict[str, str] = {}
     todo: list[_Job] = []
+    investigator = f"{investigator}+fix" if patch else investigator
     for repo in manifest.repos:
         if find_git_dir(repos_dir, repo.source) is None:
             result_missing[repo.id] = f"{repo.source} is not under {repos_dir}"
@@ -171,6 +184,8 @@ def run_real_bench(
         print(f"[missing] {entry}: {why}", file=sys.stderr)
 
     cache = json_out.parent / f"{json_out.stem}.cache" / "real" if json_out else None
+    if cache is not None and patch:
+        cache = cache.with_name("real-fix")
     runs: dict[str, Run] = {}
     plains: dict[str, float | None] = {}
     started = time.perf_counter()
@@ -209,7 +224,7 @@ def run_real_bench(
                     if plain_path is not None:
                         plain_path.parent.mkdir(parents=True, exist_ok=True)
                         plain_path.write_text(json.dumps({"key": plain_key, "plain_s": plain_s}))
-                run = _investigate(job.entry.id, folder, job.repo, job.key)
+                run = _investigate(job.entry.id, folder, job.repo, job.key, patch=patch)
         if run.report is not None:
             run.report["repo"] = f"{job.repo.source}@{job.repo.commit[:12]}/{job.repo.folder}"
         runs[job.entry.id] = run
@@ -225,11 +240,14 @@ def run_real_bench(
     wall = round(time.perf_counter() - started, 1)
 
     scores = [_score(job.entry, runs[job.entry.id]) for job in todo]
+    summary = _score_patches(todo, runs, scores, repos_dir, cache, jobs) if patch else None
     bench = BenchResult(
-        suite=str(suite), command=f"investigate bench {suite} --repos {repos_dir} --jobs {jobs}",
+        suite=str(suite),
+        command=f"investigate bench {suite} --repos {repos_dir} --jobs {jobs}"
+        + (" --patch" if patch else ""),
         jobs=jobs, wall_s=wall, summary=scoring.summarize("investigator", scores),
         categories=scoring.category_rows(scores, None, None, None), cases=scores,
-        investigator=investigator,
+        investigator=investigator, patches=summary,
     )  # fmt: skip
     result = _real_result(bench, repos_dir, result_missing, todo, runs, plains)
     render(bench)
@@ -239,6 +257,66 @@ def run_real_bench(
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
     return 0
+
+
+def _score_patches(
+    todo: list[_Job],
+    runs: dict[str, Run],
+    scores: list[CaseScore],
+    repos_dir: Path,
+    cache: Path | None,
+    jobs: int,
+) -> PatchSummary:
+    """Each entry's patch score; a seed's verified root-cause patch is applied to a fresh
+    copy and the command run plainly, as the seed's metric was measured."""
+    measure: list[tuple[_Job, Report, PatchScore]] = []
+    for job, score in zip(todo, scores, strict=True):
+        raw = runs[job.entry.id].report
+        report = Report.model_validate(raw) if raw else None
+        score.patch = patches.score_patch(job.entry, report)
+        if job.seed is not None and report is not None and score.patch.verified:
+            measure.append((job, report, score.patch))
+
+    def one(item: tuple[_Job, Report, PatchScore]) -> None:
+        job, report, score = item
+        diff = next(p.diff for p in report.patches if p.finding == report.root_cause)
+        value, error = _patched_metric(job, diff, repos_dir, cache)
+        score.metric, score.metric_error = value, error
+        assert isinstance(job.entry, Case)
+        score.matches = patches.matches(job.entry, value) if not error else None
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(one, measure))
+    return patches.summarize((s.kind, s.patch) for s in scores if s.patch is not None)
+
+
+def _patched_metric(
+    job: _Job, diff: str, repos_dir: Path, cache: Path | None
+) -> tuple[float | None, str]:
+    """The seed's metric from one plain run of its copy with `diff` applied (cached by
+    the copy and the diff)."""
+    key = hashlib.sha256(f"{job.key}\0{diff}".encode()).hexdigest()[:24]
+    path = cache / "patch-metric" / f"{job.entry.id}.json" if cache is not None else None
+    if path is not None and path.is_file():
+        saved = json.loads(path.read_text())
+        if saved.get("key") == key:
+            return saved.get("value"), saved.get("error", "")
+    with tempfile.TemporaryDirectory(prefix="ti-real-patch-") as tmp:
+        folder = materialize(job.repo, job.seed, repos_dir, Path(tmp) / "repo")
+        applied = subprocess.run(
+            ["git", "apply", "--unsafe-paths", "-"], input=diff, cwd=folder,
+            capture_output=True, text=True,
+        )  # fmt: skip
+        if applied.returncode != 0:
+            value, error = None, f"git apply: {applied.stderr.strip()[:200]}"
+        else:
+            plain = run_plain(job.repo, folder)
+            value = plain.metric
+            error = "" if plain.returncode == 0 else f"exit {plain.returncode}: {plain.tail[-200:]}"
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"key": key, "value": value, "error": error}))
+    return value, error
 
 
 def _score(entry: Case | CleanControl, run: Run) -> CaseScore:
