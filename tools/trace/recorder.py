@@ -69,6 +69,8 @@ class Recorder:
         # the tensors the last training forward received: a loss target equal to one of
         # them is the input itself (target_order.target_against_input)
         self.received: list = []
+        self.received_call: tuple | None = None  # (module, args, kwargs) of that forward
+        self.future: dict | None = None  # tools/trace/future.py, at the first next-token target
         self.target_is_input = {
             "compared": 0, "equal": 0, "frame": None, "reconstructed": 0, "shifted": 0,
         }  # fmt: skip

@@ -95,6 +95,7 @@ def trace_dict(rec: Recorder) -> dict:
         "detail_windows": rec.detail_windows,
         "update_intervals": rec.update_intervals,
         "probes": rec.probes,
+        "future_probe": rec.future,
         "probe_result": rec.probe_result,
         "init_stats": rec.init_stats,
         "seen_functions": sorted(SEEN_FUNCTIONS)[:2000],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from .future import future_probe, shift_axis
 from .recorder import Recorder
 from .tensors import frame_dict
 
@@ -42,10 +43,12 @@ def gathered(rec: Recorder, source, index, out) -> None:
     loaded(rec, [t for _, t in rec.gather_rows])
 
 
-def received(rec: Recorder, tensors: list[torch.Tensor]) -> None:
+def received(rec: Recorder, tensors: list[torch.Tensor], call: tuple) -> None:
     """The tensors a training forward receives, kept until the next training loss call
-    compares its target with them."""
+    compares its target with them; `call` (module, args, kwargs) until the future probe
+    has run."""
     rec.received = [t for t in tensors[:4] if not t.is_complex() and t.dim() >= 1]
+    rec.received_call = call if rec.cfg.probes and rec.future is None else None
 
 
 def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
@@ -85,19 +88,27 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
             s["frame"] = frame_dict(frame)
     elif next_token:
         s["shifted"] += 1
+        _probe_future(rec, others or fed, y)
+
+
+def _probe_future(rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor) -> None:
+    """Once, at the first next-token target: does the model read the positions after
+    each one (tools/trace/future.py)?"""
+    call = getattr(rec, "received_call", None)
+    if call is None or rec.future is not None:
+        return
+    rec.received_call = None
+    for x in fed:
+        axis = shift_axis(x, y)
+        if axis is not None:
+            rec.future = future_probe(rec, *call, x, axis)
+            return
 
 
 def _shifted(x: torch.Tensor, y: torch.Tensor) -> bool:
     """`y`, laid out as `x`, is `x` moved one position along some axis: the next token of
-    a batch-first or a time-first (and flattened) sequence."""
-    if x.numel() != y.numel() or x.dim() == 0:
-        return False
-    yy = y.reshape(x.shape)
-    return any(
-        x.shape[ax] > 1
-        and _equal(x.narrow(ax, 1, x.shape[ax] - 1), yy.narrow(ax, 0, x.shape[ax] - 1))
-        for ax in range(x.dim())
-    )
+    a batch-first or a time-first (and flattened) sequence, its masked positions aside."""
+    return shift_axis(x, y) is not None
 
 
 def _equal(a: torch.Tensor, b: torch.Tensor) -> bool:

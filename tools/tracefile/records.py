@@ -479,6 +479,27 @@ class ForwardProbe(TraceRecord):
     pairwise: bool | None = None  # one output entry per pair of samples ([B, B]), by design
 
 
+class Mixer(TraceRecord):
+    module: str  # its name in the model (`transformer.h.0.attn`)
+    class_: str = Field(alias="class")
+
+
+class FutureProbe(TraceRecord):
+    """Whether a next-token model's outputs before a position depend on the inputs after
+    it (tools/trace/future.py)."""
+
+    status: str
+    reason: str = ""
+    time_axis: int | None = None
+    length: int | None = None
+    cut: int | None = None
+    moved_before: float | None = None  # relative change of the outputs before the cut
+    moved_after: float | None = None
+    sees_future: bool | None = None
+    model_class: str = ""
+    mixers: list[Mixer] = Field(default_factory=list)  # innermost first
+
+
 class ErrorInfo(TraceRecord):
     type: str
     message: str = ""

@@ -30,6 +30,7 @@ from torch_investigate.tools.tracefile.records import (
     EvalBatch,
     Forward,
     ForwardProbe,
+    FutureProbe,
     Frame,
     GradStats,
     GraphStats,
@@ -93,6 +94,7 @@ __all__ = [
     "FirstEval",
     "Forward",
     "ForwardProbe",
+    "FutureProbe",
     "Frame",
     "GradStats",
     "GraphStats",
@@ -174,6 +176,7 @@ class Trace(TraceRecord):
     activations: list[Activation] = Field(default_factory=list)
     batches: Batches = Field(default_factory=Batches)
     probes: dict[str, ForwardProbe] = Field(default_factory=dict)
+    future_probe: FutureProbe | None = None
     init_stats: list[InitStat] = Field(default_factory=list)
     probe_result: ProbeResult | None = None
     train_mode_counts: TrainModeCounts | None = None

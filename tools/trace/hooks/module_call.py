@@ -104,7 +104,7 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
         t._ti_batch = True
     if grad and tensors and rec.detailed:
         target_order.fed(rec, tensors[0])
-        target_order.received(rec, tensors)
+        target_order.received(rec, tensors, (module, args, kwargs))
     if tensors and tensors[0].dim() >= 1:
         rec.batch_size = int(tensors[0].shape[0])
         rec.last_input = tensors[0]
