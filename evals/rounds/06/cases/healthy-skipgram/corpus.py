@@ -11,7 +11,7 @@ def vocab():
     return content, function
 
 
-def main(path="corpus.txt", n_sentences=5000, seed=42):
+def main(path="corpus.txt", n_sentences=1200, seed=42):
     if os.path.exists(path):
         return
     rnd = random.Random(seed)
@@ -22,8 +22,10 @@ def main(path="corpus.txt", n_sentences=5000, seed=42):
             t = rnd.randrange(N_TOPICS)
             words = []
             for _ in range(rnd.randint(8, 14)):
-                if rnd.random() < 0.55:
-                    words.append(content[t * PER_TOPIC + rnd.randrange(PER_TOPIC)])
+                if rnd.random() < 0.4:
+                    # off-topic content words are common in real text too
+                    tt = t if rnd.random() < 0.75 else rnd.randrange(N_TOPICS)
+                    words.append(content[tt * PER_TOPIC + rnd.randrange(PER_TOPIC)])
                 else:
                     words.append(rnd.choices(function, weights=fweights)[0])
             f.write(" ".join(words) + "\n")

@@ -62,11 +62,11 @@ def topic_nn_accuracy(emb, itos):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corpus", default="corpus.txt")
-    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--dim", type=int, default=32)
     ap.add_argument("--window", type=int, default=3)
     ap.add_argument("--negatives", type=int, default=5)
-    ap.add_argument("--batch-size", type=int, default=1024)
+    ap.add_argument("--batch-size", type=int, default=512)
     ap.add_argument("--lr", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
