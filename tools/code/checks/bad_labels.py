@@ -22,21 +22,28 @@ PROBABILITY_LOSSES = frozenset({"bce", "bce_logits", "cross_entropy", "nll"})
 @check("bad_labels", "bad_labels")
 def bad_labels(ctx: CheckContext) -> Iterator[Finding]:
     """Targets overwritten with a constant, or mapped to {-1, 1} for a BCE/CE loss."""
+    # per scope: the names a loss call reads as its target (any loss), and those of the
+    # losses that expect {0, 1} or class ids; a name passed as a loss's target is the
+    # labels whatever it is called (the name's kind only adds the ones passed elsewhere)
     targets_of_losses: dict[int, set[str]] = {}
+    probability_targets: dict[int, set[str]] = {}
     for lc in loss_calls(ctx.analysis):
-        if lc.target is not None and lc.kind in PROBABILITY_LOSSES:
+        if lc.target is not None:
             scope = sx.enclosing_function(lc.value.node) or lc.value.frame.unit.tree.root_node
-            targets_of_losses.setdefault(scope.id, set()).update(sx.identifiers_in(lc.target.node))
+            names = sx.identifiers_in(lc.target.node)
+            targets_of_losses.setdefault(scope.id, set()).update(names)
+            if lc.kind in PROBABILITY_LOSSES:
+                probability_targets.setdefault(scope.id, set()).update(names)
     for unit in ctx.index.units.values():
         for table_owner, table in _scope_tables(unit):
             for name, bindings in table.items():
-                if name_kind(name) != "labels":
+                if name_kind(name) != "labels" and name not in targets_of_losses.get(table_owner, ()):
                     continue
                 for i, b in enumerate(bindings):
                     if b.kind != "assign" or b.value is None or i == 0:
                         continue  # a first binding (a GAN's `label = torch.full(...)`) is a choice
                     problem = _label_problem(
-                        unit, b, name, targets_of_losses.get(table_owner, set())
+                        unit, b, name, probability_targets.get(table_owner, set())
                     )
                     if problem is None or _filled_later(
                         bindings[i + 1 :], b, table_owner, unit, name
