@@ -81,3 +81,43 @@ def test_the_same_sampler_over_a_shuffled_order_is_healthy(tmp_path):
     assert not [f for f in report.findings if f.status == "confirmed"]
     items = {i.id: i for s in report.stages for i in s.checklist}
     assert items["class_balance"].outcome == "passed"
+
+
+SORTED = '''
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.manual_seed(0)
+N, D = 2560, 8
+y = torch.cat([torch.zeros(N // 2), torch.ones(N // 2)])  # stored class by class
+x = torch.randn(N, D) + 0.4 * (2 * y[:, None] - 1)
+loader = DataLoader(TensorDataset(x, y), batch_size=32, shuffle=SHUFFLE)
+model = nn.Sequential(nn.Linear(D, 16), nn.ReLU(), nn.Linear(16, 1))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+for epoch in range(2):
+    for xb, yb in loader:
+        loss = nn.functional.binary_cross_entropy_with_logits(model(xb).squeeze(1), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+with torch.no_grad():
+    acc = ((model(x).squeeze(1) > 0).float() == y).float().mean()
+print(f"acc={acc:.3f}")
+'''
+
+
+def test_classes_stored_in_order_beyond_the_recorded_batches(tmp_path):
+    """Forty batches of one class, then forty of the other: the first recorded batches
+    see one target value only, which is no constant labels (the whole run's loss calls
+    see both classes later) but batches in class order."""
+    report = planner_report(tmp_path, SORTED.replace("SHUFFLE", "False"))
+    f = report.finding(report.root_cause)
+    assert f is not None and f.category == "unshuffled_data" and f.status == "confirmed"
+    assert not [g for g in report.findings if g.category == "bad_labels"]
+    assert any("of the whole run hold a single class" in e.text for e in f.evidence)
+
+
+def test_the_same_sorted_data_shuffled_by_its_loader_is_healthy(tmp_path):
+    report = planner_report(tmp_path, SORTED.replace("SHUFFLE", "True"))
+    assert not [f for f in report.findings if f.status == "confirmed"]

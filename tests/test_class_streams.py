@@ -14,7 +14,9 @@ from torch_investigate.tools.tracefile.records import Batches
 
 
 def _check(batches: Batches) -> Evidence:
-    trace = SimpleNamespace(ran_training=True, batches=batches, train_loader=lambda: None)
+    trace = SimpleNamespace(
+        ran_training=True, batches=batches, train_loader=lambda: None, class_streams={}
+    )
     session = SimpleNamespace(
         options=SimpleNamespace(static_only=False, steps=200),
         baseline=lambda: SimpleNamespace(trace=trace),

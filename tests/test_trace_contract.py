@@ -37,6 +37,7 @@ PROGRAMS: dict[str, tuple[Path, str, list[tuple[str, str]], dict]] = {
     "flat_fixed": (TRACE_FIXTURES / "flat_fullbatch", "fit.py", [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")], {"interventions": {"fixed_batch": True, "holdout": True}}),
     "cnn_bn": (ROOT / "evals" / "repos" / "cnn_bn", "main.py", [], {}),
     "corners": (TRACE_FIXTURES / "corners", "train.py", [], {"detail_steps": 3}),
+    "tiny_lm": (TRACE_FIXTURES / "tiny_lm", "train.py", [], {}),
 }  # fmt: skip
 
 # records the programs above do not produce, and why

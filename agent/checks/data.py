@@ -228,7 +228,8 @@ def label_encoding(session: Session, ev: Evidence) -> None:
         detail = f"{fn}: targets {y.shape} {y.dtype}"
     batches = tstats.batches if tstats else 1
     masked = any(x.mask for x in calls)  # a loss mask, not the labels, makes them constant
-    if values and len(values) == 1 and batches >= 3 and not masked:
+    later = _later_classes(t, calls, values)
+    if values and len(values) == 1 and batches >= 3 and not masked and not later:
         problems.append(f"every target in {batches} training batches is {fmt(values[0])}")
     elif not problems and not masked and static_in(session, "bad_labels"):
         # targets the code makes itself are not dataset labels (a GAN's real/fake, the
@@ -245,6 +246,8 @@ def label_encoding(session: Session, ev: Evidence) -> None:
                     f"every target of the {len(at)} training loss calls recorded is {fmt(seen.pop())}"
                 )
                 break
+    if later and not problems:
+        detail += f"; {later}"
     if problems:
         text = "; ".join(problems)
         ev.find(
@@ -270,6 +273,43 @@ def label_encoding(session: Session, ev: Evidence) -> None:
         ev.item("label_encoding", "passed", detail)
 
 
+def _later_classes(t: Trace, calls, values: list[float]) -> str | None:
+    """When the recorded batches saw one target value but the run's training loss calls
+    (all of them, tools/trace/class_stream.py) saw others later: what they saw."""
+    if len(values) != 1:
+        return None
+    sites = {str(c.frame) for c in calls if c.frame is not None}
+    for site, stream in t.class_streams.items():
+        if site.split("#")[0] in sites and len(stream.counts) > 1:
+            shown = ", ".join(f"{k}: {v}" for k, v in sorted(stream.counts.items())[:8])
+            return (
+                f"over the whole run its {len(stream.batches)} training batches hold other "
+                f"values too (rows per value: {shown}): the targets vary, later"
+            )
+    return None
+
+
+def _whole_run(t: Trace) -> tuple[list[dict[str, int]], dict[str, int], bool] | None:
+    """The longest whole-run class stream of a training loss site that holds two or more
+    classes, as per-batch histograms, the run's rows per class, and whether every target
+    held one value per row."""
+    if not t.class_streams:
+        return None
+    training = {str(c.frame) for c in t.train_loss_calls() if c.frame is not None}
+    streams = [
+        s
+        for site, s in t.class_streams.items()
+        if site.split("#")[0] in training and len(s.counts) >= 2 and len(s.batches) >= 4
+    ]
+    if not streams:
+        return None
+    s = max(streams, key=lambda s: len(s.batches))
+    # a mixed batch's classes are not kept: two entries say it is not one class; a batch
+    # of under four rows says nothing (as for the recorded ones)
+    hists = [{c: n} if c is not None else {"": 1, " ": n - 1} for c, n in s.batches if n >= 4]
+    return hists, s.counts, s.one_per_row
+
+
 @check(Stage.DATA)
 def class_balance(session: Session, ev: Evidence) -> None:
     t = baseline_trace(session) if not session.options.static_only else None
@@ -292,24 +332,33 @@ def class_balance(session: Session, ev: Evidence) -> None:
         if loader
         else ""
     )
+    whole = _whole_run(t)
+    per_row = t.batches.target_one_per_row
+    if whole is not None and len(whole[0]) > len(hists):
+        # the whole run's training batches (the recorded ones are its first few)
+        hists, counts, per_row = whole
+        overall, span = set(counts), " of the whole run"
+    else:
+        counts, span = None, ""
     if len(hists) >= 4 and 2 <= len(overall) <= 64:
         single = sum(1 for h in hists if len(h) == 1)
-        chance = _single_class_by_chance(hists) if t.batches.target_one_per_row else None
+        chance = _single_class_by_chance(hists, counts) if per_row else None
         if chance is not None:
             expected, tail = chance
             ordered = single >= MOST * len(hists) and tail < CHANCE
-            odds = f"; {fmt(expected)} expected by chance from the class frequencies (p {tail:.1g})"
+            p = f"p {tail:.1g}" if tail > 0 else "p < 1e-300"
+            odds = f"; {fmt(expected)} expected by chance from the class frequencies ({p})"
         else:  # a target per pixel or token: its values are not independent draws
             ordered, odds = single >= SINGLE_CLASS * len(hists), ""
         if ordered:
             seq = _runs([next(iter(h)) for h in hists if len(h) == 1])
-            text = f"{single} of {len(hists)} consecutive training batches hold a single class ({seq}) although the data has {len(overall)} classes{odds}{shuffle}"
+            text = f"{single} of {len(hists)} consecutive training batches{span} hold a single class ({seq}) although the data has {len(overall)} classes{odds}{shuffle}"
             _unshuffled(session, ev, t, text)
             return
         ev.item(
             "class_balance",
             "passed",
-            f"{len(hists)} training batches; {single} hold a single class{odds}; {len(overall)} classes overall{shuffle}",
+            f"{len(hists)} training batches{span}; {single} hold a single class{odds}; {len(overall)} classes overall{shuffle}",
         )
         return
     if len(means) >= 6 and not hists:
@@ -348,13 +397,17 @@ CHANCE = 1e-6
 SINGLE_CLASS = 0.75
 
 
-def _single_class_by_chance(hists: list[dict[str, int]]) -> tuple[float, float] | None:
+def _single_class_by_chance(
+    hists: list[dict[str, int]], counts: dict[str, int] | None = None
+) -> tuple[float, float] | None:
     """(expected single-class batches, probability of at least the observed number) when
-    each batch's rows were drawn at random from the classes' overall frequencies."""
-    counts: dict[str, int] = {}
-    for h in hists:
-        for k, v in h.items():
-            counts[k] = counts.get(k, 0) + v
+    each batch's rows were drawn at random from the classes' overall frequencies (`counts`,
+    rows per class; by default the histograms' own)."""
+    if counts is None:
+        counts = {}
+        for h in hists:
+            for k, v in h.items():
+                counts[k] = counts.get(k, 0) + v
     total = sum(counts.values())
     if total <= 0:
         return None

@@ -37,7 +37,11 @@ def shift_axis(x: torch.Tensor, y: torch.Tensor) -> int | None:
         if n < 2:
             continue
         later, target = x.narrow(ax, 1, n - 1), yy.narrow(ax, 0, n - 1)
-        keep = target >= 0 if not target.is_floating_point() else torch.ones_like(target, dtype=torch.bool)
+        keep = (
+            target >= 0
+            if not target.is_floating_point()
+            else torch.ones_like(target, dtype=torch.bool)
+        )
         if int(keep.sum()) * 2 < keep.numel() or int(keep.sum()) == 0:
             continue
         if torch.equal(later.to(target.dtype)[keep], target[keep]):
@@ -61,7 +65,9 @@ def _positions(outs: list[torch.Tensor], x: torch.Tensor, axis: int) -> list[tor
     return found
 
 
-def _moved_before(a: list[torch.Tensor], b: list[torch.Tensor], cut: int) -> tuple[float, float] | None:
+def _moved_before(
+    a: list[torch.Tensor], b: list[torch.Tensor], cut: int
+) -> tuple[float, float] | None:
     """(the largest change before `cut`, after it), each relative to the output's scale."""
     if len(a) != len(b) or not a or any(p.shape != q.shape for p, q in zip(a, b, strict=True)):
         return None
@@ -123,7 +129,9 @@ def future_probe(
             run(args, kwargs)
             first = list(seen)
             seen.clear()
-            moved = _moved_before(plain, run(map_tensors(args, swap), map_tensors(kwargs, swap)), cut)
+            moved = _moved_before(
+                plain, run(map_tensors(args, swap), map_tensors(kwargs, swap)), cut
+            )
         except Exception as e:  # noqa: BLE001 - a probe that cannot run is reported, not raised
             return {"status": "error", "reason": f"{type(e).__name__}: {e}"[:300]}
         finally:

@@ -12,7 +12,7 @@ import math
 
 import torch
 
-from . import target_order
+from . import class_stream, target_order
 from .interventions.loss import loss_operands
 from .loss_kinds import INDEX_TARGET, NO_BROADCAST
 from .ops import tag_of
@@ -56,6 +56,8 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
         target_order.at_loss(rec, target, frame)
         target_order.target_against_input(rec, target, frame)
     if grad and rec.status == "running":
+        if inp.requires_grad and not tgt.requires_grad:  # a loss that trains something
+            class_stream.record(rec, key, tgt)
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
         _keep_for_probes(rec, func, ops, tgt)
         ops.put(0, "input", inp)

@@ -71,6 +71,8 @@ class Recorder:
         self.received: list = []
         self.received_call: tuple | None = None  # (module, args, kwargs) of that forward
         self.future: dict | None = None  # tools/trace/future.py, at the first next-token target
+        self.class_streams: dict[str, dict] = {}  # tools/trace/class_stream.py, per loss site
+        self.class_site_calls: dict[str, int] = {}  # loss calls per site since the last backward
         self.target_is_input = {
             "compared": 0, "equal": 0, "frame": None, "reconstructed": 0, "shifted": 0,
         }  # fmt: skip

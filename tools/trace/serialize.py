@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from . import class_stream
 from .batches import BatchStats
 from .recorder import FORMAT_VERSION, MAX_CURVE, Recorder
 from .tensors import SEEN_FUNCTIONS, frame_dict, frame_key, norm
@@ -96,6 +97,7 @@ def trace_dict(rec: Recorder) -> dict:
         "update_intervals": rec.update_intervals,
         "probes": rec.probes,
         "future_probe": rec.future,
+        "class_streams": class_stream.serialize(rec),
         "probe_result": rec.probe_result,
         "init_stats": rec.init_stats,
         "seen_functions": sorted(SEEN_FUNCTIONS)[:2000],

@@ -66,6 +66,17 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "ignores_input": "as batch_size",
         "rows_identical": "as batch_size",
     },
+    "FutureProbe": {
+        "reason": "only a skipped probe or one that raised",
+        "time_axis": "only a probe that ran (status ok)",
+        "length": "as time_axis",
+        "cut": "as time_axis",
+        "moved_before": "as time_axis",
+        "moved_after": "as time_axis",
+        "sees_future": "as time_axis",
+        "model_class": "as time_axis",
+        "mixers": "only a model that reads later positions",
+    },
     "InitStat": {"identical_rows": "only weights with >= 2 dims and more than one row"},
     "TraceWarning": {
         "file": "tracer errors and interventions are not Python warnings: no location",

@@ -462,44 +462,6 @@ class ModelInfo(TraceRecord):
     module_types: dict[str, int] = Field(default_factory=dict)
 
 
-class ForwardProbe(TraceRecord):
-    status: str
-    reason: str = ""
-    batch_size: int | None = None
-    inputs_differ: bool | None = None
-    output_scale: float | None = None
-    change_when_rows_reordered: float | None = None
-    cross_sample_error: float | None = None
-    cross_sample_relative: float | None = None
-    independent: bool | None = None
-    ignores_input: bool | None = None
-    rows_identical: bool | None = None
-    sample_axis: int | None = None  # the input axis that holds the samples (1: time-first)
-    stochastic: bool | None = None  # judged by changing one sample (a forward that samples)
-    pairwise: bool | None = None  # one output entry per pair of samples ([B, B]), by design
-
-
-class Mixer(TraceRecord):
-    module: str  # its name in the model (`transformer.h.0.attn`)
-    class_: str = Field(alias="class")
-
-
-class FutureProbe(TraceRecord):
-    """Whether a next-token model's outputs before a position depend on the inputs after
-    it (tools/trace/future.py)."""
-
-    status: str
-    reason: str = ""
-    time_axis: int | None = None
-    length: int | None = None
-    cut: int | None = None
-    moved_before: float | None = None  # relative change of the outputs before the cut
-    moved_after: float | None = None
-    sees_future: bool | None = None
-    model_class: str = ""
-    mixers: list[Mixer] = Field(default_factory=list)  # innermost first
-
-
 class ErrorInfo(TraceRecord):
     type: str
     message: str = ""

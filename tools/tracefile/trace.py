@@ -15,6 +15,7 @@ from pathlib import Path
 from pydantic import Field
 
 from torch_investigate.tools.tracefile.contract import OMITTED_WHEN
+from torch_investigate.tools.tracefile.probe_records import ClassStream, ForwardProbe, FutureProbe
 from torch_investigate.tools.tracefile.records import (
     Activation,
     AttrTensor,
@@ -29,8 +30,6 @@ from torch_investigate.tools.tracefile.records import (
     ErrorInfo,
     EvalBatch,
     Forward,
-    ForwardProbe,
-    FutureProbe,
     Frame,
     GradStats,
     GraphStats,
@@ -93,6 +92,7 @@ __all__ = [
     "PassRows",
     "FirstEval",
     "Forward",
+    "ClassStream",
     "ForwardProbe",
     "FutureProbe",
     "Frame",
@@ -177,6 +177,7 @@ class Trace(TraceRecord):
     batches: Batches = Field(default_factory=Batches)
     probes: dict[str, ForwardProbe] = Field(default_factory=dict)
     future_probe: FutureProbe | None = None
+    class_streams: dict[str, ClassStream] = Field(default_factory=dict)  # per training loss site
     init_stats: list[InitStat] = Field(default_factory=list)
     probe_result: ProbeResult | None = None
     train_mode_counts: TrainModeCounts | None = None

@@ -99,6 +99,7 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
     value = _count_backward(rec, loss, frame)
     _count_train_mode(rec)
     rec.between_forward_and_backward = False
+    rec.class_site_calls.clear()
     rec.cut_values.clear()  # a cut number belongs to the step it was cut in
     training.before_backward(rec)
     for record in rec.pending_nograd:

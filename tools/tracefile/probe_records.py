@@ -1,0 +1,60 @@
+"""Trace records of the in-process probes: per-sample independence of the first training
+forward, whether a next-token model reads later positions, and each training loss
+site's classes over the whole run."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from torch_investigate.tools.tracefile.records import TraceRecord
+
+
+class ForwardProbe(TraceRecord):
+    status: str
+    reason: str = ""
+    batch_size: int | None = None
+    inputs_differ: bool | None = None
+    output_scale: float | None = None
+    change_when_rows_reordered: float | None = None
+    cross_sample_error: float | None = None
+    cross_sample_relative: float | None = None
+    independent: bool | None = None
+    ignores_input: bool | None = None
+    rows_identical: bool | None = None
+    sample_axis: int | None = None  # the input axis that holds the samples (1: time-first)
+    stochastic: bool | None = None  # judged by changing one sample (a forward that samples)
+    pairwise: bool | None = None  # one output entry per pair of samples ([B, B]), by design
+
+
+class Mixer(TraceRecord):
+    module: str  # its name in the model (`transformer.h.0.attn`)
+    class_: str = Field(alias="class")
+
+
+class FutureProbe(TraceRecord):
+    """Whether a next-token model's outputs before a position depend on the inputs after
+    it (tools/trace/future.py)."""
+
+    status: str
+    reason: str = ""
+    time_axis: int | None = None
+    length: int | None = None
+    cut: int | None = None
+    moved_before: float | None = None  # relative change of the outputs before the cut
+    moved_after: float | None = None
+    sees_future: bool | None = None
+    model_class: str = ""
+    mixers: list[Mixer] = Field(default_factory=list)  # innermost first
+
+
+class ClassStream(TraceRecord):
+    """One training loss site's classes over the whole run (tools/trace/class_stream.py)."""
+
+    counts: dict[str, int] = Field(default_factory=dict)  # rows per class, the whole run
+    batches: list[tuple[str | None, int]] = Field(default_factory=list)  # (its one class, rows)
+    one_per_row: bool = True
+
+    def hists(self) -> list[dict[str, int]]:
+        """The batches as histograms: a single class's, or an unknown mixture's (two
+        classes, which is all the class-order checks ask of a mixed batch)."""
+        return [{c: n} if c is not None else {"?a": 1, "?b": n - 1} for c, n in self.batches]
