@@ -83,7 +83,7 @@ def test_the_same_sampler_over_a_shuffled_order_is_healthy(tmp_path):
     assert items["class_balance"].outcome == "passed"
 
 
-SORTED = '''
+SORTED = """
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
@@ -104,7 +104,7 @@ for epoch in range(2):
 with torch.no_grad():
     acc = ((model(x).squeeze(1) > 0).float() == y).float().mean()
 print(f"acc={acc:.3f}")
-'''
+"""
 
 
 def test_classes_stored_in_order_beyond_the_recorded_batches(tmp_path):

@@ -136,3 +136,51 @@ def test_an_averaged_copy_evaluated_in_train_mode_is_placed_at_the_switch_of_the
     assert found and found[0].status == "confirmed", report.findings
     line = EMA_COPY_LEFT_IN_TRAIN.splitlines().index("        model.eval()")
     assert (found[0].file, found[0].line, found[0].symbol) == ("train.py", line + 1, "main")
+
+
+HELPER_THAT_KEEPS_TRAIN_MODE = """from contextlib import contextmanager
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+X = torch.randn(640, 8)
+Y = (X[:, :2].sum(1, keepdim=True) > 0).float()
+model = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Dropout(0.5), nn.Linear(32, 1))
+
+
+@contextmanager
+def inference(net):
+    before = net.training
+    net.train(before)
+    try:
+        with torch.no_grad():
+            yield net
+    finally:
+        net.train(before)
+
+
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+for epoch in range(6):
+    model.train()
+    for i in range(0, 512, 32):
+        loss = F.binary_cross_entropy_with_logits(model(X[i : i + 32]), Y[i : i + 32])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with inference(model):
+        acc = ((model(X[512:]) > 0).float() == Y[512:]).float().mean().item()
+    print(f"epoch {epoch} val_acc={acc:.3f}")
+"""
+
+
+def test_an_evaluation_after_a_switch_to_train_mode_is_placed_at_that_switch(tmp_path):
+    """The helper that should switch the model to eval mode switches it to train mode (no
+    training step between that switch and the evaluation): that line is the defect, not
+    the training loop's model.train() nor the evaluation's forward."""
+    report = report_of(tmp_path, HELPER_THAT_KEEPS_TRAIN_MODE)
+    found = [f for f in report.findings if f.category == "train_mode_in_eval"]
+    assert found and found[0].status == "confirmed", report.findings
+    line = HELPER_THAT_KEEPS_TRAIN_MODE.splitlines().index("    net.train(before)")
+    assert (found[0].file, found[0].line, found[0].symbol) == ("train.py", line + 1, "inference")

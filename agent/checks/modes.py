@@ -172,6 +172,7 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
             evidence=[runtime(text, in_train[0].frame, session, train_mode_evals=len(in_train))],
             where=where(session, _caller_left_in_train(evals, in_train))
             or where(session, in_train[0].other_switched)
+            or where(session, in_train[0].train_switched)
             or first_static_location(session, "train_mode_in_eval")
             or where(session, in_train[0].frame),
             why="evaluation in train mode randomizes predictions (dropout) and leaks evaluation statistics into BatchNorm",

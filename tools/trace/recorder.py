@@ -83,6 +83,11 @@ class Recorder:
         self.mode_dependent: dict[int, bool] = {}  # module id -> computes differently by mode
         # module id -> the program's line that last switched it to eval mode
         self.mode_off: dict[int, tuple[str, int, str]] = {}
+        # module id -> (the program's line that last switched it to train mode, the number
+        # of backwards by then): a switch with no backward since belongs to what follows
+        self.mode_on: dict[int, tuple[tuple[str, int, str], int]] = {}
+        # tensor id -> the program's line that called requires_grad_(False) on it
+        self.frozen_at: dict[int, tuple[str, int, str]] = {}
         self.model_frames: dict[int, tuple] = {}
         self.executed: dict[int, torch.nn.Module] = {}
         self.params: dict[int, ParamRec] = {}

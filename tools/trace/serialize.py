@@ -194,6 +194,9 @@ def parameters_section(rec: Recorder, opt_of: dict[int, int]) -> list[dict]:
         record = _parameter(r, pid, name, pid in top_param_ids, opt_of)
         site = rec.init_sites.get(pid)
         record["init_frame"] = frame_dict(site) if site is not None else None
+        # the program's line that froze it (requires_grad_(False)), while it stays frozen
+        frozen = rec.frozen_at.get(pid) if not r.ref.requires_grad else None
+        record["frozen_at"] = frame_dict(frozen) if frozen is not None else None
         params.append(record)
     return params
 

@@ -103,6 +103,9 @@ class Forward(TraceRecord):
     caller: Frame | None = None  # a no-grad forward's caller of the function holding it
     # a no-grad forward in train mode: where the program last switched another model to eval
     other_switched: Frame | None = None
+    # an evaluation in train mode: the line that switched this model to train mode with
+    # no backward since (a helper meant to switch it to eval)
+    train_switched: Frame | None = None
     training: bool
     grad_enabled: bool
     phase: str | None = None
@@ -163,6 +166,7 @@ class Parameter(TraceRecord):
     weight_norm_end: float | None = None
     graph: GraphStats = Field(default_factory=GraphStats)
     frozen_steps: int = 0
+    frozen_at: Frame | None = None  # the program's line that froze it (requires_grad_(False))
     reached: bool = False  # a leaf the training loss reached: a parameter, module or not
     # backwards whose graph fed it through the same node object as the previous one: the
     # forward uses a copy made once (e.g. `w.to(dtype)` before the loop) that its updates

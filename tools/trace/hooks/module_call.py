@@ -155,6 +155,11 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
                 "other_switched": frame_dict(_other_switched(rec, module))
                 if not grad and module.training
                 else None,
+                # an evaluation in train mode right after the program switched this model
+                # to train mode, with no training step between (a helper meant to set eval)
+                "train_switched": frame_dict(_train_switched(rec, module))
+                if not grad and module.training
+                else None,
                 "training": bool(module.training),
                 "grad_enabled": grad,
                 "phase": None,
@@ -177,6 +182,12 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
             rec.forwards.append(record)
             rec.fw_by_index[record["index"]] = record
     rec.current_forward = record
+
+
+def _train_switched(rec: Recorder, module: nn.Module):
+    """The program's line that switched this module to train mode since the last backward."""
+    on = rec.mode_on.get(id(module))
+    return on[0] if on is not None and on[1] == rec.counts["backward"] else None
 
 
 def _other_switched(rec: Recorder, module: nn.Module):
