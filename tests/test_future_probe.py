@@ -11,7 +11,7 @@ from conftest import planner_report
 
 from torch_investigate.tools.trace.future import shift_axis
 
-SCRIPT = '''
+SCRIPT = """
 import math
 import torch
 from torch import nn
@@ -67,7 +67,7 @@ for step in range(300):
     loss.backward()
     opt.step()
 print(f"final loss {loss.item():.4f}")
-'''
+"""
 
 
 def test_attention_that_sees_the_later_tokens_is_found(tmp_path):
