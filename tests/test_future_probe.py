@@ -84,8 +84,11 @@ def test_a_causal_mask_is_healthy(tmp_path):
 
 
 def test_masked_next_token_targets_still_count_as_shifted():
-    x = torch.tensor([[1, 2, 3, 4, 5, 6]])
-    y = torch.tensor([[-1, -1, 4, 5, 6, 7]])
+    """minGPT's adder masks the first half of each row's targets with -1."""
+    x = torch.arange(1, 7).repeat(16, 1)
+    y = torch.cat([torch.full((16, 3), -1), x[:, 4:], torch.full((16, 1), 9)], dim=1)
     assert shift_axis(x, y) == 1
-    assert shift_axis(x, torch.tensor([[-1, -1, -1, -1, 6, 7]])) is None  # too few compared
-    assert shift_axis(x, torch.tensor([[2, 3, 9, 5, 6, 7]])) is None
+    assert shift_axis(x[:8], y[:8]) is None  # 16 positions compared: too few to rule out chance
+    one = torch.tensor([[1, 2, 3, 4, 5, 6]])
+    assert shift_axis(one, torch.tensor([[2, 3, 4, 5, 6, 7]])) == 1
+    assert shift_axis(one, torch.tensor([[2, 3, 9, 5, 6, 7]])) is None

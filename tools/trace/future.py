@@ -25,10 +25,15 @@ from .tensors import map_tensors, tensors_in
 MOVES = 1e-4
 
 
+# Positions a masked comparison must hold: all equal by chance is then out of reach
+# even for two token values (2**-32).
+MASKED_MATCHES = 32
+
+
 def shift_axis(x: torch.Tensor, y: torch.Tensor) -> int | None:
     """The axis along which `y` (laid out as `x`) is `x` moved one position, comparing
     only the positions an integer target does not mask (negative ids are no classes: an
-    `ignore_index` of -1 or -100); at least half of them must be compared."""
+    `ignore_index` of -1 or -100); with a mask, at least MASKED_MATCHES positions."""
     if x.numel() != y.numel() or x.dim() == 0 or x.is_complex():
         return None
     yy = y.reshape(x.shape)
@@ -42,7 +47,8 @@ def shift_axis(x: torch.Tensor, y: torch.Tensor) -> int | None:
             if not target.is_floating_point()
             else torch.ones_like(target, dtype=torch.bool)
         )
-        if int(keep.sum()) * 2 < keep.numel() or int(keep.sum()) == 0:
+        kept = int(keep.sum())
+        if kept == 0 or (kept < keep.numel() and kept < MASKED_MATCHES):
             continue
         if torch.equal(later.to(target.dtype)[keep], target[keep]):
             return ax
