@@ -6,72 +6,21 @@ healthy. Targets masked with a negative id still count as the next tokens."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import torch
 from conftest import planner_report
 
 from torch_investigate.tools.trace.future import shift_axis
 
-SCRIPT = """
-import math
-import torch
-from torch import nn
-import torch.nn.functional as F
-
-torch.manual_seed(0)
-V, T, B, C = 12, 16, 32, 32
-
-
-def batch():
-    start = torch.randint(0, V, (B, 1))
-    steps = torch.randint(1, 3, (B, T))
-    seq = (start + steps.cumsum(1)) % V
-    return seq[:, :-1], seq[:, 1:]
-
-
-class Attention(nn.Module):
-    def __init__(self, c, t):
-        super().__init__()
-        self.qkv = nn.Linear(c, 3 * c)
-        self.proj = nn.Linear(c, c)
-        self.register_buffer("mask", torch.tril(torch.ones(t, t)).view(1, t, t))
-
-    def forward(self, x):
-        q, k, v = self.qkv(x).chunk(3, dim=-1)
-        att = q @ k.transpose(1, 2) / math.sqrt(x.shape[-1])
-        n = x.shape[1]
-        att = att.masked_fill(self.mask[:, :n, :n] MASKED, float("-inf"))
-        return self.proj(F.softmax(att, dim=-1) @ v)
-
-
-class TinyLM(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.tok = nn.Embedding(V, C)
-        self.pos = nn.Parameter(torch.zeros(1, T, C))
-        self.attn = Attention(C, T)
-        self.head = nn.Linear(C, V)
-
-    def forward(self, idx):
-        h = self.tok(idx) + self.pos[:, : idx.shape[1]]
-        h = h + self.attn(h)
-        return self.head(h)
-
-
-model = TinyLM()
-opt = torch.optim.Adam(model.parameters(), lr=3e-3)
-for step in range(300):
-    x, y = batch()
-    logits = model(x)
-    loss = F.cross_entropy(logits.reshape(-1, V), y.reshape(-1))
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-print(f"final loss {loss.item():.4f}")
-"""
+# the trace contract's next-token program: an attention mask that keeps every position
+LEAKY = (Path(__file__).parent / "fixtures" / "trace" / "tiny_lm" / "train.py").read_text()
+LEAK = "self.mask[:, :n, :n] < 0"
+assert LEAK in LEAKY
 
 
 def test_attention_that_sees_the_later_tokens_is_found(tmp_path):
-    report = planner_report(tmp_path, SCRIPT.replace("MASKED", "< 0"))
+    report = planner_report(tmp_path, LEAKY)
     f = report.finding(report.root_cause)
     assert f is not None and f.category == "split_leakage" and f.status == "confirmed"
     assert (f.file, f.symbol) == ("train.py", "Attention.forward")
@@ -79,7 +28,7 @@ def test_attention_that_sees_the_later_tokens_is_found(tmp_path):
 
 
 def test_a_causal_mask_is_healthy(tmp_path):
-    report = planner_report(tmp_path, SCRIPT.replace("MASKED", "== 0"))
+    report = planner_report(tmp_path, LEAKY.replace(LEAK, "self.mask[:, :n, :n] == 0"))
     assert not [f for f in report.findings if f.status == "confirmed"]
 
 
