@@ -16,7 +16,15 @@ def _compare(fed: list[torch.Tensor], target: torch.Tensor) -> dict:
     rec = SimpleNamespace(
         received=fed,
         quiet=contextlib.nullcontext,
-        target_is_input={"compared": 0, "equal": 0, "reconstructed": 0, "shifted": 0, "frame": None},
+        target_is_input={
+            "compared": 0,
+            "equal": 0,
+            "reconstructed": 0,
+            "shifted": 0,
+            "frame": None,
+        },
+        received_call=None,  # no forward to probe for later positions
+        future=None,
     )
     target_order.target_against_input(rec, target, None)
     return rec.target_is_input

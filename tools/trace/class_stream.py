@@ -33,27 +33,21 @@ def record(rec: Recorder, site: str, target: torch.Tensor) -> None:
         s = streams[key] = {"counts": {}, "batches": [], "one_per_row": True, "gave_up": False}
     if s["gave_up"] or len(s["batches"]) >= MAX_BATCHES or target.numel() == 0:
         return
-    if target.is_floating_point() or target.is_complex():
-        t = target.detach()
-        if not bool((t == t.round()).all()):  # soft or continuous targets
-            s["gave_up"] = True
-            return
+    t = target.detach()
+    if t.is_complex() or (t.is_floating_point() and not bool((t == t.round()).all())):
+        s["gave_up"] = True  # soft or continuous targets: no classes
+        return
     with rec.quiet(), torch.no_grad():
-        values, counts = torch.unique(target.detach().reshape(-1), return_counts=True)
+        values, counts = torch.unique(t.reshape(-1), return_counts=True)
+    keys = [f"{v:g}" if isinstance(v, float) else str(v) for v in values.tolist()]
     merged = s["counts"]
-    for v, c in zip(values.tolist(), counts.tolist(), strict=True):
-        k = f"{v:g}" if isinstance(v, float) else str(v)
+    for k, c in zip(keys, counts.tolist(), strict=True):
         merged[k] = merged.get(k, 0) + int(c)
     if len(merged) > MAX_CLASSES:
         s["gave_up"] = True
         return
-    s["one_per_row"] &= target.dim() <= 1 or target.numel() == target.shape[0]
-    single = (
-        (f"{values[0].item():g}" if values.is_floating_point() else str(values[0].item()))
-        if values.numel() == 1
-        else None
-    )
-    s["batches"].append([single, int(target.shape[0]) if target.dim() else 1])
+    s["one_per_row"] &= t.dim() <= 1 or t.numel() == t.shape[0]
+    s["batches"].append([keys[0] if len(keys) == 1 else None, int(t.shape[0]) if t.dim() else 1])
 
 
 def serialize(rec: Recorder) -> dict:

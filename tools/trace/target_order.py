@@ -94,10 +94,9 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
 def _probe_future(rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor) -> None:
     """Once, at the first next-token target: does the model read the positions after
     each one (tools/trace/future.py)?"""
-    call = getattr(rec, "received_call", None)
+    call, rec.received_call = rec.received_call, None
     if call is None or rec.future is not None:
         return
-    rec.received_call = None
     for x in fed:
         axis = shift_axis(x, y)
         if axis is not None:
