@@ -278,9 +278,8 @@ def _later_classes(t: Trace, calls, values: list[float]) -> str | None:
     (all of them, tools/trace/class_stream.py) saw others later: what they saw."""
     if len(values) != 1:
         return None
-    sites = {str(c.frame) for c in calls if c.frame is not None}
-    for site, stream in t.class_streams.items():
-        if site.split("#")[0] in sites and len(stream.counts) > 1:
+    for stream in _streams_of(t, calls):
+        if len(stream.counts) > 1:
             shown = ", ".join(f"{k}: {v}" for k, v in sorted(stream.counts.items())[:8])
             return (
                 f"over the whole run its {len(stream.batches)} training batches hold other "
@@ -289,17 +288,23 @@ def _later_classes(t: Trace, calls, values: list[float]) -> str | None:
     return None
 
 
+def _streams_of(t: Trace, calls) -> list:
+    """The whole-run class streams of these loss calls' sites (`file:line`, and the
+    further calls on that line, `file:line#1`)."""
+    sites = {str(c.frame) for c in calls if c.frame is not None}
+    return [s for site, s in t.class_streams.items() if site.split("#")[0] in sites]
+
+
 def _whole_run(t: Trace) -> tuple[list[dict[str, int]], dict[str, int], bool] | None:
     """The longest whole-run class stream of a training loss site that holds two or more
     classes, as per-batch histograms, the run's rows per class, and whether every target
     held one value per row."""
     if not t.class_streams:
         return None
-    training = {str(c.frame) for c in t.train_loss_calls() if c.frame is not None}
     streams = [
         s
-        for site, s in t.class_streams.items()
-        if site.split("#")[0] in training and len(s.counts) >= 2 and len(s.batches) >= 4
+        for s in _streams_of(t, t.train_loss_calls())
+        if len(s.counts) >= 2 and len(s.batches) >= 4
     ]
     if not streams:
         return None
