@@ -12,7 +12,7 @@ from collections import Counter
 
 import torch
 
-from .tensors import feature_moments, summarize
+from .tensors import feature_moments, strided, summarize
 
 MAX_SUMMARIES = 400  # per phase
 MAX_FINGERPRINTS = 50_000  # per phase
@@ -27,8 +27,10 @@ class BatchStats:
         self.eval_batches: list[
             tuple[str, list[str], int, int]
         ] = []  # (call site, row fingerprints, step, module)
-        # module (its id) -> the distinct training rows it received: an evaluation pass
-        # that holds nearly all of them scores the training data (a train-set metric)
+        # module (its id) -> the distinct training rows it learned from (a grad-enabled
+        # training forward): an evaluation pass that holds nearly all of them scores the
+        # training data (a train-set metric). Rows a frozen encoder turned into features
+        # under no_grad trained the head, not the encoder.
         self.train_rows: dict[int, set[str]] = {}
         # "phase:model" -> [per-feature sums, per-feature sums of squares, rows]
         self.moments: dict[str, list] = {}
@@ -52,12 +54,13 @@ class BatchStats:
         model: str = "",
         step: int = 0,
         module: int = 0,
+        learns: bool = True,
     ) -> None:
         if not tensors:
             return
         if phase == "eval" and fingerprints and len(self.eval_batches) < MAX_EVAL_BATCHES:
             self.eval_batches.append((site, fingerprints, step, module))
-        if phase == "train" and fingerprints:
+        if phase == "train" and fingerprints and learns:
             rows = self.train_rows.setdefault(module, set())
             if len(rows) < MAX_FINGERPRINTS:
                 rows.update(fingerprints)
@@ -108,6 +111,9 @@ class BatchStats:
             and inputs.shape[0] >= 8
             and target.numel() == target.shape[0]
         ):
+            return
+        inputs = strided(inputs)
+        if inputs is None:
             return
         y = target.detach().reshape(-1).double()
         x = inputs.detach().double()[:, :64]

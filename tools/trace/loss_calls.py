@@ -13,6 +13,7 @@ import math
 import torch
 
 from . import class_stream, target_order
+from .hooks.guard import guarded
 from .interventions.loss import loss_operands
 from .loss_kinds import INDEX_TARGET, NO_BROADCAST
 from .ops import tag_of
@@ -39,6 +40,19 @@ class _Operands:
             self.kwargs[key] = v
 
 
+@guarded
+def _compare_target(rec: Recorder, target: torch.Tensor, frame) -> None:
+    """The target against the loader's batch and the model's inputs (a failure here is
+    the tracer's, counted, never the program's)."""
+    target_order.at_loss(rec, target, frame)
+    target_order.target_against_input(rec, target, frame)
+
+
+@guarded
+def _stream_class(rec: Recorder, key: str, target: torch.Tensor) -> None:
+    class_stream.record(rec, key, target)
+
+
 def loss_call(rec: Recorder, name: str, func, args, kwargs):
     ops = _Operands(args, kwargs)
     inp, tgt = ops.get(0, "input"), ops.get(1, "target")
@@ -53,11 +67,10 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
         _targets_from_nograd(rec, inp, tgt)
     if grad and rec.detailed and rec.status == "running":
         target = inp if tgt.requires_grad and not inp.requires_grad else tgt
-        target_order.at_loss(rec, target, frame)
-        target_order.target_against_input(rec, target, frame)
+        _compare_target(rec, target, frame)
     if grad and rec.status == "running":
         if inp.requires_grad and not tgt.requires_grad:  # a loss that trains something
-            class_stream.record(rec, key, tgt)
+            _stream_class(rec, key, tgt)
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
         _keep_for_probes(rec, func, ops, tgt)
         ops.put(0, "input", inp)

@@ -359,6 +359,7 @@ class Recorder:
                 model=rec.get("model", ""),
                 step=rec.get("step", 0),
                 module=rec.pop("_module", 0),
+                learns=rec.get("grad_enabled", True),
             )
         target = rec.pop("_target", None)
         if target is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import weakref
 
 import torch
 
@@ -102,10 +103,37 @@ def _finite(x: float) -> float | None:
     return x if math.isfinite(x) else None
 
 
+# A sparse tensor (a graph's features or adjacency) is read through a dense copy up to
+# this many elements; a larger one keeps only its shape and dtype.
+DENSE_LIMIT = 4_000_000
+_dense: dict[int, tuple[weakref.ref, torch.Tensor]] = {}
+
+
+def strided(t: torch.Tensor) -> torch.Tensor | None:
+    """`t` itself, or for a sparse (non-strided) tensor a dense copy made once per tensor
+    (a full-graph model receives the same sparse inputs at every forward); None when the
+    copy would be too large."""
+    if t.layout == torch.strided:
+        return t
+    if t.numel() > DENSE_LIMIT:
+        return None
+    hit = _dense.get(id(t))
+    if hit is not None and hit[0]() is t:
+        return hit[1]
+    dense = t.detach().to_dense()
+    if len(_dense) >= 8:
+        _dense.clear()
+    _dense[id(t)] = (weakref.ref(t), dense)
+    return dense
+
+
 def summarize(t: torch.Tensor, *, values: bool = True) -> dict:
     """Shape, dtype and value statistics; `values` adds a histogram for few distinct values."""
-    t = t.detach()
     out: dict = {"shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", "")}
+    dense = strided(t)
+    if dense is None:
+        return out
+    t = dense.detach()
     n = t.numel()
     if n == 0 or t.dtype == torch.bool and not values:
         return out
@@ -145,7 +173,8 @@ def row_fingerprints(t: torch.Tensor, limit: int = 4096) -> list[str]:
     Two fixed random projections in float64; unequal rows collide with negligible
     probability, and no numpy is needed.
     """
-    if t.dim() == 0 or t.shape[0] == 0:
+    t = strided(t)
+    if t is None or t.dim() == 0 or t.shape[0] == 0:
         return []
     x = t.detach().reshape(t.shape[0], -1)[:limit]
     if not (
@@ -173,9 +202,10 @@ def joint_rows(tensors: list[torch.Tensor]) -> torch.Tensor | None:
     n = tensors[0].shape[0]
     numeric = (torch.int64, torch.int32, torch.int16, torch.uint8, torch.int8, torch.bool)
     parts = [
-        t.detach().reshape(n, -1).to(torch.float64)
+        d.detach().reshape(n, -1).to(torch.float64)
         for t in tensors[:4]
         if t.dim() >= 1 and t.shape[0] == n and (t.is_floating_point() or t.dtype in numeric)
+        and (d := strided(t)) is not None
     ]
     return torch.cat(parts, dim=1) if parts else None
 
@@ -186,7 +216,10 @@ def feature_moments(
     """Per-feature sums and sums of squares over the batch (features = dim 1, channels for images)."""
     if not t.is_floating_point() or t.dim() < 2 or t.shape[0] == 0:
         return None
-    x = t.detach().double()
+    dense = strided(t)
+    if dense is None:
+        return None
+    x = dense.detach().double()
     if x.dim() > 2:
         # (B, C, ...) -> per channel over batch and spatial positions
         x = x.transpose(0, 1).reshape(x.shape[1], -1).T
