@@ -139,3 +139,17 @@ def test_clean_bases_have_no_confirmed_finding(tmp_path, base, edits):
         (f.category, f.evidence[-1].text) for f in report.findings
     ]
     assert report.conclusion == "no_defect_found", report.conclusion_reason
+
+
+def test_a_runaway_loss_that_a_confirmed_fix_bounds_is_its_symptom(tmp_path):
+    # loss(target, logits) differentiates the labels toward minus infinity: the loss runs
+    # away, but with the arguments swapped back it is bounded, so the unbounded objective
+    # is the swap's symptom and no second confirmed defect
+    report = run_case(tmp_path, "rings", CASES["swap/rings"][1])
+    runaway = [f for f in report.findings if f.category == "objective_unbounded"]
+    summary = [(f.category, f.status, f.evidence[-1].text[:120]) for f in report.findings]
+    assert [f.category for f in report.findings if f.status == "confirmed"] == [
+        "loss_args_swapped"
+    ], summary
+    assert runaway and all(f.status == "plausible" for f in runaway), summary
+    assert all("follows from" in f.evidence[-1].text for f in runaway), summary

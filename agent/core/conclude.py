@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from torch_investigate.agent.core.interaction import cause_of_pair, fix_of
+from torch_investigate.agent.core.interaction import bounds_the_objective, cause_of_pair, fix_of
 from torch_investigate.tools.records import Experiment, Finding, NotYet, Stage
 from torch_investigate.tools.taxonomy import taxonomy
 
@@ -215,6 +215,32 @@ def _not_yet(session: Session) -> list[NotYet]:
     ]
 
 
+def _demote(session: Session, call, finding: Finding, observation) -> None:
+    issued = session.protocol.evidence.issue(observation)
+    name, session.policy_name = session.policy_name, "planner"  # the engine's own rule
+    try:
+        call(
+            "update_finding",
+            {"finding": finding.id, "status": "plausible", "evidence_ids": [issued.id]},
+        )
+    finally:
+        session.policy_name = name
+
+
+def _explained_runaways(session: Session, call) -> None:
+    """A confirmed unbounded objective whose runaway another confirmed defect's fix stops
+    is that defect's symptom, not a second defect (agent/core/interaction.py)."""
+    confirmed = session.protocol.ledger.confirmed()
+    for f in [f for f in confirmed if f.category == "objective_unbounded"]:
+        for other in confirmed:
+            if other.id == f.id or fix_of(other) is None:
+                continue
+            observation = bounds_the_objective(session, f, other)
+            if observation is not None:
+                _demote(session, call, f, observation)
+                break
+
+
 def _separate_consequences(session: Session, call) -> None:
     """The two strongest confirmed defects with fixes: one more run applies both; a defect
     whose fix adds nothing once the other is fixed follows from it (agent/core/interaction.py)."""
@@ -229,15 +255,7 @@ def _separate_consequences(session: Session, call) -> None:
     if found is None:
         return
     _cause, consequence, observation = found
-    issued = session.protocol.evidence.issue(observation)
-    name, session.policy_name = session.policy_name, "planner"  # the engine's own rule
-    try:
-        call(
-            "update_finding",
-            {"finding": consequence.id, "status": "plausible", "evidence_ids": [issued.id]},
-        )
-    finally:
-        session.policy_name = name
+    _demote(session, call, consequence, observation)
 
 
 def conclude(session: Session, call) -> None:
@@ -254,6 +272,7 @@ def conclude(session: Session, call) -> None:
             },
         )  # a stage holding a confirmed finding closes as a defect (Protocol.advance)
     if not p.finished:
+        _explained_runaways(session, call)
         _separate_consequences(session, call)
     for change in _not_yet(session):
         p.defer(change)
