@@ -71,6 +71,8 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "flat_tinyclip": (FLAT, [("    sgd.step()\n", "    torch.nn.utils.clip_grad_norm_(net.parameters(), 1e-4)\n    sgd.step()\n")]),
     # a model that receives a sparse tensor (a graph's features or adjacency)
     "flat_sparse": (FLAT, [("crit = torch.nn.MSELoss()", "class Dense(torch.nn.Module):\n    def __init__(self, inner):\n        super().__init__()\n        self.inner = inner\n\n    def forward(self, x):\n        return self.inner(x.to_dense())\n\n\nnet, X = Dense(net), X.to_sparse()\ncrit = torch.nn.MSELoss()")]),
+    # forty forwards per update (an RNN stepped through time) and zero_grad moved after backward
+    "mlp_unrolled": (MLP, [("            opt.zero_grad()\n            loss = F.cross_entropy(model(xb), yb)\n            loss.backward()\n", "            loss = sum(F.cross_entropy(model(xb), yb) for _ in range(40))\n            loss.backward()\n            opt.zero_grad()\n")]),
     "flat_bcast": (FLAT, [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")]),
 }  # fmt: skip
 
@@ -158,6 +160,18 @@ def test_the_forwards_of_a_model_fed_sparse_tensors_are_recorded(tracer):
     train = [f for f in t.forwards if f.grad_enabled]
     assert train and train[0].inputs[0].shape == [64, 1] and train[0].inputs[0].std > 0
     assert t.batches.train_unique == 64  # every row fingerprinted
+
+
+def test_the_update_calls_are_kept_in_an_iteration_of_many_forwards(tracer):
+    from torch_investigate.agent.checks.optimizer import call_order_text, discarding
+
+    t = tracer("mlp_unrolled")
+    it = t.iterations[1]
+    # the first 48 calls are forwards and losses; the update's calls are kept after them
+    update = it[it.index("backward") :] if "backward" in it else []
+    assert update == ["backward", "zero_grad", "clip", "step"], it
+    assert discarding(t), t.iterations[:2]
+    assert call_order_text(it).startswith("(forward -> loss) x24 -> backward -> zero_grad")
 
 
 def test_which_models_compute_differently_by_mode(tracer):

@@ -61,11 +61,11 @@ def call_order(session: Session, ev: Evidence) -> None:
     if not iters:
         ev.item("call_order", "skipped", "no training iteration recorded")
         return
-    shown = " -> ".join(iters[0])
+    shown = call_order_text(iters[0])
     discard = discarding(t)
     late_backward = [it for it in iters[1:] if it and it[0] == "backward"]
     if discard:
-        example = " -> ".join(discard[0])
+        example = call_order_text(discard[0])
         text = f"in {len(discard)} of {len(iters)} iterations zero_grad runs after backward and before step ({example}): the gradients are discarded before the update"
         unchanged = [s for s in t.steps if s.unchanged]
         evidence = [runtime(text, _frame(t, "zero_grad"), session)]
@@ -93,7 +93,7 @@ def call_order(session: Session, ev: Evidence) -> None:
         ev.item("call_order", "failed", text)
         return
     if late_backward and len(late_backward) >= max(1, (len(iters) - 1) // 2):
-        text = f"step runs before backward in {len(late_backward)} iterations (observed order {shown} | {' -> '.join(late_backward[0])}): each update uses the previous batch's gradients"
+        text = f"step runs before backward in {len(late_backward)} iterations (observed order {shown} | {call_order_text(late_backward[0])}): each update uses the previous batch's gradients"
         ev.find(
             "step_order",
             status="confirmed",
@@ -126,6 +126,26 @@ def call_order(session: Session, ev: Evidence) -> None:
         "passed",
         f"observed order per iteration: {shown} (same pattern in {sum(1 for it in iters if it == iters[0])} of {len(iters)} iterations)",
     )
+
+
+def call_order_text(calls: list[str]) -> str:
+    """An iteration's calls in order, a pattern of one or two calls repeated in a row
+    written once with its count: "(forward -> loss) x24 -> backward -> step"."""
+    parts, i = [], 0
+    while i < len(calls):
+        for width in (1, 2):
+            unit = calls[i : i + width]
+            n = 1
+            while calls[i + n * width : i + (n + 1) * width] == unit:
+                n += 1
+            if n >= 3 and len(unit) == width:
+                parts.append(f"({' -> '.join(unit)}) x{n}" if width > 1 else f"{unit[0]} x{n}")
+                i += n * width
+                break
+        else:
+            parts.append(calls[i])
+            i += 1
+    return " -> ".join(parts)
 
 
 def discarding(t: Trace) -> list[list[str]]:

@@ -28,6 +28,8 @@ from .tensors import frame_dict, frame_key
 FORMAT_VERSION = 1
 MAX_EVENTS = 400  # per list of detailed records
 MAX_CURVE = 5000
+MAX_ITERATION_EVENTS = 64  # calls kept in one iteration's order
+MAX_REPEATED_EVENTS = 48  # of them forwards and loss calls
 
 
 class StopTracing(BaseException):
@@ -239,7 +241,11 @@ class Recorder:
             return
         if self.detailed or len(self.events) <= self.cfg.detail_steps + 1:
             cur = self.events[-1]
-            if len(cur) < 64:
+            # a loop of many forwards per update (one per time step of an RNN) must leave
+            # room for the calls that order the update: backward, zero_grad, step
+            if kind in ("forward", "loss") and len(cur) >= MAX_REPEATED_EVENTS:
+                return
+            if len(cur) < MAX_ITERATION_EVENTS:
                 cur.append(kind)
 
     def op_site(self, kind: str, frame, **info) -> dict:

@@ -48,9 +48,7 @@ def received(rec: Recorder, tensors: list[torch.Tensor], call: tuple) -> None:
     compares its target with them; `call` (module, args, kwargs) until the future probe
     has run."""
     rec.received = [
-        t
-        for t in tensors[:4]
-        if t.layout == torch.strided and not t.is_complex() and t.dim() >= 1
+        t for t in tensors[:4] if t.layout == torch.strided and not t.is_complex() and t.dim() >= 1
     ]  # a sparse input (a graph's adjacency) holds no ids to compare
     rec.received_call = call if rec.cfg.probes and rec.future is None else None
 

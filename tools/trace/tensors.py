@@ -204,7 +204,9 @@ def joint_rows(tensors: list[torch.Tensor]) -> torch.Tensor | None:
     parts = [
         d.detach().reshape(n, -1).to(torch.float64)
         for t in tensors[:4]
-        if t.dim() >= 1 and t.shape[0] == n and (t.is_floating_point() or t.dtype in numeric)
+        if t.dim() >= 1
+        and t.shape[0] == n
+        and (t.is_floating_point() or t.dtype in numeric)
         and (d := strided(t)) is not None
     ]
     return torch.cat(parts, dim=1) if parts else None
