@@ -76,3 +76,26 @@ def test_a_run_reseeding_cannot_move_is_judged_by_the_effects_size():
     assert eff.improved and "judged by its size alone" in eff.text
     pinned = Band((0.6731, 0.6731, 0.6731))
     assert "settles at 0.6731 in all 3 draws" in pinned.text()
+
+
+def test_a_term_added_as_a_number_is_proven_by_any_gain_beyond_chance(monkeypatch):
+    # a KL term beside a reconstruction sum many times larger: giving its gradient back
+    # lowers the total by ~4% of the first loss, under the general size rule, but below
+    # every reseeded run as written by more than they differ among themselves
+    from torch_investigate.agent.checks import autograd
+    from torch_investigate.agent.checks.effects import Effect
+
+    def effect():
+        return Effect(29820.0, 26710.0, 70420.0, False, "settles at", steps=120)
+
+    for band, proven in [
+        (Band((29820.0, 30400.0, 30100.0)), True),
+        (Band((29820.0, 26000.0, 31000.0)), False),  # the seeds alone move it that far
+        (Band((29820.0, 29820.0), moved=False), False),  # no spread to judge by: size rules
+        (None, False),
+    ]:
+        monkeypatch.setattr(autograd, "chance_band", lambda session, steps, b=band: b)
+        eff = effect()
+        autograd._added_term_beyond_chance(None, eff)
+        assert eff.improved is proven, band
+        assert ("beyond chance" in eff.text) is proven

@@ -13,7 +13,7 @@ from torch_investigate.agent.checks.baseline import (
     runtime,
     usable,
 )
-from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.effects import Effect, intervene
 from torch_investigate.agent.checks.locations import (
     attribute_location,
     first_static_location,
@@ -21,6 +21,7 @@ from torch_investigate.agent.checks.locations import (
     where,
 )
 from torch_investigate.agent.checks.numbers import fmt, listed
+from torch_investigate.agent.checks.spread import chance_band
 from torch_investigate.tools.code.grad_switches import turns_grad_off
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.tracefile.trace import Frame, Trace
@@ -100,6 +101,8 @@ def _reentered_cut(session: Session, ev: Evidence, t: Trace) -> bool:
         "without its gradient"
     )
     eff = intervene(session, {"rejoin_cuts": True}, "with the tensor used in place of its number")
+    if not eff.improved and o.op in ADDED:
+        _added_term_beyond_chance(session, eff)
     ev.find(
         "detached_graph",
         status="confirmed" if eff.improved else "plausible",
@@ -119,6 +122,25 @@ def _reentered_cut(session: Session, ev: Evidence, t: Trace) -> bool:
             untested=True,
         )
     return True
+
+
+# a cut number taken back by these ops is a term added to the loss: its value counts, its
+# gradient is gone (a scale, `loss / loss.item()`, may be a deliberate normalization)
+ADDED = {"add", "sub", "__add__", "__radd__", "__sub__", "__rsub__", "rsub"}
+
+
+def _added_term_beyond_chance(session: Session, eff: Effect) -> None:
+    """A term added to the loss as a number teaches nothing whatever its size: the rerun
+    with its gradient given back proves the loss as written lacks it when the loss then
+    settles lower than every reseeded run as written by more than those differ (a KL
+    term beside a reconstruction sum several times larger moves the total by a few
+    percent, below the size rule that judges interventions in general)."""
+    band = chance_band(session, eff.steps) if eff.steps else None
+    if band is None or not band.moved or eff.iv_final is None or eff.base_final is None:
+        return
+    if eff.iv_final < eff.base_final and band.beyond(eff.iv_final):
+        eff.improved = True
+        eff.text += f"; beyond chance: {band.text()}"
 
 
 def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: list[str]) -> None:
