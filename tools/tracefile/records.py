@@ -202,6 +202,8 @@ class SchedulerInfo(TraceRecord):
     steps: int = 0
     before_first_optimizer_step: int = 0
     lr_after: list[float | None] = Field(default_factory=list)
+    # program line ("file:line") -> the steps it made (tools/trace/hooks/scheduler.py)
+    step_sites: dict[str, int] = Field(default_factory=dict)
 
 
 class LoaderInfo(TraceRecord):

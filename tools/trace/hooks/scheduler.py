@@ -61,8 +61,16 @@ def _record_scheduler(rec: Recorder, sched, by_program: bool) -> None:
             "steps": 0,
             "before_first_optimizer_step": 0,
             "lr_after": [],
+            "step_sites": {},
         }
     s["steps"] += 1
+    if by_program and frame is not None:
+        # each program line that steps this scheduler, with its count: one schedule
+        # advanced from two places runs at the sum of their rates
+        sites = s["step_sites"]
+        key = f"{frame[0]}:{frame[1]}"
+        if key in sites or len(sites) < 8:
+            sites[key] = sites.get(key, 0) + 1
     if rec.n_steps == 0:
         s["before_first_optimizer_step"] += 1
     opt = getattr(sched, "optimizer", None)
