@@ -64,3 +64,31 @@ def test_evaluation_inputs_left_unscaled_are_a_mismatch_the_alignment_undoes(tmp
     assert found and found[0].status == "confirmed", report.findings
     moved = [o for o in found[0].evidence if o.source == "intervention"]
     assert moved and moved[0].values["eval_loss_aligned"] < moved[0].values["eval_loss_as_written"]
+
+
+def test_the_aligned_run_is_judged_at_the_last_evaluation_of_the_run_as_written():
+    # pytorch/examples' MNIST RNN with the test loader's Normalize removed: at the first
+    # evaluation (step 94) even the healthy model scores near chance (its BatchNorm's
+    # running statistics still settle), so aligned inputs cannot show anything there; at
+    # the last one (step 188) they recover the loss. The aligned run must reach it.
+    from types import SimpleNamespace
+
+    from torch_investigate.agent.checks.input_moments import aligned_evaluation
+
+    asked = []
+
+    def get(interventions, steps=None):
+        asked.append(steps)
+        curve = [(94, 2443.0)] + ([(188, 430.0)] if steps is not None and steps >= 188 else [])
+        return SimpleNamespace(trace=SimpleNamespace(eval_curve=lambda: curve))
+
+    base = SimpleNamespace(
+        eval_losses=[1], n_steps=200, eval_curve=lambda: [(94, 2102.0), (188, 4124.0)]
+    )
+    session = SimpleNamespace(
+        baseline=lambda: SimpleNamespace(trace=base), runner=SimpleNamespace(get=get)
+    )
+    aligned = aligned_evaluation(session)
+    assert asked == [200]
+    assert aligned is not None and aligned.helps, aligned
+    assert "430 instead of 4124" in aligned.text.replace(".0", "")

@@ -174,7 +174,10 @@ def aligned_evaluation(session: Session) -> Aligned | None:
     base_trace = session.baseline().trace
     if base_trace is None or not base_trace.eval_losses:
         return None
-    run = session.runner.get({"align_eval_inputs": True})
+    # as long as the run as written: an early evaluation can be poor for any inputs (a
+    # BatchNorm's running statistics still settling), so the comparison that counts is
+    # at the last evaluation the program made, when training had shaped the model
+    run = session.runner.get({"align_eval_inputs": True}, steps=base_trace.n_steps or None)
     pair = _last_shared_evaluation(base_trace, run.trace if run else None)
     if pair is None:
         return None
