@@ -14,6 +14,8 @@ seeded bug and one clean base). `python -m pytest -q -m slow` runs them.
 """
 
 import hashlib
+import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -160,3 +162,40 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.nodeid in SLOW_BY_MEASUREMENT:
             item.add_marker(pytest.mark.slow)
+
+
+TRACE_FIXTURES = Path(__file__).parent / "fixtures" / "trace"
+
+
+@contextmanager
+def traced_variants(root: Path, variants: dict[str, tuple[str, list[tuple[str, str]]]]):
+    """Copy each variant (`folder/file` of tests/fixtures/trace with exact edits) into one
+    workspace and yield `run(name, **config) -> Trace` on one warm sandbox (torch's
+    import paid once), each trace cached by name and config."""
+    from torch_investigate.tools.sandbox import Sandbox
+    from torch_investigate.tools.tracefile.trace import load_trace
+
+    argv_of = {}
+    for name, (script, edits) in variants.items():
+        folder, file = script.split("/")
+        dst = root / name
+        shutil.copytree(TRACE_FIXTURES / folder, dst)
+        text = (dst / file).read_text()
+        for old, new in edits:
+            assert old in text, (name, old)
+            text = text.replace(old, new)
+        (dst / file).write_text(text)
+        argv_of[name] = [f"{name}/{file}"]
+    cache: dict = {}
+    with Sandbox(root) as sandbox:
+
+        def run(name: str, **config):
+            key = f"{name}:{sorted(config.items())}"
+            if key not in cache:
+                cfg = {"max_steps": 40, "detail_steps": 10, **config}
+                res = sandbox.run(argv_of[name], trace_config=cfg, label=name)
+                assert res.trace_path is not None, res.stderr[-2000:]
+                cache[key] = load_trace(res.trace_path)
+            return cache[key]
+
+        yield run

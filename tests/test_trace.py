@@ -7,16 +7,12 @@ torch's import once.
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
+from conftest import TRACE_FIXTURES as FIXTURES
+from conftest import traced_variants
 
 from torch_investigate.agent.checks.loss import _misuse_site
-from torch_investigate.tools.sandbox import Sandbox
-from torch_investigate.tools.tracefile.trace import Trace, load_trace
 
-FIXTURES = Path(__file__).parent / "fixtures" / "trace"
 MLP = "mlp_loader/train.py"
 FLAT = "flat_fullbatch/fit.py"
 
@@ -69,40 +65,13 @@ VARIANTS: dict[str, tuple[str, list[tuple[str, str]]]] = {
                         # an evaluation's loss computed outside no_grad on its no-grad logits
                         ("            acc = (model(xv).argmax(dim=1) == yv).float().mean()\n", "            vlog = model(xv)\n        acc = (vlog.argmax(dim=1) == yv).float().mean()\n        vloss = F.cross_entropy(vlog, yv).item()\n")]),
     "flat_tinyclip": (FLAT, [("    sgd.step()\n", "    torch.nn.utils.clip_grad_norm_(net.parameters(), 1e-4)\n    sgd.step()\n")]),
-    # a model that receives a sparse tensor (a graph's features or adjacency)
-    "flat_sparse": (FLAT, [("crit = torch.nn.MSELoss()", "class Dense(torch.nn.Module):\n    def __init__(self, inner):\n        super().__init__()\n        self.inner = inner\n\n    def forward(self, x):\n        return self.inner(x.to_dense())\n\n\nnet, X = Dense(net), X.to_sparse()\ncrit = torch.nn.MSELoss()")]),
-    # forty forwards per update (an RNN stepped through time) and zero_grad moved after backward
-    "mlp_unrolled": (MLP, [("            opt.zero_grad()\n            loss = F.cross_entropy(model(xb), yb)\n            loss.backward()\n", "            loss = sum(F.cross_entropy(model(xb), yb) for _ in range(40))\n            loss.backward()\n            opt.zero_grad()\n")]),
     "flat_bcast": (FLAT, [("Y = 3 * X - 0.5 + 0.05 * torch.randn(64, 1)", "Y = (3 * X - 0.5 + 0.05 * torch.randn(64, 1)).squeeze(1)")]),
 }  # fmt: skip
 
 
 @pytest.fixture(scope="module")
 def tracer(tmp_path_factory):
-    root = tmp_path_factory.mktemp("trace-ws")
-    argv_of = {}
-    for name, (script, edits) in VARIANTS.items():
-        folder, file = script.split("/")
-        dst = root / name
-        shutil.copytree(FIXTURES / folder, dst)
-        text = (dst / file).read_text()
-        for old, new in edits:
-            assert old in text, (name, old)
-            text = text.replace(old, new)
-        (dst / file).write_text(text)
-        argv_of[name] = [f"{name}/{file}"]
-    cache: dict[str, Trace] = {}
-    with Sandbox(root) as sandbox:
-
-        def run(name: str, **config) -> Trace:
-            key = f"{name}:{sorted(config.items())}"
-            if key not in cache:
-                cfg = {"max_steps": 40, "detail_steps": 10, **config}
-                res = sandbox.run(argv_of[name], trace_config=cfg, label=name)
-                assert res.trace_path is not None, res.stderr[-2000:]
-                cache[key] = load_trace(res.trace_path)
-            return cache[key]
-
+    with traced_variants(tmp_path_factory.mktemp("trace-ws"), VARIANTS) as run:
         yield run
 
 
@@ -150,28 +119,6 @@ def test_an_evaluation_pass_over_the_training_rows_is_seen_as_one(tracer):
     last = t.batches.eval_batches[-1]
     assert last.holds_train_rows == 0
     assert (last.site, last.step) not in _train_set_passes(t.batches.eval_batches)
-
-
-def test_the_forwards_of_a_model_fed_sparse_tensors_are_recorded(tracer):
-    # statistics read a sparse input through a dense copy (summaries of sparse tensors
-    # failed inside the tracer and no forward of pytorch/examples' GCN was recorded)
-    t = tracer("flat_sparse")
-    assert t.error is None and not t.counts.get("tracer_errors"), t.warnings
-    train = [f for f in t.forwards if f.grad_enabled]
-    assert train and train[0].inputs[0].shape == [64, 1] and train[0].inputs[0].std > 0
-    assert t.batches.train_unique == 64  # every row fingerprinted
-
-
-def test_the_update_calls_are_kept_in_an_iteration_of_many_forwards(tracer):
-    from torch_investigate.agent.checks.optimizer import call_order_text, discarding
-
-    t = tracer("mlp_unrolled")
-    it = t.iterations[1]
-    # the first 48 calls are forwards and losses; the update's calls are kept after them
-    update = it[it.index("backward") :] if "backward" in it else []
-    assert update == ["backward", "zero_grad", "clip", "step"], it
-    assert discarding(t), t.iterations[:2]
-    assert call_order_text(it).startswith("(forward -> loss) x24 -> backward -> zero_grad")
 
 
 def test_which_models_compute_differently_by_mode(tracer):

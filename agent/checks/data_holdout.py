@@ -8,6 +8,11 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
+from torch_investigate.agent.checks.holdout_index import (
+    HOLDS_TRAINING,
+    shared_rows_of_one_output,
+    shared_samples,
+)
 from torch_investigate.agent.checks.input_moments import (
     compare_moments,
     eval_frame,
@@ -127,47 +132,11 @@ def _eval_loader_location(session: Session, t: Trace) -> Location | None:
     return where(session, loaders[0].frame) if loaders else None
 
 
-def _shared_samples(session: Session, ev: Evidence, t: Trace) -> bool:
-    """A training loader and an evaluation loader over Subsets of one dataset that share
-    samples: leakage seen by sample index, whatever the inputs look like."""
-    shared = [o for o in t.subset_overlaps if o["overlap"]]
-    if not shared:
-        return False
-    o = max(shared, key=lambda x: x["overlap"] / max(x["eval_n"], 1))
-    text = (
-        f"{o['overlap']} of the {o['eval_n']} samples the evaluation loader at {o['eval']} reads "
-        f"({fmt(100 * o['overlap'] / max(o['eval_n'], 1))}%) are among the {o['train_n']} the "
-        f"training loader at {o['train']} reads (the same dataset, by sample index)"
-    )
-    file, _, line = o["eval"].rpartition(":")
-    frame = Frame(file=file, line=int(line)) if file and line.isdigit() else None
-    tfile, _, tline = o["train"].rpartition(":")
-    tframe = Frame(file=tfile, line=int(tline)) if tfile and tline.isdigit() else None
-    ev.find(
-        "split_leakage",
-        status="confirmed",
-        confidence="high",
-        evidence=[runtime(text, frame, session, overlap=o["overlap"], eval_samples=o["eval_n"])],
-        where=places.index_origin(session, tframe)
-        or places.index_origin(session, frame)
-        or first_static_location(session, "split_leakage")
-        or where(session, frame),
-        why="evaluation samples the model trained on make the held-out metric optimistic; it no longer measures generalization",
-        confirm="print len(set(train_ids) & set(eval_ids)); draw the split over the dataset's own indices, once",
-    )
-    ev.item("leakage", "failed", text)
-    return True
-
-
 # A held-out overlap within this much of what repeating data shows by chance is not leakage.
 CHANCE_MARGIN = 0.1
 MIN_REPEATS = 3  # repeats within one evaluation pass before the data counts as repeating
 
 
-# An evaluation pass holding at least this share of the distinct training rows its model
-# was seen receiving evaluates the training data itself (a train-set metric), whatever
-# share of the training set the trace saw.
-HOLDS_TRAINING = 0.9
 MIN_TRAIN_ROWS = 20
 
 
@@ -342,7 +311,9 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
         )
         ev.item("leakage", "failed", text)
         return
-    if _shared_samples(session, ev, t):
+    if shared_samples(session, ev, t):
+        return
+    if shared_rows_of_one_output(session, ev, t):
         return
     if not b.eval_unique or not b.train_unique:
         ev.item(

@@ -12,7 +12,7 @@ import math
 
 import torch
 
-from . import class_stream, target_order
+from . import class_stream, indexed_rows, target_order
 from .hooks.guard import guarded
 from .interventions.loss import loss_operands
 from .loss_kinds import INDEX_TARGET, NO_BROADCAST
@@ -49,6 +49,11 @@ def _compare_target(rec: Recorder, target: torch.Tensor, frame) -> None:
 
 
 @guarded
+def _indexed(rec: Recorder, inp: torch.Tensor, train: bool) -> None:
+    indexed_rows.at_loss(rec, inp, train)
+
+
+@guarded
 def _stream_class(rec: Recorder, key: str, target: torch.Tensor) -> None:
     class_stream.record(rec, key, target)
 
@@ -62,6 +67,8 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     frame = repo_frame()
     key = frame_key(frame)
     applied: list[str] = []
+    if getattr(inp, "_ti_rows", None) is not None and rec.status == "running":
+        _indexed(rec, inp, grad and inp.requires_grad)
     if grad and rec.pending_nograd and (inp.requires_grad or tgt.requires_grad):
         # a loss that can train something (an evaluation's loss on no-grad logits cannot)
         _targets_from_nograd(rec, inp, tgt)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import torch
 from torch.overrides import TorchFunctionMode
 
-from . import ops, target_order
+from . import indexed_rows, ops, target_order
 from .interventions import reentry
 from .interventions.loss import kept_graph, renormalizing
 from .loss_calls import loss_call, weighted_loss
@@ -346,6 +346,11 @@ class TraceMode(TorchFunctionMode):
             fw = getattr(a0, "_ti_fw", None)
             if fw is not None:
                 out._ti_fw = fw
+                src = getattr(a0, "_ti_src", None)
+                if name == "__getitem__" and len(args) > 1 and src is not None:
+                    indexed_rows.indexed(a0, args[1], out)
+                elif src is not None and out.shape[:1] == a0.shape[:1]:
+                    out._ti_src = src  # log_softmax(out) keeps the forward's rows
         if (
             name == "__getitem__"
             and len(args) > 1

@@ -139,6 +139,14 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
             "the rows together by design, so they are not independent samples to reorder",
         }
     x = tensors[0]
+    n = x.shape[0]
+    if n >= 2 and any(t.dim() == 2 and tuple(t.shape) == (n, n) for t in tensors[1:]):
+        return {
+            "status": "not_applicable",
+            "reason": f"the forward receives a {n} x {n} matrix beside its {n} rows (a graph's "
+            "dense adjacency, a similarity among the samples): it ties the rows together by "
+            "design, so they are not independent samples to reorder",
+        }
     loader = rec.loaders.get(rec.current_loader or "", {}) if rec.current_loader else {}
     axes = _axes(x, loader.get("batch_size"))
     if not axes:

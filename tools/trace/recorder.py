@@ -148,6 +148,11 @@ class Recorder:
         # batches per phase
         self.batches = BatchStats()
         self.fw_by_index: dict[int, dict] = {}
+        # full-graph training: rows of a forward's output a loss reads by index
+        # (tools/trace/indexed_rows.py), per input for training, per pass for evaluation
+        self.indexed_train: dict[str, set[int]] = {}
+        self.indexed_eval: list[dict] = []
+        self.indexed_train_site: dict[str, str] = {}  # the training loss call that read them
         self.fw_read: set[int] = set()  # forwards whose output an op of the program read
         # module.training of every forward a backward directly follows, for the whole run
         # (the detailed records cover only the first steps)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from . import class_stream
+from . import class_stream, indexed_rows
 from .batches import BatchStats
 from .recorder import FORMAT_VERSION, MAX_CURVE, Recorder
 from .tensors import SEEN_FUNCTIONS, frame_dict, frame_key, norm
@@ -98,6 +98,7 @@ def trace_dict(rec: Recorder) -> dict:
         "probes": rec.probes,
         "future_probe": rec.future,
         "class_streams": class_stream.serialize(rec),
+        "indexed_rows": indexed_rows.serialize(rec),
         "probe_result": rec.probe_result,
         "init_stats": rec.init_stats,
         "seen_functions": sorted(SEEN_FUNCTIONS)[:2000],

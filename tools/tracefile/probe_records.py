@@ -47,6 +47,17 @@ class FutureProbe(TraceRecord):
     mixers: list[Mixer] = Field(default_factory=list)  # innermost first
 
 
+class IndexedRows(TraceRecord):
+    """One evaluation pass's rows of a full-graph forward's output, read by a loss by
+    index, against the training rows of the same input (tools/trace/indexed_rows.py)."""
+
+    site: str
+    rows: int = 0
+    overlap: int = 0  # of those, rows a training loss read
+    train_rows: int = 0
+    train_site: str = "?"  # the training loss call that read the training rows
+
+
 class ClassStream(TraceRecord):
     """One training loss site's classes over the whole run (tools/trace/class_stream.py)."""
 

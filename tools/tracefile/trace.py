@@ -15,7 +15,12 @@ from pathlib import Path
 from pydantic import Field
 
 from torch_investigate.tools.tracefile.contract import OMITTED_WHEN
-from torch_investigate.tools.tracefile.probe_records import ClassStream, ForwardProbe, FutureProbe
+from torch_investigate.tools.tracefile.probe_records import (
+    ClassStream,
+    ForwardProbe,
+    FutureProbe,
+    IndexedRows,
+)
 from torch_investigate.tools.tracefile.records import (
     Activation,
     AttrTensor,
@@ -93,6 +98,7 @@ __all__ = [
     "FirstEval",
     "Forward",
     "ClassStream",
+    "IndexedRows",
     "ForwardProbe",
     "FutureProbe",
     "Frame",
@@ -178,6 +184,7 @@ class Trace(TraceRecord):
     probes: dict[str, ForwardProbe] = Field(default_factory=dict)
     future_probe: FutureProbe | None = None
     class_streams: dict[str, ClassStream] = Field(default_factory=dict)  # per training loss site
+    indexed_rows: list[IndexedRows] = Field(default_factory=list)  # full-graph evaluation rows
     init_stats: list[InitStat] = Field(default_factory=list)
     probe_result: ProbeResult | None = None
     train_mode_counts: TrainModeCounts | None = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .. import target_order
+from .. import indexed_rows, target_order
 from ..interventions import batch, training
 from ..mode import under_transform
 from ..probes import forward_probes
@@ -237,8 +237,10 @@ def _model_output(rec: Recorder, module: nn.Module, output) -> None:
     if record is None:
         return
     record["outputs"] = [list(t.shape) for t in outs[:4]]
+    src = indexed_rows.source_of(record.get("_inputs") or [])
     for t in outs:
         t._ti_fw = record["index"]
+        t._ti_src = src
     if record.get("phase") is not None:
         return
     if not torch.is_grad_enabled():
