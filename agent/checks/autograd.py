@@ -207,12 +207,23 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
             f"{text}: no operation cuts the graph; the forward's output does not use them"
         )
         return
+    # no operation was seen cutting the graph, no part ran without grad: the layers' output
+    # may simply not be used (WaveNet's last residual conv, whose sum nothing reads), which
+    # leaves the rest of the model learning; without the mechanism it stays a suspicion
     loc = first_static_location(session, "detached_graph") or model_location(session, t)
     ev.find(
         "detached_graph",
-        status="confirmed",
+        status="plausible",
         confidence="medium",
-        evidence=[runtime(text, None, session, unreachable=names[:20])],
+        evidence=[
+            runtime(
+                f"{text}; no operation on the training path was seen cutting the graph (detach, "
+                ".data, .item, a no-grad region): their output may simply not be used",
+                None,
+                session,
+                unreachable=names[:20],
+            )
+        ],
         where=loc,
         why="parameters that the loss cannot reach never receive a gradient, so they never learn",
         confirm=f"after loss.backward(), print {names[0]}.grad (None) and walk loss.grad_fn.next_functions to find where the graph ends",

@@ -235,7 +235,11 @@ def _target_is_input(session: Session, ev: Evidence, t: Trace) -> bool:
 
 
 def _target_in_input(session: Session, ev: Evidence, t: Trace) -> bool:
-    return _target_is_input(session, ev, t) or _sees_future(session, ev, t)
+    return (
+        _target_is_input(session, ev, t)
+        or _sees_future(session, ev, t)
+        or _target_among_inputs(session, ev, t)
+    )
 
 
 def _sees_future(session: Session, ev: Evidence, t: Trace) -> bool:
@@ -270,6 +274,35 @@ def _sees_future(session: Session, ev: Evidence, t: Trace) -> bool:
         "and generation, which has no future to read, fails",
         confirm="feed one sequence, change only its last token, and compare the outputs at the "
         "earlier positions: they must not move (a causal mask: torch.tril, or is_causal=True)",
+    )
+    ev.item("leakage", "failed", text)
+    return True
+
+
+def _target_among_inputs(session: Session, ev: Evidence, t: Trace) -> bool:
+    """An input column equal to the target, row for row, in every training batch (a
+    forecasting window cut one step too late ends with the value it must predict): the
+    model is handed its answer, whatever the task. Only exact equality, and only among
+    two or more columns: a feature that merely tracks a real-valued target is the task."""
+    b = t.batches
+    equal = b.columns_equal_target
+    shapes = [s["tensors"][0].shape for s in b.train[:1] if s.get("tensors")]
+    width = shapes[0][-1] if shapes and len(shapes[0]) == 2 else 0
+    if not equal or width < 2 or b.target_compared_columns < 2:
+        return False
+    text = (
+        f"input column {equal[0]} of {width} equals the target, row for row, in all "
+        f"{b.target_compared_columns} training batches compared: the model is handed the "
+        "value it must predict"
+    )
+    ev.find(
+        "split_leakage",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, None, session, columns=equal)],
+        where=first_static_location(session, "split_leakage") or loader_location(session, t),
+        why="a model that can read its target from its input learns to copy it; the metric says nothing about the task",
+        confirm=f"print((x[:, {equal[0]}] == y).all()) on a training batch; build each input from values before the target only",
     )
     ev.item("leakage", "failed", text)
     return True

@@ -223,7 +223,12 @@ def batch_dimension(session: Session, ev: Evidence) -> None:
         return
     if site is not None or loss_prov:
         if site is not None:
-            text = f"{site.op}(dim=0{' implied' if site.implicit else ''}) at {site.frame} on a {site.shape} tensor whose first dimension is the batch"
+            d = site.dim or 0
+            text = (
+                f"{site.op}(dim={d}{' implied' if site.implicit else ''}) at {site.frame} on a "
+                f"{site.shape} tensor whose {'first dimension' if d == 0 else f'dimension {d}'} "
+                "is the batch" + (" (moved there by a transpose in the forward)" if d else "")
+            )
             frame = site.frame
         else:
             c = loss_prov[0]
@@ -323,19 +328,15 @@ def sample_independence(session: Session, ev: Evidence) -> None:
     else:
         text = f"in eval mode, reordering the rows of a {probe.batch_size}-sample batch changes outputs by up to {fmt(probe.cross_sample_relative)} of their scale beyond the reordering: samples influence each other"
         already = any(f.category == "wrong_dimension" for f in ev.findings)
-        reshape = next((o for o in t.ops if o.kind == "batch_reshape"), None)
-        moved = next((o for o in t.ops if o.kind == "batch_transpose"), None)
-        site = reshape or moved
+        # a reshape that moves the batch dimension stitches samples together; a transpose
+        # only moves it (exactly), and what then reduces over it is the mixing op
+        site = next((o for o in t.ops if o.kind == "batch_reshape"), None)
         if not already and site is not None:
-            how = (
-                f"{site.op} at {site.frame} turns {site.shapes[0]} into {site.shapes[1]}, moving the batch dimension without a permute"
-                if site is reshape
-                else f"{site.op} at {site.frame} moves the batch dimension of a {site.shape} tensor inside the forward"
-            )
+            how = f"{site.op} at {site.frame} turns {site.shapes[0]} into {site.shapes[1]}, moving the batch dimension without a permute"
             ev.find(
                 "reshape_scramble",
                 status="confirmed",
-                confidence="high" if site is reshape else "medium",
+                confidence="high",
                 evidence=[runtime(text, None, session), runtime(how, site.frame, session)],
                 where=where(session, site.frame)
                 or first_static_location(session, "reshape_scramble"),

@@ -44,6 +44,12 @@ class BatchStats:
         self.target_one_per_row = True
         self.target_moments: dict[str, dict] = {}  # phase -> n, values, min, max
         self.column_target: dict[int, dict] = {}  # feature column -> n, min_abs_corr
+        # feature columns equal to the target, row for row, in every batch compared
+        self.column_equal: set[int] | None = None
+        self.column_batches = 0
+        # the same per DataLoader (site -> columns, batches), for a hand-written loss the
+        # tracer cannot read a target from: a loader's (x, y) with y real-valued per row
+        self.loader_columns: dict[str, list] = {}
 
     def record_inputs(
         self,
@@ -116,6 +122,10 @@ class BatchStats:
         if inputs is None:
             return
         y = target.detach().reshape(-1).double()
+        if float(y.std()) > 0 and self.column_batches < 400:
+            same = _equal_columns(inputs, y)
+            self.column_equal = same if self.column_equal is None else self.column_equal & same
+            self.column_batches += 1
         x = inputs.detach().double()[:, :64]
         if float(y.std()) > 0:
             xc = x - x.mean(0)
@@ -128,6 +138,33 @@ class BatchStats:
                 rec["min_abs_corr"] = min(
                     rec["min_abs_corr"], abs(c) if c == c else 0.0
                 )  # NaN: no evidence
+
+
+def _equal_columns(inputs: torch.Tensor, y: torch.Tensor) -> set[int]:
+    """The columns of a 2-D input equal to the per-row target `y` in every row (all
+    columns: a window's last value is its last column)."""
+    return set((inputs.detach().double() == y[:, None]).all(0).nonzero().flatten().tolist())
+
+
+def loader_columns(stats: BatchStats, site: str, tensors: list[torch.Tensor]) -> None:
+    """A DataLoader batch (x, y, ...): columns of a 2-D floating x equal to a real-valued,
+    non-integer y of one value per row."""
+    if len(tensors) < 2:
+        return
+    x = strided(tensors[0])
+    if x is None or x.dim() != 2 or not x.is_floating_point() or x.shape[1] < 2:
+        return
+    acc = stats.loader_columns.setdefault(site, [None, 0])
+    if acc[1] >= 400:
+        return
+    for y in tensors[1:]:
+        if y.is_floating_point() and y.numel() == x.shape[0] and x.shape[0] >= 8:
+            y = y.detach().reshape(-1).double()
+            if float(y.std()) > 0 and not bool((y == y.round()).all()):
+                same = _equal_columns(x, y)
+                acc[0] = same if acc[0] is None else acc[0] & same
+                acc[1] += 1
+            return
 
 
 def _accumulate(into: dict[str, list], key: str, m) -> None:

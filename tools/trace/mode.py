@@ -321,7 +321,7 @@ class TraceMode(TorchFunctionMode):
         elif (
             name in ("transpose", "permute", "t") and rec.depth > 0 and isinstance(a0, torch.Tensor)
         ):
-            ops.batch_transpose(rec, name, a0, args)
+            ops.batch_transpose(rec, name, a0, args, out)
         tag = tag_of(a0)
         if tag is not None:
             kind, frame, src, dim, in_forward = tag
@@ -439,9 +439,10 @@ class TraceMode(TorchFunctionMode):
         if dim < 0:
             dim += nd
         b = self.rec.batch_size
-        if nd >= 2 and dim == 0 and src.shape[0] > 1 and (b is None or src.shape[0] == b):
+        bax = ops.batch_axis(src)
+        if nd >= 2 and dim == bax and src.shape[bax] > 1 and (b is None or src.shape[bax] == b):
             self.rec.op_site(
-                "batch_dim", frame, op=kind, dim=0, implicit=implicit, shape=list(src.shape),
+                "batch_dim", frame, op=kind, dim=dim, implicit=implicit, shape=list(src.shape),
                 in_forward=self.rec.depth > 0,
             )  # fmt: skip
 

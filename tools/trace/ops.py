@@ -132,8 +132,15 @@ def permuting_reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tens
         site["phases"]["train"] = site["phases"].get("train", 0) + 1
 
 
-def batch_transpose(rec: Recorder, name: str, x: torch.Tensor, args) -> None:
-    """A transpose/permute that moves dim 0 of a batch-sized tensor inside forward."""
+def batch_axis(t: torch.Tensor) -> int:
+    """Where a tensor holds the batch: axis 0, or where a transpose inside the forward
+    moved it (`_ti_bax`)."""
+    return getattr(t, "_ti_bax", 0)
+
+
+def batch_transpose(rec: Recorder, name: str, x: torch.Tensor, args, out: torch.Tensor) -> None:
+    """A transpose/permute that moves dim 0 of a batch-sized tensor inside forward; the
+    output remembers where the batch went, so a reduction over it there is seen."""
     b = rec.batch_size
     if b is None or b < 2 or x.dim() < 2 or x.shape[0] != b:
         return
@@ -147,6 +154,14 @@ def batch_transpose(rec: Recorder, name: str, x: torch.Tensor, args) -> None:
     )
     if moves:
         rec.op_site("batch_transpose", repo_frame(), op=name, shape=list(x.shape), in_forward=True)
+        if name == "permute":
+            moved = list(dims).index(0) if 0 in dims else None
+        elif name == "t":
+            moved = 1
+        else:
+            moved = dims[1] if dims[0] == 0 else dims[0]
+        if moved is not None and out.dim() == x.dim():
+            out._ti_bax = moved % out.dim()
 
 
 def broadcast(rec: Recorder, name: str, args) -> str | None:
@@ -211,13 +226,14 @@ def reduction_dim(rec: Recorder, name: str, args, kwargs) -> None:
     if dim < 0:
         dim += t.dim()
     b = rec.batch_size
-    if dim == 0 and t.dim() >= 2 and t.shape[0] > 1 and b is not None and t.shape[0] == b:
+    bax = batch_axis(t)
+    if dim == bax and t.dim() >= 2 and t.shape[bax] > 1 and b is not None and t.shape[bax] == b:
         if rec.depth > 0 or name in ("argmax", "argmin"):
             site = rec.op_site(
                 "batch_dim",
                 repo_frame(),
                 op=name,
-                dim=0,
+                dim=dim,
                 implicit=False,
                 shape=list(t.shape),
                 in_forward=rec.depth > 0,

@@ -91,7 +91,9 @@ def trace_dict(rec: Recorder) -> dict:
             }
             for site in rec.loss_terms.values()
         ],
-        "batches": batches_section(rec.batches),
+        "batches": batches_section(
+            rec.batches, {site for site, info in rec.loaders.items() if info.get("role") == "train"}
+        ),
         "train_mode_counts": rec.train_mode_counts,
         "detail_windows": rec.detail_windows,
         "update_intervals": rec.update_intervals,
@@ -338,7 +340,16 @@ def _first_pass(eval_batches: list[tuple[str, list[str], int, int]]) -> dict | N
     return {"site": site, "drawn": len(fps), "unique": len(set(fps))}
 
 
-def batches_section(stats: BatchStats) -> dict:
+def _columns_equal_target(stats: BatchStats, train_sites: set[str]) -> dict:
+    """Input columns equal to the target in every training batch compared: read at the
+    loss when it names its target, else from the training loaders' (x, y) batches."""
+    found = [(stats.column_equal, stats.column_batches)]
+    found += [(cols, n) for site, (cols, n) in stats.loader_columns.items() if site in train_sites]
+    cols, n = next(((c, n) for c, n in found if n >= 2), (None, 0))
+    return {"columns_equal_target": sorted(cols or ())[:16], "target_compared_columns": n}
+
+
+def batches_section(stats: BatchStats, train_sites: set[str]) -> dict:
     train_fps = set(stats.fingerprints["train"])
     eval_fps = set(stats.fingerprints["eval"])
     return {
@@ -379,6 +390,7 @@ def batches_section(stats: BatchStats) -> dict:
         "column_target_corr": {
             str(j): r["min_abs_corr"] for j, r in stats.column_target.items() if r["n"] >= 2
         },
+        **_columns_equal_target(stats, train_sites),
     }
 
 

@@ -456,6 +456,9 @@ class Batches(TraceRecord):
         return sorted(streams.values(), key=len, reverse=True)
 
     column_target_corr: dict[str, float] = Field(default_factory=dict)
+    # input columns equal to the target, row for row, in every training batch compared
+    columns_equal_target: list[int] = Field(default_factory=list)
+    target_compared_columns: int = 0  # training batches compared column by column
 
 
 class ModelInfo(TraceRecord):

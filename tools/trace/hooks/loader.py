@@ -16,11 +16,12 @@ import torch
 from torch.utils.data import BatchSampler, ConcatDataset, DataLoader, RandomSampler, Subset
 
 from .. import target_order
+from ..batches import loader_columns
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
 from ..tensors import frame_dict, frame_key, tensors_in
 from .built_at import construction_frame
-from .guard import Undo
+from .guard import Undo, guarded
 
 
 class LoaderIter:
@@ -57,9 +58,16 @@ class LoaderIter:
             t._ti_batch = True
         with rec.quiet():
             code_targets(rec, self.site, tensors)
+            if rec.detailed:
+                _loader_columns(rec, self.site, tensors)
         if rec.detailed:
             target_order.loaded(rec, tensors)
         return batch
+
+
+@guarded
+def _loader_columns(rec: Recorder, site: str, tensors: list) -> None:
+    loader_columns(rec.batches, site, tensors)
 
 
 def install(rec: Recorder, undo: Undo) -> None:
