@@ -67,3 +67,43 @@ def test_a_sentence_per_forward_is_no_batch_whose_rows_must_be_independent(tmp_p
     )
     assert varying_sample_axis(sentences, 0) == [7, 9, 12, 15]
     assert varying_sample_axis(batches, 0) == []  # a DataLoader's batches and a shorter last
+
+
+TWINS = """import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+x = torch.randn(512, 6)
+y = (x[:, 0] + x[:, 1] > 0).long()
+
+
+def mlp():
+    return nn.Sequential(nn.Linear(6, 32), nn.ReLU(), nn.Linear(32, 2))
+
+
+net1, net2 = mlp(), mlp()
+opt1 = torch.optim.SGD(net1.parameters(), lr=0.05, momentum=0.9)
+opt2 = torch.optim.SGD(net2.parameters(), lr=0.05, momentum=0.9)
+for epoch in range(4):
+    for i in range(0, 512, 32):
+        xb, yb = x[i : i + 32], y[i : i + 32]
+        loss1 = F.cross_entropy(net1(xb), yb)
+        opt1.zero_grad()
+        loss1.backward()
+        opt1.step()
+        loss2 = F.cross_entropy(net2(xb), yb)
+        SECOND_RESET
+        loss2.backward()
+        opt2.step()
+print(f"loss={loss2.item():.4f}")
+"""
+
+
+def test_two_networks_built_alike_keep_their_own_gradients(tmp_path):
+    # co-teaching (blind round 07): two Sequentials named their parameters alike, so the
+    # second's left-over gradients could not be told from the first's
+    report = planner_report(tmp_path, TWINS.replace("SECOND_RESET", "opt1.zero_grad()"))
+    found = [f for f in report.findings if f.category == "missing_zero_grad"]
+    assert found and found[0].status == "confirmed", report.findings
+    assert report.finding(report.root_cause) is found[0]

@@ -164,12 +164,18 @@ def optimizers_section(rec: Recorder) -> tuple[list[dict], dict[int, int]]:
 
 
 def _param_names(rec: Recorder) -> dict[int, str]:
-    """Names from the final models (prefixed by the model class when there are several)."""
+    """Names from the final models (prefixed by the model class when there are several;
+    a second model of the same class as `Class#2`, so two networks built alike, as
+    co-teaching's or a GAN's, do not share names)."""
     names: dict[int, str] = {}
     prefix = len(rec.models) > 1
+    seen: Counter = Counter()
     for m in rec.models.values():
+        cls = type(m).__name__
+        seen[cls] += 1
+        model = cls if seen[cls] == 1 else f"{cls}#{seen[cls]}"
         for n, p in m.named_parameters():
-            names.setdefault(id(p), f"{type(m).__name__}.{n}" if prefix else n)
+            names.setdefault(id(p), f"{model}.{n}" if prefix else n)
     return names
 
 
