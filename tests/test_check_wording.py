@@ -153,7 +153,11 @@ def test_an_optimizer_never_reset_is_judged_over_its_own_turns(monkeypatch):
 
     seen = [Observation(source="intervention", text="zeroed")]
     monkeypatch.setattr(
-        optimizer, "intervene", lambda *a, **k: SimpleNamespace(observation=lambda: seen[0])
+        optimizer,
+        "intervene",
+        lambda *a, **k: SimpleNamespace(
+            observation=lambda: seen[0], iv_final=1.0, base_final=2.0  # zeroing helped
+        ),
     )
     monkeypatch.setattr(optimizer, "first_static_location", lambda *a: None)
     monkeypatch.setattr(optimizer, "where", lambda *a: None)
