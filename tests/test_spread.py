@@ -82,7 +82,7 @@ def test_a_term_added_as_a_number_is_proven_by_any_gain_beyond_chance(monkeypatc
     # a KL term beside a reconstruction sum many times larger: giving its gradient back
     # lowers the total by ~4% of the first loss, under the general size rule, but below
     # every reseeded run as written by more than they differ among themselves
-    from torch_investigate.agent.checks import autograd
+    from torch_investigate.agent.checks import cut_numbers
     from torch_investigate.agent.checks.effects import Effect
 
     def effect():
@@ -94,8 +94,8 @@ def test_a_term_added_as_a_number_is_proven_by_any_gain_beyond_chance(monkeypatc
         (Band((29820.0, 29820.0), moved=False), False),  # no spread to judge by: size rules
         (None, False),
     ]:
-        monkeypatch.setattr(autograd, "chance_band", lambda session, steps, b=band: b)
+        monkeypatch.setattr(cut_numbers, "chance_band", lambda session, steps, b=band: b)
         eff = effect()
-        autograd._added_term_beyond_chance(None, eff)
+        cut_numbers._added_term_beyond_chance(None, eff)
         assert eff.improved is proven, band
         assert ("beyond chance" in eff.text) is proven

@@ -13,7 +13,8 @@ from torch_investigate.agent.checks.baseline import (
     runtime,
     usable,
 )
-from torch_investigate.agent.checks.effects import Effect, intervene
+from torch_investigate.agent.checks.cut_numbers import reentered_cut
+from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.locations import (
     attribute_location,
     first_static_location,
@@ -21,7 +22,7 @@ from torch_investigate.agent.checks.locations import (
     where,
 )
 from torch_investigate.agent.checks.numbers import fmt, listed
-from torch_investigate.agent.checks.spread import chance_band
+from torch_investigate.agent.checks.stand_ins import fresh_leaves_stand_in
 from torch_investigate.tools.code.grad_switches import turns_grad_off
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.tracefile.trace import Frame, Trace
@@ -48,6 +49,8 @@ def reachability(session: Session, ev: Evidence) -> None:
             f"the model is {len(plain)} plain tensors: each is a leaf the loss's graph reaches",
         )
         return
+    if not walked and fresh_leaves_stand_in(session, ev, t):
+        return
     if not walked:
         ev.item(
             "reachability",
@@ -65,7 +68,7 @@ def reachability(session: Session, ev: Evidence) -> None:
     if stale:
         _no_grad_feeder(session, ev, t, stale)
         return
-    if not cut and _reentered_cut(session, ev, t):
+    if not cut and reentered_cut(session, ev, t):
         return
     if not cut:
         aux = (
@@ -84,63 +87,6 @@ def reachability(session: Session, ev: Evidence) -> None:
     text = f"{len(cut)} of {len(walked)} parameters used in the training forward are unreachable from the loss's grad_fn: {listed(names)}; their .grad stays None"
     _explain_cut(session, ev, t, text, names)
     ev.item("reachability", "failed", text)
-
-
-def _reentered_cut(session: Session, ev: Evidence, t: Trace) -> bool:
-    """A number cut from a scalar that carries gradient (`float(t)`, `t.item()`) and used
-    again in the training computation: every parameter can still be reached through other
-    paths, but that term's gradient is gone. Rerun with the tensor given back in its place;
-    confirmed when the model then learns better."""
-    sites = [o for o in t.ops if o.kind == "reentered_cut" and o.phases.get("train")]
-    if not sites:
-        return False
-    o = sites[0]
-    text = (
-        f"a number cut at {o.cut} from a tensor that carries gradient is used again by "
-        f"`{o.op}` at {o.frame} in the training computation: that value reaches the loss "
-        "without its gradient"
-    )
-    eff = intervene(session, {"rejoin_cuts": True}, "with the tensor used in place of its number")
-    if not eff.improved and o.op in ADDED:
-        _added_term_beyond_chance(session, eff)
-    ev.find(
-        "detached_graph",
-        status="confirmed" if eff.improved else "plausible",
-        confidence="high" if eff.improved else "medium",
-        evidence=[runtime(text, o.frame, session), eff.observation()],
-        where=where(session, o.cut) or where(session, o.frame),
-        why="a term turned into a Python number still counts in the loss's value but no gradient flows through it: what it should teach the model is lost",
-        confirm=f"keep the tensor at {o.cut} (no float()/.item()) where the result feeds the loss, and compare",
-    )
-    if eff.improved:
-        ev.item("reachability", "failed", f"{text}; {eff.text}")
-    else:
-        ev.item(
-            "reachability",
-            "not_applicable",
-            f"{text}; {eff.text}: within this run the gradient it lacks does not decide the loss",
-            untested=True,
-        )
-    return True
-
-
-# a cut number taken back by these ops is a term added to the loss: its value counts, its
-# gradient is gone (a scale, `loss / loss.item()`, may be a deliberate normalization)
-ADDED = {"add", "sub", "__add__", "__radd__", "__sub__", "__rsub__", "rsub"}
-
-
-def _added_term_beyond_chance(session: Session, eff: Effect) -> None:
-    """A term added to the loss as a number teaches nothing whatever its size: the rerun
-    with its gradient given back proves the loss as written lacks it when the loss then
-    settles lower than every reseeded run as written by more than those differ (a KL
-    term beside a reconstruction sum several times larger moves the total by a few
-    percent, below the size rule that judges interventions in general)."""
-    band = chance_band(session, eff.steps) if eff.steps else None
-    if band is None or not band.moved or eff.iv_final is None or eff.base_final is None:
-        return
-    if eff.iv_final < eff.base_final and band.beyond(eff.iv_final):
-        eff.improved = True
-        eff.text += f"; beyond chance: {band.text()}"
 
 
 def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: list[str]) -> None:

@@ -1,0 +1,74 @@
+"""Stage 5, numbers cut from the graph: a value taken out of a tensor that carries
+gradient (`float(t)`, `t.item()`) and used again in the training computation
+(tools/trace/interventions/reentry.py). The value counts, its gradient is gone."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from torch_investigate.agent.checks.base import Evidence
+from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.effects import Effect, intervene
+from torch_investigate.agent.checks.locations import where
+from torch_investigate.agent.checks.spread import chance_band
+from torch_investigate.tools.tracefile.trace import Trace
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.core.session import Session
+
+
+def reentered_cut(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A number cut from a scalar that carries gradient (`float(t)`, `t.item()`) and used
+    again in the training computation: every parameter can still be reached through other
+    paths, but that term's gradient is gone. Rerun with the tensor given back in its place;
+    confirmed when the model then learns better."""
+    sites = [o for o in t.ops if o.kind == "reentered_cut" and o.phases.get("train")]
+    if not sites:
+        return False
+    o = sites[0]
+    text = (
+        f"a number cut at {o.cut} from a tensor that carries gradient is used again by "
+        f"`{o.op}` at {o.frame} in the training computation: that value reaches the loss "
+        "without its gradient"
+    )
+    eff = intervene(session, {"rejoin_cuts": True}, "with the tensor used in place of its number")
+    if not eff.improved and o.op in ADDED:
+        _added_term_beyond_chance(session, eff)
+    ev.find(
+        "detached_graph",
+        status="confirmed" if eff.improved else "plausible",
+        confidence="high" if eff.improved else "medium",
+        evidence=[runtime(text, o.frame, session), eff.observation()],
+        where=where(session, o.cut) or where(session, o.frame),
+        why="a term turned into a Python number still counts in the loss's value but no gradient flows through it: what it should teach the model is lost",
+        confirm=f"keep the tensor at {o.cut} (no float()/.item()) where the result feeds the loss, and compare",
+    )
+    if eff.improved:
+        ev.item("reachability", "failed", f"{text}; {eff.text}")
+    else:
+        ev.item(
+            "reachability",
+            "not_applicable",
+            f"{text}; {eff.text}: within this run the gradient it lacks does not decide the loss",
+            untested=True,
+        )
+    return True
+
+
+# a cut number taken back by these ops is a term added to the loss: its value counts, its
+# gradient is gone (a scale, `loss / loss.item()`, may be a deliberate normalization)
+ADDED = {"add", "sub", "__add__", "__radd__", "__sub__", "__rsub__", "rsub"}
+
+
+def _added_term_beyond_chance(session: Session, eff: Effect) -> None:
+    """A term added to the loss as a number teaches nothing whatever its size: the rerun
+    with its gradient given back proves the loss as written lacks it when the loss then
+    settles lower than every reseeded run as written by more than those differ (a KL
+    term beside a reconstruction sum several times larger moves the total by a few
+    percent, below the size rule that judges interventions in general)."""
+    band = chance_band(session, eff.steps) if eff.steps else None
+    if band is None or not band.moved or eff.iv_final is None or eff.base_final is None:
+        return
+    if eff.iv_final < eff.base_final and band.beyond(eff.iv_final):
+        eff.improved = True
+        eff.text += f"; beyond chance: {band.text()}"
