@@ -329,14 +329,22 @@ def sample_independence(session: Session, ev: Evidence) -> None:
         text = f"in eval mode, reordering the rows of a {probe.batch_size}-sample batch changes outputs by up to {fmt(probe.cross_sample_relative)} of their scale beyond the reordering: samples influence each other"
         already = any(f.category == "wrong_dimension" for f in ev.findings)
         # a reshape that moves the batch dimension stitches samples together; a transpose
-        # only moves it (exactly), and what then reduces over it is the mixing op
-        site = next((o for o in t.ops if o.kind == "batch_reshape"), None)
+        # moves it exactly, so it stands for the mixing only when no reduction over the
+        # moved axis was seen (that one is the wrong dimension, found above): a reshape to
+        # the same sizes before it (`x.reshape(d, b).transpose(0, 1)` with d == b) hides
+        reshape = next((o for o in t.ops if o.kind == "batch_reshape"), None)
+        moved = next((o for o in t.ops if o.kind == "batch_transpose"), None)
+        site = reshape or moved
         if not already and site is not None:
-            how = f"{site.op} at {site.frame} turns {site.shapes[0]} into {site.shapes[1]}, moving the batch dimension without a permute"
+            how = (
+                f"{site.op} at {site.frame} turns {site.shapes[0]} into {site.shapes[1]}, moving the batch dimension without a permute"
+                if site is reshape
+                else f"{site.op} at {site.frame} moves the batch dimension of a {site.shape} tensor inside the forward"
+            )
             ev.find(
                 "reshape_scramble",
                 status="confirmed",
-                confidence="high",
+                confidence="high" if site is reshape else "medium",
                 evidence=[runtime(text, None, session), runtime(how, site.frame, session)],
                 where=where(session, site.frame)
                 or first_static_location(session, "reshape_scramble"),
