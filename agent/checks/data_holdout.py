@@ -295,17 +295,25 @@ def _target_among_inputs(session: Session, ev: Evidence, t: Trace) -> bool:
         f"{b.target_compared_columns} training batches compared: the model is handed the "
         "value it must predict"
     )
+    confirm = f"print((x[:, {equal[0]}] == y).all()) on a training batch; build each input from values before the target only"
+    _column_leak(session, ev, t, text, equal, confirm)
+    return True
+
+
+def _column_leak(
+    session: Session, ev: Evidence, t: Trace, text: str, columns: list[int], confirm: str
+) -> None:
+    """Input columns that give the target away: confirmed leakage."""
     ev.find(
         "split_leakage",
         status="confirmed",
         confidence="high",
-        evidence=[runtime(text, None, session, columns=equal)],
+        evidence=[runtime(text, None, session, columns=columns)],
         where=first_static_location(session, "split_leakage") or loader_location(session, t),
-        why="a model that can read its target from its input learns to copy it; the metric says nothing about the task",
-        confirm=f"print((x[:, {equal[0]}] == y).all()) on a training batch; build each input from values before the target only",
+        why="the model can read its target from its input and learns to copy it: the metrics say nothing about the task",
+        confirm=confirm,
     )
     ev.item("leakage", "failed", text)
-    return True
 
 
 def _repo_class(session: Session, name: str) -> bool:
@@ -333,16 +341,8 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
     )
     if leaky:
         text = f"input feature(s) {leaky} track the target exactly (|correlation| >= 0.999 in every training batch)"
-        ev.find(
-            "split_leakage",
-            status="confirmed",
-            confidence="high",
-            evidence=[runtime(text, None, session, columns=leaky)],
-            where=first_static_location(session, "split_leakage") or loader_location(session, t),
-            why="the model can read the answer from its input, so the metrics say nothing about the task",
-            confirm=f"drop feature column {leaky[0]} and rerun: the metric falls to its honest level",
-        )
-        ev.item("leakage", "failed", text)
+        confirm = f"drop feature column {leaky[0]} and rerun: the metric falls to its honest level"
+        _column_leak(session, ev, t, text, leaky, confirm)
         return
     if shared_samples(session, ev, t):
         return
