@@ -18,6 +18,7 @@ MAX_SUMMARIES = 400  # per phase
 MAX_FINGERPRINTS = 50_000  # per phase
 MAX_EVAL_BATCHES = 2000
 MAX_SITES = 16  # evaluation call sites with their own input moments
+MAX_COLUMN_BATCHES = 400  # training batches compared column by column with the target
 
 
 class BatchStats:
@@ -44,11 +45,11 @@ class BatchStats:
         self.target_one_per_row = True
         self.target_moments: dict[str, dict] = {}  # phase -> n, values, min, max
         self.column_target: dict[int, dict] = {}  # feature column -> n, min_abs_corr
-        # feature columns equal to the target, row for row, in every batch compared
-        self.column_equal: set[int] | None = None
-        self.column_batches = 0
-        # the same per DataLoader (site -> columns, batches), for a hand-written loss the
-        # tracer cannot read a target from: a loader's (x, y) with y real-valued per row
+        # feature columns equal to the target, row for row, in every batch compared, and
+        # how many batches were: [columns or None, batches]
+        self.column_equal: list = [None, 0]
+        # the same per DataLoader site, for a hand-written loss the tracer cannot read a
+        # target from: a loader's (x, y) with y real-valued per row
         self.loader_columns: dict[str, list] = {}
 
     def record_inputs(
@@ -122,10 +123,8 @@ class BatchStats:
         if inputs is None:
             return
         y = target.detach().reshape(-1).double()
-        if float(y.std()) > 0 and self.column_batches < 400:
-            same = _equal_columns(inputs, y)
-            self.column_equal = same if self.column_equal is None else self.column_equal & same
-            self.column_batches += 1
+        if float(y.std()) > 0:
+            _equal_columns(self.column_equal, inputs, y)
         x = inputs.detach().double()[:, :64]
         if float(y.std()) > 0:
             xc = x - x.mean(0)
@@ -140,10 +139,14 @@ class BatchStats:
                 )  # NaN: no evidence
 
 
-def _equal_columns(inputs: torch.Tensor, y: torch.Tensor) -> set[int]:
-    """The columns of a 2-D input equal to the per-row target `y` in every row (all
-    columns: a window's last value is its last column)."""
-    return set((inputs.detach().double() == y[:, None]).all(0).nonzero().flatten().tolist())
+def _equal_columns(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:
+    """Narrow `acc` ([columns or None, batches]) to the columns of a 2-D input equal to
+    the per-row target `y` in every row (all columns: a window's last value is its last)."""
+    if acc[1] >= MAX_COLUMN_BATCHES:
+        return
+    same = set((inputs.detach().double() == y[:, None]).all(0).nonzero().flatten().tolist())
+    acc[0] = same if acc[0] is None else acc[0] & same
+    acc[1] += 1
 
 
 def loader_columns(stats: BatchStats, site: str, tensors: list[torch.Tensor]) -> None:
@@ -155,15 +158,11 @@ def loader_columns(stats: BatchStats, site: str, tensors: list[torch.Tensor]) ->
     if x is None or x.dim() != 2 or not x.is_floating_point() or x.shape[1] < 2:
         return
     acc = stats.loader_columns.setdefault(site, [None, 0])
-    if acc[1] >= 400:
-        return
     for y in tensors[1:]:
         if y.is_floating_point() and y.numel() == x.shape[0] and x.shape[0] >= 8:
             y = y.detach().reshape(-1).double()
             if float(y.std()) > 0 and not bool((y == y.round()).all()):
-                same = _equal_columns(x, y)
-                acc[0] = same if acc[0] is None else acc[0] & same
-                acc[1] += 1
+                _equal_columns(acc, x, y)
             return
 
 

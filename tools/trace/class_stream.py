@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import torch
 
+from .hooks.guard import guarded
 from .recorder import Recorder
 
 MAX_CLASSES = 64  # more distinct values: no classes (a regression, a language model's tokens)
 MAX_BATCHES = 4000  # per call site
 
 
+@guarded  # a failure here is the tracer's, counted, never the program's
 def record(rec: Recorder, site: str, target: torch.Tensor) -> None:
     """`site` (file:line) is this call's; a second call on the same line before the next
     backward (a GAN's `bce(D(x), ones) + bce(D(fake), zeros)`) is a stream of its own,

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import torch
 
+from .hooks.guard import guarded
 from .recorder import Recorder
-from .tensors import frame_key, repo_frame
 
 MAX_ROWS = 200_000  # training rows kept per input
 MAX_PASSES = 32  # distinct evaluation row sets kept
@@ -46,22 +46,19 @@ def indexed(a0: torch.Tensor, index, out: torch.Tensor) -> None:
     out._ti_rows = (src, rows)
 
 
-def at_loss(rec: Recorder, inp: torch.Tensor, train: bool) -> None:
-    """A loss call whose input holds indexed rows of a forward's output."""
-    tagged = getattr(inp, "_ti_rows", None)
-    if tagged is None:
-        return
-    src, rows = tagged
+@guarded  # a failure here is the tracer's, counted, never the program's
+def at_loss(rec: Recorder, inp: torch.Tensor, train: bool, site: str) -> None:
+    """A loss call at `site` whose input holds indexed rows of a forward's output."""
+    src, rows = inp._ti_rows
     with rec.quiet(), torch.no_grad():
         ids = rows.detach().cpu().tolist()
     if train:
         kept = rec.indexed_train.setdefault(src, set())
         if len(kept) < MAX_ROWS:
             kept.update(ids)
-        rec.indexed_train_site.setdefault(src, frame_key(repo_frame()))
+        rec.indexed_train_site.setdefault(src, site)
         return
     rows_set = frozenset(ids)
-    site = frame_key(repo_frame())
     for p in rec.indexed_eval:
         if p["site"] == site and p["src"] == src and p["rows"] == rows_set:
             return

@@ -48,16 +48,6 @@ def _compare_target(rec: Recorder, target: torch.Tensor, frame) -> None:
     target_order.target_against_input(rec, target, frame)
 
 
-@guarded
-def _indexed(rec: Recorder, inp: torch.Tensor, train: bool) -> None:
-    indexed_rows.at_loss(rec, inp, train)
-
-
-@guarded
-def _stream_class(rec: Recorder, key: str, target: torch.Tensor) -> None:
-    class_stream.record(rec, key, target)
-
-
 def loss_call(rec: Recorder, name: str, func, args, kwargs):
     ops = _Operands(args, kwargs)
     inp, tgt = ops.get(0, "input"), ops.get(1, "target")
@@ -68,7 +58,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     key = frame_key(frame)
     applied: list[str] = []
     if getattr(inp, "_ti_rows", None) is not None and rec.status == "running":
-        _indexed(rec, inp, grad and inp.requires_grad)
+        indexed_rows.at_loss(rec, inp, grad and inp.requires_grad, key)
     if grad and rec.pending_nograd and (inp.requires_grad or tgt.requires_grad):
         # a loss that can train something (an evaluation's loss on no-grad logits cannot)
         _targets_from_nograd(rec, inp, tgt)
@@ -77,7 +67,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
         _compare_target(rec, target, frame)
     if grad and rec.status == "running":
         if inp.requires_grad and not tgt.requires_grad:  # a loss that trains something
-            _stream_class(rec, key, tgt)
+            class_stream.record(rec, key, tgt)
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
         _keep_for_probes(rec, func, ops, tgt)
         ops.put(0, "input", inp)

@@ -349,7 +349,7 @@ def _first_pass(eval_batches: list[tuple[str, list[str], int, int]]) -> dict | N
 def _columns_equal_target(stats: BatchStats, train_sites: set[str]) -> dict:
     """Input columns equal to the target in every training batch compared: read at the
     loss when it names its target, else from the training loaders' (x, y) batches."""
-    found = [(stats.column_equal, stats.column_batches)]
+    found = [tuple(stats.column_equal)]
     found += [(cols, n) for site, (cols, n) in stats.loader_columns.items() if site in train_sites]
     cols, n = next(((c, n) for c, n in found if n >= 2), (None, 0))
     return {"columns_equal_target": sorted(cols or ())[:16], "target_compared_columns": n}
