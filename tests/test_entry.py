@@ -256,3 +256,27 @@ def test_a_make_target_runs_its_prerequisites_first(tmp_path: Path) -> None:
     info = find_command(tmp_path)
     assert info is not None and info.argv == ["train.py", "--config", "configs/base.yaml"]
     assert info.setup == [["scripts/make_data.py", "--out", "data"]]
+
+
+def test_the_python_commands_before_it_on_a_readme_line_run_first(tmp_path: Path) -> None:
+    readme = "```bash\nmkdir -p data && python make_data.py --n 50 && python train.py\n```\n"
+    write(tmp_path, {"README.md": readme, "train.py": TRAIN, "make_data.py": "print(1)\n"})
+    info = find_command(tmp_path)
+    assert info is not None and info.argv == ["train.py"]
+    assert info.setup == [["make_data.py", "--n", "50"]] and "run first" in info.reason
+
+
+def test_a_command_after_an_or_does_not_run_the_one_before_it(tmp_path: Path) -> None:
+    readme = "```bash\npython fetch.py || python train.py\n```\n"
+    write(tmp_path, {"README.md": readme, "train.py": TRAIN, "fetch.py": "print(1)\n"})
+    info = find_command(tmp_path)
+    assert info is not None and info.argv == ["train.py"] and info.setup == []
+
+
+def test_a_chain_given_with_cmd_runs_what_comes_before_the_training_command(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, {"train.py": TRAIN, "prep.py": "print(1)\n", "score.py": "print(2)\n"})
+    info = find_command(tmp_path, "python prep.py && python train.py --epochs 2 && python score.py")
+    assert info is not None and info.argv == ["train.py", "--epochs", "2"]
+    assert info.setup == [["prep.py"]]

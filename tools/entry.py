@@ -29,13 +29,16 @@ from pydantic import BaseModel, Field
 from torch_investigate.tools import makefile
 from torch_investigate.tools.code import CodeIndex
 from torch_investigate.tools.code.entries import Reach, entries
+from torch_investigate.tools.command_line import (
+    EntryError,
+    chain_parts,
+    invokes_python,
+    parse_command,
+    prerequisites,
+    shown_commands,
+)
 from torch_investigate.tools.records import CommandInfo
 
-_PYTHON = re.compile(r"^(?:.*/)?python(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
-_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"))
-# Interpreter options that take a value as the next token.
-_OPTIONS_WITH_VALUE = {"-W", "-X", "--check-hash-based-pycs"}
 _NOT_TRAINING_MODULES = re.compile(
     r"^(pip|venv|virtualenv|pytest|unittest|doctest|http\.server|build|twine|ensurepip|"
     r"black|ruff|flake8|mypy|isort|jupyter|notebook|tensorboard|ipykernel|nbconvert|setuptools)\b"
@@ -55,10 +58,6 @@ _SCRIPT_NAME = re.compile(r"^(train.*|main|run.*)\.py$")
 _MAKE_PYTHON_VAR = re.compile(r"\$[({](PYTHON\w*|PY)[)}]")
 _NOT_TRAINING_TARGETS = {"install", "test", "tests", "lint", "format", "clean", "docs", "setup"}
 MAX_DEPTH = 3
-
-
-class EntryError(ValueError):
-    """The given command cannot be run as a Python training command; one line."""
 
 
 class Candidate(BaseModel):
@@ -81,57 +80,6 @@ class Command(CommandInfo):
 
     env: dict[str, str] = Field(default_factory=dict)
     interpreter: str | None = None  # an explicit interpreter path from --cmd
-
-
-# -- parsing one command line ----------------------------------------------------------
-
-
-def parse_command(cmd: str) -> tuple[list[str], dict[str, str], str | None]:
-    """(argv without the interpreter, env prefix, interpreter if a path was given).
-
-    Accepts `python train.py --x 1`, `python3 -m pkg.train`, `/venv/bin/python run.py`,
-    `PYTHONPATH=. python train.py`, `uv run python train.py`, `./train.py`.
-    """
-    try:
-        tokens = shlex.split(cmd, comments=True)
-    except ValueError as e:
-        raise EntryError(f"cannot parse the command {cmd!r}: {e}") from e
-    env: dict[str, str] = {}
-    if tokens and tokens[0] == "env":
-        tokens = tokens[1:]
-    while tokens and _ENV_ASSIGN.match(tokens[0]):
-        name, value = tokens.pop(0).split("=", 1)
-        env[name] = value
-    for runner in _RUNNERS:
-        if tuple(tokens[:2]) == runner:
-            tokens = tokens[2:]
-    if not tokens:
-        raise EntryError(f"the command {cmd!r} runs nothing")
-    first = tokens[0]
-    if first.endswith(".py"):
-        return tokens, env, None  # an executable script with a python shebang
-    if not _PYTHON.match(first):
-        raise EntryError(
-            f"the command {cmd!r} does not run Python (it starts with {first!r}); "
-            "give it as `python script.py ...` or `python -m package.module ...`"
-        )
-    interpreter = first if "/" in first else None
-    rest = tokens[1:]
-    while rest and rest[0].startswith("-") and rest[0] != "-m":
-        option = rest.pop(0)
-        if option == "-c":
-            raise EntryError(
-                f"the command {cmd!r} runs inline code (-c); give a script or a module"
-            )
-        if option in _OPTIONS_WITH_VALUE and rest:
-            rest.pop(0)
-    if not rest:
-        raise EntryError(f"the command {cmd!r} starts an interactive interpreter, not a script")
-    if rest[0] == "-m":
-        if len(rest) < 2:
-            raise EntryError(f"the command {cmd!r} has -m without a module")
-        return ["-m", *rest[1:]], env, interpreter
-    return rest, env, interpreter
 
 
 # -- does the target exist? ----------------------------------------------------------------
@@ -200,9 +148,10 @@ def _target_file(root: Path, argv: list[str], env: dict[str, str]) -> Path | Non
 # -- sources ------------------------------------------------------------------------------
 
 
-def _readme_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """(line number, command line) of shell lines in fenced blocks (markdown) or, for
-    other formats, lines that look like commands; continuation lines are joined."""
+def _readme_lines(path: Path) -> Iterator[tuple[int, str, list[str]]]:
+    """(line number, command, the commands before it in its chain) of shell lines in
+    fenced blocks (markdown) or, for other formats, lines that look like commands;
+    continuation lines are joined."""
     lines = path.read_text(errors="replace").splitlines()
     markdown = path.suffix.lower() in (".md", ".markdown")
     in_fence = False
@@ -224,23 +173,9 @@ def _readme_lines(path: Path) -> Iterator[tuple[int, str]]:
         if text.endswith("\\"):
             pending = (start, text[:-1].rstrip())
             continue
-        for part in re.split(r"\s*(?:&&|;|\|\|)\s*", text):
+        for part, before in chain_parts(text):
             if "python" in part or part.endswith(".py") or ".py " in part:
-                yield start, part
-
-
-def _invokes_python(line: str) -> bool:
-    """A README line that runs Python: an interpreter (or a runner such as `uv run`) or an
-    executable script path (`./train.py`), after any VAR=value prefix."""
-    words = [w for w in line.split() if not _ENV_ASSIGN.match(w) and w != "env"]
-    if not words:
-        return False
-    first = words[0]
-    return (
-        bool(_PYTHON.match(first))
-        or first.startswith("./")
-        or any(tuple(words[:2]) == runner for runner in _RUNNERS)
-    )
+                yield start, part, before
 
 
 def _documented(reach: Reach | None, where: str, base: int) -> tuple[int, str]:
@@ -254,21 +189,24 @@ def _from_readme(root: Path, reaching: Reaching) -> Iterator[Candidate]:
     for path in sorted(root.iterdir()):
         if not path.is_file() or not path.name.lower().startswith("readme"):
             continue
-        for number, line in _readme_lines(path):
-            if not _invokes_python(line):
+        for number, line, before in _readme_lines(path):
+            if not invokes_python(line):
                 continue  # `train.py   the training loop` in a file listing is not a command
             try:
                 argv, env, _ = parse_command(line)
             except EntryError:
                 continue
+            setup = prerequisites(before)
             target = argv[1] if argv[0] == "-m" else argv[0]
             if argv[0] == "-m" and _NOT_TRAINING_MODULES.match(target):
                 continue
             reach = reaching.of(_target_file(root, argv, env))
             score, reason = _documented(reach, "documented in the README", 100)
+            if setup:
+                reason += "; the commands before it on that line run first: " + shown_commands(setup)
             yield Candidate(
                 argv=argv, source=f"{path.name}:{number}", reason=reason, score=score, env=env,
-                order=number,
+                order=number, setup=setup,
             )  # fmt: skip
 
 
@@ -340,7 +278,7 @@ def _from_makefile(root: Path, reaching: Reaching) -> Iterator[Candidate]:
             score, reason = _documented(reach, f"make target {target}", 90)
             setup = _python_lines(root, mk.before(target))
             if setup:
-                reason += "; its prerequisites run first: " + "; ".join(" ".join(a) for a in setup)
+                reason += "; its prerequisites run first: " + shown_commands(setup)
             yield Candidate(
                 argv=argv, source=f"{path.name}:{target}", reason=reason, score=score, env=env,
                 order=number, setup=setup,
@@ -420,24 +358,47 @@ def rank_candidates(
     )
 
 
+def _training_part(root: Path, cmd: str, reaching: Reaching) -> tuple[str, list[list[str]]]:
+    """The command of a chain (`python prep.py && python train.py`) that reaches a
+    training step (else its last Python command), and the Python commands before it."""
+    parts = list(chain_parts(cmd))
+    if len(parts) == 1:
+        return cmd, []
+    python = [(line, before) for line, before in parts if invokes_python(line)]
+    if not python:
+        return cmd, []
+    for line, before in python:
+        try:
+            argv, env, _ = parse_command(line)
+        except EntryError:
+            continue
+        if reaching.of(_target_file(root, argv, env)) is not None:
+            return line, prerequisites(before)
+    line, before = python[-1]
+    return line, prerequisites(before)
+
+
 def find_command(
     root: Path, cmd: str | None = None, index: CodeIndex | None = None
 ) -> CommandInfo | None:
     """The training command: `cmd` if given (EntryError if it is not a Python command),
     else the best-ranked candidate, else None."""
     root = Path(root)
+    index = index if index is not None else CodeIndex.build(root)
     ranked = rank_candidates(root, index=index)
     if cmd is not None:
-        argv, env, interpreter = parse_command(cmd)
+        line, setup = _training_part(root, cmd, Reaching(root, index))
+        argv, env, interpreter = parse_command(line)
         if argv[0] != "-m" and not (root / argv[0]).is_file():
             raise EntryError(f"the command runs {argv[0]}, which is not in {root}")
         return Command(
             argv=argv,
             source="--cmd",
-            reason="given by the user",
+            reason="given by the user" + ("; the commands before it run first" if setup else ""),
             candidates=[c.display() for c in ranked if c.argv != argv],
             env=env,
             interpreter=interpreter,
+            setup=setup,
         )
     if not ranked:
         return None
