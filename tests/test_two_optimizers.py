@@ -107,3 +107,54 @@ def test_two_networks_built_alike_keep_their_own_gradients(tmp_path):
     found = [f for f in report.findings if f.category == "missing_zero_grad"]
     assert found and found[0].status == "confirmed", report.findings
     assert report.finding(report.root_cause) is found[0]
+
+
+PAIR = """import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+x = torch.randn(1024, 8)
+y = (x[:, 0] - x[:, 1] > 0).float()
+z = x[:, 2:4] * 2.0
+encoder = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 2))
+judge = nn.Sequential(nn.Linear(8, 64), nn.ReLU(), nn.Linear(64, 1))
+enc_opt = torch.optim.Adam(encoder.parameters(), lr=2e-3)
+judge_opt = torch.optim.SGD(judge.parameters(), lr=0.05, momentum=0.9)
+for epoch in range(6):
+    for i in range(0, 1024, 64):
+        xb = x[i : i + 64]
+        enc_loss = F.mse_loss(encoder(xb), z[i : i + 64])
+        enc_opt.zero_grad()
+        enc_loss.backward()
+        enc_opt.step()
+        judge_loss = F.binary_cross_entropy_with_logits(judge(xb).squeeze(1), y[i : i + 64])
+        judge_opt.zero_grad()
+        judge_loss.backward()
+        torch.nn.utils.clip_grad_norm_(judge.parameters(), LIMIT)
+        judge_opt.step()
+    print(f"epoch {epoch} enc={enc_loss.item():.4f} judge={judge_loss.item():.4f}")
+"""
+
+
+def test_a_clip_on_the_second_optimizer_is_judged_by_that_optimizer_s_loss(tmp_path):
+    """The first optimizer's loss falls whatever the second's clip does; the clip that
+    shrinks every step of the second is confirmed from the second's own loss."""
+    report = planner_report(tmp_path, PAIR.replace("LIMIT", "0.005"))
+    root = report.finding(report.root_cause)
+    assert root is not None and root.category == "tiny_grad_clip", report.findings
+    assert root.status == "confirmed" and root.location.line == 23
+
+
+def test_the_loss_of_one_optimizer_s_steps():
+    from torch_investigate.tools.tracefile.trace import Trace
+
+    t = Trace(
+        format_version=1, status="completed", n_steps=6,
+        step_losses=[1.0, 0.5, 0.9, 0.4, 0.8, 0.3], step_optimizers=[0, 1, 0, 1, 0, 1],
+    )  # fmt: skip
+    assert t.optimizer_curve(1) == [0.5, 0.4, 0.3]
+    assert t.optimizer_curve(None) == t.raw_curve()
+    one = Trace(format_version=1, status="completed", n_steps=2, step_losses=[1.0, 0.5],
+                step_optimizers=[0, 0])  # fmt: skip
+    assert one.optimizer_curve(0) == one.raw_curve()

@@ -73,11 +73,14 @@ class Effect:
         return (self.base_final - self.iv_final) / scale
 
 
-def compare(base: Run, iv: Run, what: str, *, steps: int | None = None) -> Effect:
-    """Settled loss with and without the intervention, over the same number of steps."""
+def compare(
+    base: Run, iv: Run, what: str, *, steps: int | None = None, optimizer: int | None = None
+) -> Effect:
+    """Settled loss with and without the intervention, over the same number of steps (of
+    one optimizer's steps when `optimizer` names one of several)."""
     w = window(
-        base.trace.raw_curve() if base.trace else [],
-        iv.trace.raw_curve() if iv.trace else [],
+        base.trace.optimizer_curve(optimizer) if base.trace else [],
+        iv.trace.optimizer_curve(optimizer) if iv.trace else [],
         steps,
     )
     i = w.other
@@ -128,10 +131,13 @@ def intervene(
     what: str,
     *,
     train_loader: str | None = None,
+    optimizer: int | None = None,
 ) -> Effect:
-    """Rerun the training path with one change and compare its loss with the baseline's."""
+    """Rerun the training path with one change and compare its loss with the baseline's
+    (the loss of one optimizer's steps when `optimizer` names one of several: a change to
+    a GAN's discriminator shows in the discriminator's loss)."""
     run = session.runner.get(interventions, train_loader=train_loader)
-    effect = compare(session.baseline(), run, what)
+    effect = compare(session.baseline(), run, what, optimizer=optimizer)
     effect.interventions, effect.train_loader = dict(interventions), train_loader
     if (
         effect.improved
@@ -140,7 +146,7 @@ def intervene(
         and not changes_loss(interventions)
     ):
         # a smaller loss proves the change only beyond what reseeding alone moves it by
-        band = chance_band(session, effect.steps)
+        band = chance_band(session, effect.steps, optimizer)
         if band is not None:
             effect.improved = band.beyond(effect.iv_final)
             verdict = "beyond chance" if effect.improved else "not beyond chance"

@@ -124,21 +124,29 @@ def clipping(session: Session, ev: Evidence) -> None:
     frac = c.clipped / max(c.calls, 1)
     detail = f"clip_grad_{c.kind}_({fmt(c.limit)}) at {c.frame}: raw norms median {fmt(median(totals))}; {c.clipped} of {c.calls} steps clipped; updates scaled by a median {fmt(ratio)}"
     if frac >= 0.9 and ratio < 0.1:
-        opt = t.optimizers[0].class_ if t.optimizers else ""
+        k = c.optimizer if c.optimizer is not None and c.optimizer < len(t.optimizers) else 0
+        opt = t.optimizers[k].class_ if t.optimizers else ""
         adaptive = opt.lower().startswith(ADAPTIVE_OPTIMIZERS)
         # the counterfactual keeps what clipping is for (a spike) and drops what it should
         # not do (shrink every step): the clip at the typical norm, not no clip at all (a
         # language model at lr 20 diverges without its clip whatever the threshold was)
         typical = median(totals)
+        # of several optimizers, the loss of the one that steps with the clip
+        own = c.optimizer
         eff = (
-            intervene(session, {"clip_to": typical}, f"clipped at the typical norm {fmt(typical)}")
+            intervene(
+                session,
+                {"clip_to": typical},
+                f"clipped at the typical norm {fmt(typical)}",
+                optimizer=own,
+            )
             if c.kind == "norm"
-            else intervene(session, {"no_clip": True}, "without clipping")
+            else intervene(session, {"no_clip": True}, "without clipping", optimizer=own)
         )
         # a tuning choice is a defect only when it makes learning fail: the loss does not
         # fall as written, or falls several times further without the clip; a clip that
         # merely slows a run that learns is an experiment for stage 8
-        stats = curve_stats(t.raw_curve())
+        stats = curve_stats(t.optimizer_curve(own))
         fails = stats is not None and stats.rel_drop < 0.2
         fall = (
             (eff.first - eff.base_final, eff.first - eff.iv_final)

@@ -62,13 +62,16 @@ class Band:
         )
 
 
-def chance_band(session: Session, steps: int) -> Band | None:
-    """The band over the first `steps` losses, or None when a reseeded run gives no
-    settled loss (the effect is then judged by its size alone)."""
+def chance_band(session: Session, steps: int, optimizer: int | None = None) -> Band | None:
+    """The band over the first `steps` losses (of one optimizer's steps when `optimizer`
+    names one of several), or None when a reseeded run gives no settled loss (the effect
+    is then judged by its size alone)."""
     base = session.baseline()
     runs = session.runner.many([{"reseed": k} for k in RESEEDS])
     values: list[float] = []
-    curves = [run.trace.raw_curve()[:steps] if run.trace else [] for run in [base, *runs]]
+    curves = [
+        run.trace.optimizer_curve(optimizer)[:steps] if run.trace else [] for run in [base, *runs]
+    ]
     for curve in curves:
         w = window(curve, [], steps)
         if w.base_settled is None or w.base_nonfinite:

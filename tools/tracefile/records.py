@@ -263,6 +263,7 @@ class Clip(TraceRecord):
     clipped: int = 0
     n_params_min: int = 0
     totals: list[float | None] = Field(default_factory=list)
+    optimizer: int | None = None  # index of the optimizer holding the clipped parameters
 
 
 class OpSite(TraceRecord):

@@ -237,6 +237,14 @@ class Trace(TraceRecord):
     def raw_curve(self) -> list[float | None]:
         return list(self.step_losses if self.n_steps else self.losses)
 
+    def optimizer_curve(self, index: int | None) -> list[float | None]:
+        """The losses of the steps one optimizer took (the discriminator's of a GAN's
+        two), or the whole curve when only one optimizer steps or none is named."""
+        opts = self.step_optimizers[: len(self.step_losses)]
+        if index is None or len(set(opts)) < 2 or index not in opts:
+            return self.raw_curve()
+        return [v for v, o in zip(self.step_losses, opts) if o == index]
+
     def phases(self) -> list[tuple[int, int]]:
         """The run's training phases as [start, end) ranges of its steps: a phase ends where
         every optimizer that stepped so far never steps again (pretraining, then a probe

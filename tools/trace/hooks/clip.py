@@ -33,7 +33,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         total = orig_norm(
             params, limit, norm_type, error_if_nonfinite, foreach
         )  # the program's own call
-        _record_clip(rec, "norm", float(max_norm), len(params), total)
+        _record_clip(rec, "norm", float(max_norm), params, total)
         return total
 
     def clip_grad_value_(parameters, clip_value, foreach=None):
@@ -44,7 +44,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         biggest = max((float(g.detach().abs().max()) for g in grads if g.numel()), default=0.0)
         if training.clips(rec):
             orig_value(params, clip_value, foreach)
-        _record_clip(rec, "value", float(clip_value), len(params), torch.tensor(biggest))
+        _record_clip(rec, "value", float(clip_value), params, torch.tensor(biggest))
         return None
 
     for mod in (clip_grad, torch.nn.utils):
@@ -58,7 +58,8 @@ def install(rec: Recorder, undo: Undo) -> None:
 
 
 @guarded
-def _record_clip(rec: Recorder, kind: str, limit: float, n_params: int, total) -> None:
+def _record_clip(rec: Recorder, kind: str, limit: float, params: list, total) -> None:
+    n_params = len(params)
     frame = repo_frame()
     key = f"{kind}@{frame_key(frame)}"
     c = rec.clips.setdefault(
@@ -71,6 +72,7 @@ def _record_clip(rec: Recorder, kind: str, limit: float, n_params: int, total) -
             "clipped": 0,
             "n_params_min": n_params,
             "totals": [],
+            "optimizer": _owner(rec, params),
         },
     )
     c["calls"] += 1
@@ -81,3 +83,13 @@ def _record_clip(rec: Recorder, kind: str, limit: float, n_params: int, total) -
     if len(c["totals"]) < MAX_TOTALS:
         c["totals"].append(t if math.isfinite(t) else None)
     rec.event("clip", frame)
+
+
+def _owner(rec: Recorder, params: list) -> int | None:
+    """The index of the optimizer that holds the clipped parameters (which of a GAN's
+    two optimizers steps with this clip), or None when none does yet."""
+    ids = {id(p) for p in params}
+    for i, opt in enumerate(rec.optimizers.values()):
+        if any(id(p) in ids for g in opt.param_groups for p in g["params"]):
+            return i
+    return None
