@@ -203,7 +203,8 @@ def _from_readme(root: Path, reaching: Reaching) -> Iterator[Candidate]:
             reach = reaching.of(_target_file(root, argv, env))
             score, reason = _documented(reach, "documented in the README", 100)
             if setup:
-                reason += "; the commands before it on that line run first: " + shown_commands(setup)
+                before_it = shown_commands(setup)
+                reason += f"; the commands before it on that line run first: {before_it}"
             yield Candidate(
                 argv=argv, source=f"{path.name}:{number}", reason=reason, score=score, env=env,
                 order=number, setup=setup,
