@@ -3,6 +3,7 @@ falls without bound, two players that pursue one goal, a mask that keeps nothing
 
 from __future__ import annotations
 
+import math
 from statistics import median
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,9 @@ from torch_investigate.tools.tracefile.trace import Frame, LossCall, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
+
+# "several times": how far below its first value a log-likelihood minimized must run
+SEVERAL = 3.0
 
 
 def cooperating_players(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> bool:
@@ -121,6 +125,8 @@ def unbounded(session: Session, ev: Evidence, t: Trace) -> bool:
     minimum. The term that runs away is the one whose sign or form is wrong: among the
     scalars the loss adds up, the one that ends far below zero while the others stay
     bounded (the tracer records each term's value by the line that computed it)."""
+    if minimized_log_prob(session, ev, t):
+        return True
     runaway = falls_without_bound(t.raw_curve())
     if runaway is None:
         return False
@@ -179,3 +185,65 @@ def loss_source(session: Session, t: Trace):
         return None
     file, _, line = t.loss_sources[0].rpartition(":")
     return where(session, Frame(file=file, line=int(line))) if line.isdigit() else None
+
+
+def minimized_log_prob(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A log-likelihood minimized as it is: the loss backpropagated is a log-probability
+    (a log_sigmoid, a log_softmax, the log of a softmax; never above zero), or adds one
+    with a plus sign, and it ends below zero, several times its first magnitude, still
+    falling. Lowering a log-probability makes what it measures less likely, down to zero
+    probability; only other terms (weight decay) bound it, so the curve may slow without
+    settling, which `falls_without_bound` does not see. A log-probability inside another
+    term (a margin, a product with an advantage or a probability) is not one."""
+    raw = [v for v in t.raw_curve() if v is not None and math.isfinite(v)]
+    if len(raw) < 16:
+        return False
+    q = len(raw) // 4
+    m1, m2, m3, m4 = (median(raw[i * q : (i + 1) * q]) for i in range(4))
+    if not (m4 < m3 < m2 < m1 and m4 < 0 and abs(m4) >= SEVERAL * max(abs(raw[0]), 1e-12)):
+        return False
+    found = _log_prob_term(t)
+    if found is None:
+        return False
+    what, place = found
+    text = (
+        f"{what}: lowering the loss lowers that probability, so the training loss runs from "
+        f"{fmt(raw[0])} to {fmt(m4)} (median of the last quarter of {len(raw)} steps) and is "
+        f"still falling ({fmt(m3)} the quarter before): the objective has no minimum"
+    )
+    ev.find(
+        "objective_unbounded",
+        title="a log-likelihood is minimized instead of its negative",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, place, session, first=raw[0], last=m4)],
+        where=(where(session, place) if place is not None else None)
+        or first_static_location(session, "objective_unbounded")
+        or loss_source(session, t),
+        why="a model fitted by maximum likelihood minimizes the negative log-probability; minimizing the log-probability itself pushes the probability of the data toward zero, the opposite of fitting it",
+        confirm="negate the log-likelihood in the loss (loss = -log_likelihood + ...) and watch the loss settle above zero",
+    )
+    ev.item("loss_scale", "failed", text)
+    return True
+
+
+def _log_prob_term(t: Trace) -> tuple[str, Frame | None] | None:
+    """What is a log-probability in the loss, and the line that gives it its sign: the
+    sum that adds it, or the line that made the loss when the loss is one."""
+    for site in t.loss_terms:
+        for term in site.terms:
+            if term.log_prob:
+                return (
+                    f"the term computed at {term.source} is a log-probability (never above "
+                    f"zero), added to the training loss at {site.frame} with a plus sign",
+                    site.frame,
+                )
+    for source in t.log_prob_losses:
+        file, _, line = source.rpartition(":")
+        frame = Frame(file=file, line=int(line)) if file and line.isdigit() else None
+        return (
+            f"the training loss made at {source} is a log-probability (never above zero), "
+            "backpropagated as it is",
+            frame,
+        )
+    return None

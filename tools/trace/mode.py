@@ -235,6 +235,7 @@ class TraceMode(TorchFunctionMode):
         a0 = args[0] if args else None
         if name in ops.FACTORIES:
             out._ti_made = True
+        ops.log_prob_made(name, args, out)
         if (
             name.endswith("_")
             and isinstance(a0, torch.nn.Parameter)

@@ -291,6 +291,38 @@ MAX_TERM_VALUES = 2000
 
 
 WEIGHTINGS = {"mul", "__mul__", "__rmul__", "div", "__truediv__"}
+# log-probabilities (never above zero: what a likelihood is made of), and the ops that keep
+# one a log-probability: selecting, reshaping, summing (the log of a joint probability),
+# averaging, weighting by a positive number
+LOG_PROBS = {"logsigmoid", "log_sigmoid", "log_softmax"}
+KEEPS_LOG_PROB = PASSTHROUGH | {"gather", "take_along_dim", "masked_select", "mean", "sum"}
+
+
+def log_prob_made(name: str, args, out: torch.Tensor) -> None:
+    """Marks `out` as a log-probability: a log_sigmoid or log_softmax, the log of a softmax
+    or a sigmoid, or one of those selected, summed, averaged or weighted by a positive
+    number. A negation, or a product with another tensor (an advantage, a probability),
+    makes something else."""
+    a0 = args[0] if args else None
+    tag = tag_of(a0)
+    if (
+        name in LOG_PROBS
+        or (name == "log" and tag is not None and tag[0] in ("softmax", "sigmoid"))
+        or (name in KEEPS_LOG_PROB and getattr(a0, "_ti_logp", False))
+        or (name in WEIGHTINGS and _positively_weighted(args, "_ti_logp"))
+    ):
+        out._ti_logp = True
+
+
+def _positively_weighted(args, attr: str) -> bool:
+    tensors = [a for a in args[:2] if isinstance(a, torch.Tensor)]
+    numbers = [a for a in args[:2] if isinstance(a, int | float) and not isinstance(a, bool)]
+    return (
+        len(tensors) == 1
+        and len(numbers) == 1
+        and numbers[0] > 0
+        and bool(getattr(tensors[0], attr, False))
+    )
 
 
 def scalar_made(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
@@ -334,6 +366,8 @@ def loss_term(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
     sign = -1.0 if name in TERM_SUMS - {"add", "__add__", "__radd__"} else 1.0
     for x, s in ((first, 1.0), (second, sign)):
         key = getattr(x, "_ti_scalar", None) or "?"
+        if s > 0 and getattr(x, "_ti_logp", False):
+            site.setdefault("log_probs", set()).add(key)  # a log-probability added as it is
         values = site["terms"].setdefault(key, [])
         if len(values) < MAX_TERM_VALUES:
             v = float(x.detach().float().mean()) * s

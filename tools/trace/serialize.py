@@ -37,6 +37,7 @@ def trace_dict(rec: Recorder) -> dict:
         "target_order": _target_order(rec),
         "target_is_input": dict(rec.target_is_input),
         "loss_sources": list(rec.loss_sources),
+        "log_prob_losses": list(rec.log_prob_losses),
         "code_targets": [
             {
                 "site": site,
@@ -86,7 +87,12 @@ def trace_dict(rec: Recorder) -> dict:
             {
                 "frame": site["frame"],
                 "terms": [
-                    {"source": source, "values": values} for source, values in site["terms"].items()
+                    {
+                        "source": source,
+                        "values": values,
+                        "log_prob": source in site.get("log_probs", ()),
+                    }
+                    for source, values in site["terms"].items()
                 ],
             }
             for site in rec.loss_terms.values()

@@ -337,6 +337,7 @@ class Activation(TraceRecord):
 class LossTerm(TraceRecord):
     source: str  # `file:line` that computed the term, "?" when unknown
     values: list[tuple[int, float | None]] = Field(default_factory=list)  # (step, signed value)
+    log_prob: bool = False  # a log-probability (never above zero) added with a plus sign
 
 
 class LossTermSum(TraceRecord):

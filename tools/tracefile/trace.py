@@ -149,6 +149,8 @@ class Trace(TraceRecord):
     loss_terms: list[LossTermSum] = Field(default_factory=list)
     code_targets: list[CodeTargets] = Field(default_factory=list)
     loss_sources: list[str] = Field(default_factory=list)  # `file:line` that made each loss
+    # of those, the losses that are log-probabilities (a likelihood minimized as it is)
+    log_prob_losses: list[str] = Field(default_factory=list)
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)

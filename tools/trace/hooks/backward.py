@@ -204,6 +204,9 @@ def _count_backward(rec: Recorder, loss: torch.Tensor, frame) -> float:
     source = getattr(loss, "_ti_scalar", None)  # the line whose op made the loss
     if source is not None and source not in rec.loss_sources and len(rec.loss_sources) < 16:
         rec.loss_sources.append(source)
+    if source is not None and getattr(loss, "_ti_logp", False):
+        if source not in rec.log_prob_losses and len(rec.log_prob_losses) < 16:
+            rec.log_prob_losses.append(source)  # a log-likelihood backward'ed as it is
     rec.event("backward", frame)
     rec.backward_since_step += 1
     return value
