@@ -11,7 +11,9 @@ from torch_investigate.tools.trace.interventions.seeds import shifted
 
 
 def _run(curve: list[float]):
-    return SimpleNamespace(trace=SimpleNamespace(raw_curve=lambda: list(curve)))
+    return SimpleNamespace(
+        trace=SimpleNamespace(raw_curve=lambda: list(curve), optimizer_curve=lambda index: list(curve))
+    )
 
 
 def _session(base: list[float], changed: list[float], reseeded: list[list[float]]):
