@@ -190,7 +190,11 @@ def test_no_known_intervention_key_appears_raw_in_html() -> None:
 
 def _run(label: str, losses: list[float | None], interventions: dict | None = None) -> Run:
     trace = SimpleNamespace(
-        raw_curve=lambda: list(losses), status="completed", n_steps=len(losses), stop_reason=""
+        raw_curve=lambda: list(losses),
+        optimizer_curve=lambda index: list(losses),
+        status="completed",
+        n_steps=len(losses),
+        stop_reason="",
     )
     result = SimpleNamespace(failure=None, wall_s=1.0)
     return Run(label, interventions or {}, result, trace)  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ shuffled pairs too); an evaluation loss that falls over the run does.
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -129,6 +130,9 @@ def _reordered(session: Session, ev: Evidence, t: Trace) -> bool:
 # Fresh batches the run must have trained through before their losses can say that the
 # model predicts samples it has not seen no better than the targets' distribution.
 FRESH_MIN = 50
+WINDOW = 10  # fresh losses per median
+MEDIAN_SE = 1.2533  # a median's standard error over the mean's, for normal scatter
+CHANCE_SE = 3.0  # standard errors below the level that chance does not reach
 
 
 @dataclass
@@ -178,9 +182,13 @@ def _fresh_batches(t: Trace) -> Fresh | None:
     ]
     if len(fresh) < FRESH_MIN:
         return None
-    windows = [sorted(fresh[i : i + 10])[5] for i in range(0, len(fresh) - 9)]
+    windows = [sorted(fresh[i : i + WINDOW])[WINDOW // 2] for i in range(len(fresh) - WINDOW + 1)]
     best = min(windows)
-    return Fresh(len(fresh), best, level, best <= level * (1 - EVAL_LEARNS))
+    # the lowest of many windows is low by chance alone: below the level by more than
+    # the batches' own scatter allows a median of ten (its standard error, several times)
+    scatter = statistics.pstdev(fresh) * MEDIAN_SE / math.sqrt(WINDOW)
+    clearly = best <= min(level * (1 - EVAL_LEARNS), level - CHANCE_SE * scatter)
+    return Fresh(len(fresh), best, level, clearly)
 
 
 def _evaluation_learns(t: Trace) -> str | None:
@@ -266,7 +274,7 @@ def pairing(session: Session, ev: Evidence) -> None:
             f"the permutation test would be confounded: {blocker}; pairing is tested once that is fixed",
         )
         return
-    if not t.train_loss_calls():
+    if not t.train_loss_calls() and not t.difference_sites:
         ev.item(
             "pairing",
             "skipped",
@@ -341,6 +349,10 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
             train_loader=site,
         )
         real, shuffled = _transfer(real_run, lr), _transfer(shuffled_run, lr)
+        if not t.train_loss_calls() and real_run.trace is not None:
+            # a loss written by hand: the unseen batch is scored by the squared difference,
+            # whose best constant is that batch's spread about its own mean
+            floor = real_run.trace.holdout_level
         if real is not None and shuffled is not None:
             pairs.append((real, shuffled))
             if _transfers(real, shuffled, floor):
@@ -351,9 +363,14 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
     transfers = [rs for rs in pairs if _transfers(*rs, floor)]
     # the step size that shows transfer, else the one that fits the pool best
     real, shuffled = transfers[0] if transfers else max(pairs, key=lambda rs: rs[0].fit)
+    by_hand = (
+        ""
+        if t.train_loss_calls()
+        else f" (the loss is written by hand at {t.difference_sites[0]}: the unseen batch is scored by the squared difference)"
+    )
     text = (
         f"fitting the first {pool} training batches with Adam (lr {real.lr:g}, in place of the "
-        f"program's update{', inputs standardized per feature' if scale else ''}): on an unseen batch the loss {change(real.gain)} with the "
+        f"program's update{', inputs standardized per feature' if scale else ''}){by_hand}: on an unseen batch the loss {change(real.gain)} with the "
         f"real pairs ({fmt(real.first)} -> {fmt(real.best)}) and {change(shuffled.gain)} with "
         f"deliberately shuffled pairs; the training loss {change(real.fit, 'falls', 'rises')} "
         f"and {change(shuffled.fit, 'falls', 'rises')} respectively"

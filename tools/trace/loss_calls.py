@@ -14,6 +14,7 @@ import torch
 
 from . import class_stream, indexed_rows, target_order
 from .hooks.guard import guarded
+from .interventions.batch import fixed_target
 from .interventions.loss import loss_operands
 from .loss_kinds import INDEX_TARGET, NO_BROADCAST
 from .ops import tag_of
@@ -312,3 +313,65 @@ def _values(t: torch.Tensor) -> list[float] | None:
         return []
     u = torch.unique(t)
     return [float(v) for v in u[:16].tolist()] if u.numel() <= 64 else None
+
+
+# `pred - target` and its spellings: a loss written by hand starts with one
+SUBTRACTIONS = {"sub", "__sub__", "__rsub__", "rsub"}
+
+
+def squared_difference(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """The held-out batch's loss where the program's loss is written by hand: the mean
+    squared difference (the pairing test compares two fits by it, not the program's own
+    value)."""
+    return (pred.float() - target.float()).pow(2).mean()
+
+
+def difference_target(rec: Recorder, name: str, args: tuple) -> tuple:
+    """A loss written by hand (`((model(x) - y) ** 2).mean()`): the subtraction of a
+    batch's target from a prediction of the same shape, outside any forward, while no
+    loss function has been seen. Its site is recorded, and the target goes through the
+    batch interventions as a loss call's does (kept, replayed, held out, shuffled), so
+    the pairing test has a loss to measure. Returns the args with the target the program
+    runs with."""
+    if rec.loss_sites or rec.depth or rec.status != "running" or not torch.is_grad_enabled():
+        return args
+    if len(args) < 2 or not all(isinstance(a, torch.Tensor) for a in args[:2]):
+        return args
+    a, b = args[0], args[1]
+    pred_first = _prediction(a) and _batch_target(b, a)
+    if not (pred_first or (_prediction(b) and _batch_target(a, b))):
+        return args
+    frame = repo_frame()
+    if frame is None:
+        return args
+    key = frame_key(frame)
+    if key not in rec.difference_sites and len(rec.difference_sites) < 8:
+        rec.difference_sites[key] = frame_dict(frame)
+    if rec.loss_fn is None:
+        rec.loss_fn = (squared_difference, {}, ())
+    pred, tgt = (a, b) if pred_first else (b, a)
+    with rec.quiet():
+        tgt = fixed_target(rec, pred, tgt, key)
+    return (a, tgt, *args[2:]) if pred_first else (tgt, b, *args[2:])
+
+
+def _prediction(x: torch.Tensor) -> bool:
+    return x.requires_grad and bool(getattr(x, "_ti_out", False) or getattr(x, "_ti_pred", False))
+
+
+def _batch_target(x: torch.Tensor, pred: torch.Tensor) -> bool:
+    """A target of a batch: the loader's (or the model's input batch's) values, with no
+    gradient, the prediction's shape, not itself the model's input (an autoencoder's),
+    not made by a forward (a bootstrapped target) or from constants."""
+    return (
+        not x.requires_grad
+        and x.is_floating_point()
+        and x.dim() >= 1
+        and x.shape == pred.shape
+        and x.shape[0] > 1
+        and bool(getattr(x, "_ti_batch", False))
+        and not getattr(x, "_ti_fed", False)
+        and not getattr(x, "_ti_from_fw", None)
+        and not getattr(x, "_ti_made", False)
+        and not getattr(x, "_ti_fw", None)
+    )

@@ -20,7 +20,7 @@ from torch.overrides import TorchFunctionMode
 from . import indexed_rows, ops, target_order
 from .interventions import reentry
 from .interventions.loss import kept_graph, renormalizing
-from .loss_calls import loss_call, weighted_loss
+from .loss_calls import SUBTRACTIONS, difference_target, loss_call, weighted_loss
 from .ops import BINARY, DIM_OPS, DROPOUTS, GRAPH_CUTS, LOSSES, PASSTHROUGH, PROB_OPS, tag_of
 from .recorder import Recorder
 from .tensors import frame_dict, frame_key, repo_frame
@@ -153,6 +153,8 @@ class TraceMode(TorchFunctionMode):
             return func(*args, **kwargs)  # the program's own call
         if name in LOSSES:
             return loss_call(rec, name, func, args, kwargs)
+        if name in SUBTRACTIONS:
+            args = difference_target(rec, name, args)
         # training ops are examined in the detailed steps (a new training phase opens new
         # ones); evaluation ops, where metric bugs live, always
         if rec.fast_forward or (

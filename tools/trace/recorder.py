@@ -117,6 +117,7 @@ class Recorder:
         self.pending: list[tuple[dict, object]] = []  # (forward or loss record, output grad_fn)
         self.loss_calls: list[dict] = []
         self.loss_sites: dict[str, dict] = {}
+        self.difference_sites: dict[str, dict] = {}  # losses written by hand (`pred - y`)
         self.backwards: list[dict] = []
         self.steps: list[dict] = []
         self.step_snapshot: dict[int, torch.Tensor] | None = None  # weights before a step

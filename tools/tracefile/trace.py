@@ -158,6 +158,8 @@ class Trace(TraceRecord):
     step_losses: list[float | None] = Field(default_factory=list)
     step_optimizers: list[int] = Field(default_factory=list)  # optimizer index per step
     holdout_losses: list[float | None] = Field(default_factory=list)
+    # the held-out batch's squared difference from its own mean: a constant's best loss
+    holdout_level: float | None = None
     # every evaluation loss value of the run, the fast-forwarded part included:
     # (optimizer steps so far, call site, value; a non-finite value as a string)
     eval_losses: list[tuple[int, str, float | str]] = Field(default_factory=list)
@@ -172,6 +174,8 @@ class Trace(TraceRecord):
     forwards: list[Forward] = Field(default_factory=list)
     loss_calls: list[LossCall] = Field(default_factory=list)
     loss_sites: list[LossSite] = Field(default_factory=list)
+    # losses written by hand: where a batch's target is subtracted from a prediction
+    difference_sites: list[Frame] = Field(default_factory=list)
     backwards: list[Backward] = Field(default_factory=list)
     steps: list[Step] = Field(default_factory=list)
     clips: list[Clip] = Field(default_factory=list)

@@ -171,6 +171,9 @@ def fixed_target(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor, site: str)
     iv, st = rec.iv, rec.iv_state
     if iv.holdout and st.holdout_pending:
         st.holdout_target = tgt.detach().clone()
+        if tgt.is_floating_point() and tgt.dim() >= 1 and tgt.shape[0] > 1:
+            # the squared difference of the best constant for this batch (its own mean)
+            st.holdout_level = float((tgt - tgt.mean(0)).pow(2).mean())
         st.holdout_input_shape = tuple(inp.shape)
         st.holdout_pending = False
     if iv.fixed_batch and st.level == "forward":

@@ -25,6 +25,7 @@ class InterventionState:
     holdout_pending_forward: bool = False  # the next training forward is the held-out one
     holdout_taken: bool = False  # the loader already gave its held-out batch
     holdout_target: torch.Tensor | None = None
+    holdout_level: float | None = None  # a float target's spread about its own mean
     holdout_input_shape: tuple | None = None
     perm: torch.Tensor | None = None  # shuffle_targets: one fixed permutation
     standardize: tuple | None = None  # standardize_inputs: (mean, std) of the first batch
