@@ -15,6 +15,7 @@ from torch_investigate.tools.tracefile.trace import Frame, Trace
 if TYPE_CHECKING:
     from torch_investigate.agent.checks.base import Evidence
     from torch_investigate.agent.core.session import Session
+    from torch_investigate.tools.tracefile.sections import InitStat
 
 
 def baseline_trace(session: Session) -> Trace | None:
@@ -71,13 +72,22 @@ def numerically_dead(t: Trace) -> str | None:
         if a.kind in ("sigmoid", "tanh") and a.inactive >= 0.95:
             return f"{fmt(100 * a.inactive)}% of the {a.kind} outputs at {a.frame} are saturated"
     for s in t.init_stats:
-        if (
-            len(s.get("shape", [])) >= 2
-            and s["shape"][0] > 1
-            and (s.get("std", 1.0) == 0.0 or s.get("identical_rows"))
-        ):
-            return f"{s['name']} starts with identical rows (std {fmt(s.get('std'))})"
+        if stuck_symmetric(s):
+            return f"{s['name']} starts with identical rows (std {fmt(s.get('std'))}) and ends the run so"
     return None
+
+
+def stuck_symmetric(s: InitStat) -> bool:
+    """A trainable weight that started with identical rows (all zeros, a constant) and
+    still had them at the end of the run: its units never came to differ. Rows that
+    training separated (an embedding table, one row per feature, a zero-initialized last
+    layer) were never stuck; a frozen weight is not an initialization."""
+    shape = s.get("shape", [])
+    if len(shape) < 2 or shape[0] <= 1 or s.get("requires_grad") is False:
+        return False
+    if not (s.get("identical_rows") or s.get("std", 1.0) == 0.0):
+        return False
+    return s.get("end_identical_rows", True)  # a trace without the end state: as it started
 
 
 def cut_parameters(t: Trace) -> list:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import fixed_batch, places
 from torch_investigate.agent.checks.base import Evidence, check
-from torch_investigate.agent.checks.baseline import runtime, usable
+from torch_investigate.agent.checks.baseline import runtime, stuck_symmetric, usable
 from torch_investigate.agent.checks.effects import compared_steps
 from torch_investigate.agent.checks.levels import plateau
 from torch_investigate.agent.checks.locations import (
@@ -72,21 +72,23 @@ def activations(session: Session, ev: Evidence) -> None:
     # symmetric or all-zero rows only matter when there are hidden units behind them
     matrices = [s for s in t.init_stats if len(s.get("shape", [])) >= 2]
     hidden = len(matrices) >= 2 or len(t.init_stats) >= 3  # a tied autoencoder reuses one matrix
-    sym = [s for s in matrices if hidden and s.get("identical_rows") and s["shape"][0] > 1]
-    zero = [s for s in matrices if hidden and s["shape"][0] > 1 and s.get("std", 1.0) == 0.0]
-    huge = [s for s in matrices if s.get("std", 0.0) > 5.0]
-    if sym or zero or huge:
-        s = (sym or zero or huge)[0]
+    sym = [s for s in matrices if hidden and stuck_symmetric(s)]
+    # a frozen weight is set on purpose (a whitening or a fixed projection from the data)
+    huge = [s for s in matrices if s.get("std", 0.0) > 5.0 and s.get("requires_grad") is not False]
+    if sym or huge:
+        s = (sym or huge)[0]
         what = (
-            "all rows identical (every unit computes the same thing)"
+            ("all zeros" if s.get("std") == 0.0 else "all rows identical")
+            + " (every unit computes the same thing)"
+            + (", and still identical at the end of the run" if "end_identical_rows" in s else "")
             if s in sym
-            else ("all zeros" if s in zero else f"std {fmt(s['std'])}")
+            else f"std {fmt(s['std'])}"
         )
         text = f"{s['name']} {s['shape']} at the first forward: {what}"
         ev.find(
             "bad_initialization",
             status="confirmed",
-            confidence="high" if (sym or zero) else "medium",
+            confidence="high" if sym else "medium",
             evidence=[runtime(text, None, session, **{k: v for k, v in s.items() if k != "name"})],
             where=first_static_location(session, "bad_initialization")
             or _init_site(session, t, s["name"])

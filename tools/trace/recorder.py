@@ -168,6 +168,7 @@ class Recorder:
         self.switched_off: set[int] = set()  # modules some call switched to eval mode
         self.pending_nograd: list[dict] = []  # no-grad forwards whose phase a consumer decides
         self.init_stats: list[dict] = []
+        self.init_module: torch.nn.Module | None = None  # the model init_stats describe
         # id(parameter) -> the frame of the last in-place write before the first step
         self.init_sites: dict[int, object] = {}
         # a normalization layer the batch goes through as is: {"module", "frame"}

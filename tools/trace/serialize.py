@@ -11,6 +11,7 @@ from collections import Counter
 
 from . import class_stream, indexed_rows
 from .batches import BatchStats
+from .hooks.module_facts import end_stats
 from .recorder import FORMAT_VERSION, MAX_CURVE, Recorder
 from .tensors import SEEN_FUNCTIONS, frame_dict, frame_key, norm
 
@@ -22,6 +23,8 @@ def finish(rec: Recorder) -> dict:
 
 def trace_dict(rec: Recorder) -> dict:
     _resolve_pending(rec)
+    if rec.init_module is not None:
+        end_stats(rec.init_module, rec.init_stats)
     optimizers, opt_of = optimizers_section(rec)
     params = parameters_section(rec, opt_of)
     _name_param_ids(rec, optimizers, params)

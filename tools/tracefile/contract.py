@@ -77,7 +77,11 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "model_class": "as time_axis",
         "mixers": "only a model that reads later positions",
     },
-    "InitStat": {"identical_rows": "only weights with >= 2 dims and more than one row"},
+    "InitStat": {
+        "identical_rows": "only weights with >= 2 dims and more than one row",
+        "end_std": "only weights that started with identical rows or all zeros",
+        "end_identical_rows": "only such weights with >= 2 dims and more than one row",
+    },
     "TraceWarning": {
         "file": "tracer errors and interventions are not Python warnings: no location",
         "line": "as file",

@@ -22,12 +22,16 @@ class _InitStat(TypedDict):
     shape: list[int]
     std: float
     abs_mean: float
+    requires_grad: bool
 
 
 class InitStat(_InitStat, total=False):
-    """Scale and symmetry of a weight at the first forward."""
+    """Scale and symmetry of a weight at the first forward (and, for a weight that started
+    symmetric, at the end of the run)."""
 
     identical_rows: bool
+    end_std: float
+    end_identical_rows: bool
 
 
 class InputNormalizer(TypedDict):

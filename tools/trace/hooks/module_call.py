@@ -129,6 +129,7 @@ def _first_sight(rec: Recorder, module: nn.Module) -> None:
     if not rec.init_stats:
         with rec.quiet():
             rec.init_stats = init_stats(module)
+            rec.init_module = module
 
 
 def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool) -> None:

@@ -21,12 +21,32 @@ def init_stats(module: nn.Module) -> list[dict]:
             "shape": list(x.shape),
             "std": float(x.std()) if x.numel() > 1 else 0.0,
             "abs_mean": float(x.abs().mean()) if x.numel() else 0.0,
+            "requires_grad": bool(p.requires_grad),
         }
         if x.dim() >= 2 and x.shape[0] > 1:
-            rows = x.reshape(x.shape[0], -1)
-            d["identical_rows"] = bool((rows - rows[:1]).abs().max() == 0)
+            d["identical_rows"] = _identical_rows(x)
         out.append(d)
     return out
+
+
+def end_stats(module: nn.Module, stats: list[dict]) -> None:
+    """The same weights at the end of the run, for those that started symmetric: rows
+    that training separated were never stuck (an embedding or a per-feature table whose
+    rows see different inputs), rows still identical are units that never differed."""
+    params = dict(list(module.named_parameters())[:200])
+    for d in stats:
+        p = params.get(d["name"])
+        if p is None or not (d.get("identical_rows") or d.get("std") == 0.0):
+            continue
+        x = p.detach().float()
+        d["end_std"] = float(x.std()) if x.numel() > 1 else 0.0
+        if x.dim() >= 2 and x.shape[0] > 1:
+            d["end_identical_rows"] = _identical_rows(x)
+
+
+def _identical_rows(x: torch.Tensor) -> bool:
+    rows = x.reshape(x.shape[0], -1)
+    return bool((rows - rows[:1]).abs().max() == 0)
 
 
 MODE_KINDS = ("Dropout", "BatchNorm", "InstanceNorm", "RReLU")
