@@ -113,4 +113,4 @@ def test_units_still_identical_at_the_end_of_the_run_are_confirmed(tmp_path: Pat
     report = planner_report(tmp_path, CONSTANT)
     found = [f for f in report.findings if f.category == "bad_initialization"]
     assert found and found[0].status == "confirmed"
-    assert "still identical at the end of the run" in found[0].evidence[0].text
+    assert "the units never came to differ" in found[0].evidence[0].text

@@ -64,6 +64,11 @@ def eval_missing(t: Trace) -> tuple[str, str] | None:
     )
 
 
+# Rows that moved into at most one distinct value per this many rows moved in groups: a
+# layer's units all alike, or one group per gate of a recurrent cell (3 or 4 of 3H or 4H).
+GROUPED = 8
+
+
 def numerically_dead(t: Trace) -> str | None:
     """A constant output explained by dead units or a degenerate init, not by the code."""
     for a in t.activations:
@@ -72,22 +77,31 @@ def numerically_dead(t: Trace) -> str | None:
         if a.kind in ("sigmoid", "tanh") and a.inactive >= 0.95:
             return f"{fmt(100 * a.inactive)}% of the {a.kind} outputs at {a.frame} are saturated"
     for s in t.init_stats:
-        if stuck_symmetric(s):
-            return f"{s['name']} starts with identical rows (std {fmt(s.get('std'))}) and ends the run so"
+        # the output is read at the start: the weights as they start explain it
+        if (
+            len(s.get("shape", [])) >= 2
+            and s["shape"][0] > 1
+            and (s.get("std", 1.0) == 0.0 or s.get("identical_rows"))
+        ):
+            return f"{s['name']} starts with identical rows (std {fmt(s.get('std'))})"
     return None
 
 
 def stuck_symmetric(s: InitStat) -> bool:
-    """A trainable weight that started with identical rows (all zeros, a constant) and
-    still had them at the end of the run: its units never came to differ. Rows that
-    training separated (an embedding table, one row per feature, a zero-initialized last
-    layer) were never stuck; a frozen weight is not an initialization."""
+    """A trainable weight that started with identical rows (all zeros, a constant) whose
+    rows training moved only in a few identical groups (every unit of a layer, of a gate,
+    the same), or not at all: its units never came to differ. Rows that each went their
+    own way (an embedding table, one row per feature, a zero-initialized last layer) were
+    never stuck; a frozen weight is not an initialization."""
     shape = s.get("shape", [])
     if len(shape) < 2 or shape[0] <= 1 or s.get("requires_grad") is False:
         return False
     if not (s.get("identical_rows") or s.get("std", 1.0) == 0.0):
         return False
-    return s.get("end_identical_rows", True)  # a trace without the end state: as it started
+    moved = s.get("end_rows_moved")
+    if moved is None:
+        return True  # a trace without the end state: as it started
+    return moved == 0 or s.get("end_distinct_moved", 0) <= max(1, moved // GROUPED)
 
 
 def cut_parameters(t: Trace) -> list:

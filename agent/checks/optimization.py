@@ -80,7 +80,12 @@ def activations(session: Session, ev: Evidence) -> None:
         what = (
             ("all zeros" if s.get("std") == 0.0 else "all rows identical")
             + " (every unit computes the same thing)"
-            + (", and still identical at the end of the run" if "end_identical_rows" in s else "")
+            + (
+                f"; at the end of the run its {s['end_rows_moved']} moved rows hold "
+                f"{s['end_distinct_moved']} distinct values: the units never came to differ"
+                if s.get("end_rows_moved")
+                else ""
+            )
             if s in sym
             else f"std {fmt(s['std'])}"
         )

@@ -26,6 +26,7 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
     "LossCall": {
         "ignore_index": "only cross_entropy/nll_loss with class-index targets",
         "contributing_values": "as ignore_index, when some target is not ignored",
+        "ignored_tail": "as ignore_index",
         "broadcast_shape": "only when input and target shapes differ (losses without class dims)",
         "mask": "only when the target is a boolean-mask selection",
         "module_frame": "only when a loss module (nn.*Loss) made the call",
@@ -80,7 +81,8 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
     "InitStat": {
         "identical_rows": "only weights with >= 2 dims and more than one row",
         "end_std": "only weights that started with identical rows or all zeros",
-        "end_identical_rows": "only such weights with >= 2 dims and more than one row",
+        "end_rows_moved": "only weights with >= 2 dims that started with identical rows",
+        "end_distinct_moved": "as end_rows_moved",
     },
     "TraceWarning": {
         "file": "tracer errors and interventions are not Python warnings: no location",

@@ -31,7 +31,8 @@ class InitStat(_InitStat, total=False):
 
     identical_rows: bool
     end_std: float
-    end_identical_rows: bool
+    end_rows_moved: int  # rows that differ from their start by the end of the run
+    end_distinct_moved: int  # distinct values among them
 
 
 class InputNormalizer(TypedDict):

@@ -25,23 +25,34 @@ def init_stats(module: nn.Module) -> list[dict]:
         }
         if x.dim() >= 2 and x.shape[0] > 1:
             d["identical_rows"] = _identical_rows(x)
+            if d["identical_rows"]:
+                # which rows moved by the end (end_stats takes it out again)
+                d["start_row"] = x.reshape(x.shape[0], -1)[0].clone()
         out.append(d)
     return out
 
 
 def end_stats(module: nn.Module, stats: list[dict]) -> None:
-    """The same weights at the end of the run, for those that started symmetric: rows
-    that training separated were never stuck (an embedding or a per-feature table whose
-    rows see different inputs), rows still identical are units that never differed."""
+    """The same weights at the end of the run, for those that started symmetric: how many
+    rows training moved, and into how many distinct values. Rows that each went their own
+    way (an embedding table, one row per feature, a zero-initialized layer whose rows see
+    different inputs) were never stuck; rows that moved in a few identical groups (every
+    hidden unit of a gate, of a layer) are units that never came to differ."""
     params = dict(list(module.named_parameters())[:200])
     for d in stats:
+        start = d.pop("start_row", None)
         p = params.get(d["name"])
         if p is None or not (d.get("identical_rows") or d.get("std") == 0.0):
             continue
         x = p.detach().float()
         d["end_std"] = float(x.std()) if x.numel() > 1 else 0.0
-        if x.dim() >= 2 and x.shape[0] > 1:
-            d["end_identical_rows"] = _identical_rows(x)
+        if x.dim() >= 2 and x.shape[0] > 1 and d.get("identical_rows"):
+            rows = x.reshape(x.shape[0], -1)
+            if start is None or start.shape != rows[0].shape:
+                continue
+            moved = (rows != start).any(dim=1)
+            d["end_rows_moved"] = int(moved.sum())
+            d["end_distinct_moved"] = int(torch.unique(rows[moved], dim=0).shape[0])
 
 
 def _identical_rows(x: torch.Tensor) -> bool:
