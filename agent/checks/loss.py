@@ -379,8 +379,10 @@ def _ignored_real_class(masked: list[LossCall]) -> tuple[LossCall, float] | None
     """ignore_index set to a value that is an ordinary class of 1-D targets (not padding)."""
     counts: dict[str, int] = {}
     for c in masked:
-        if len(c.target.shape) != 1:
-            return None  # per-token targets: the ignored value is usually padding
+        if len(c.target.shape) != 1 or c.ignored_tail:
+            # per-token targets (flattened or not) whose ignored value ends each sequence:
+            # padding, not a class
+            return None
         for k, v in (c.target.values or {}).items():
             counts[k] = counts.get(k, 0) + v
     if not masked or not counts:

@@ -18,6 +18,7 @@ from .interventions.batch import fixed_target
 from .interventions.loss import loss_operands
 from .loss_kinds import INDEX_TARGET, NO_BROADCAST
 from .ops import tag_of
+from .padding import ignored_tail
 from .recorder import MAX_EVENTS, Recorder
 from .tensors import frame_dict, frame_key, repo_frame, summarize
 
@@ -268,6 +269,7 @@ def _elements(d: dict, name: str, inp, tgt, ops: _Operands) -> None:
             "ignore_index", args[4] if len(args) > 4 and isinstance(args[4], int) else -100
         )
         d["ignore_index"] = ignore
+        d["ignored_tail"] = ignored_tail(tgt, ignore)
         contributing = int((tgt != ignore).sum())
         if contributing:
             kept = tgt[tgt != ignore]

@@ -67,6 +67,8 @@ class LossCall(TraceRecord):
     target: LossOperand
     reduction: str | None = "mean"
     ignore_index: int | None = None
+    # the ignored value ends every sequence of the unflattened targets, as padding does
+    ignored_tail: bool | None = None
     contributing_values: list[float] | None = None
     broadcast_shape: list[int] | None = None
     total_elements: int = 0
