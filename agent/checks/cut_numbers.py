@@ -72,3 +72,42 @@ def _added_term_beyond_chance(session: Session, eff: Effect) -> None:
     if eff.iv_final < eff.base_final and band.beyond(eff.iv_final):
         eff.improved = True
         eff.text += f"; beyond chance: {band.text()}"
+
+
+def cut_term(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A value detached inside the training forward that the loss adds as a term (through
+    sums, differences, averages and products with plain numbers only): its value counts,
+    its gradient is gone, whatever it was computed from (a flow's log-determinant, a KL
+    term). A detached value the loss uses as data (a stop-gradient target, an advantage
+    that weighs a prediction) is no term and is not marked. Rerun with the cut keeping the
+    graph; confirmed when the model then learns better."""
+    if not t.cut_terms:
+        return False
+    frame = t.cut_terms[0]
+    text = (
+        f"the training loss adds a value detached at {frame} inside the forward, through "
+        "sums and averages only: that term counts in the loss's value, but no gradient "
+        "flows through it to the parameters it was computed from"
+    )
+    eff = intervene(session, {"keep_graph": True}, "with the detach keeping the graph")
+    if not eff.improved:
+        _added_term_beyond_chance(session, eff)
+    ev.find(
+        "detached_graph",
+        status="confirmed" if eff.improved else "plausible",
+        confidence="high" if eff.improved else "medium",
+        evidence=[runtime(text, frame, session), eff.observation()],
+        where=where(session, frame),
+        why="a term detached before it is added to the loss is a constant to the optimizer: what it should teach the model (a log-determinant, a regularizer) is lost",
+        confirm=f"return the tensor at {frame} without .detach() where it feeds the loss, and compare",
+    )
+    if eff.improved:
+        ev.item("reachability", "failed", f"{text}; {eff.text}")
+    else:
+        ev.item(
+            "reachability",
+            "not_applicable",
+            f"{text}; {eff.text}: within this run the gradient it lacks does not decide the loss",
+            untested=True,
+        )
+    return True

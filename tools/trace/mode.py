@@ -238,6 +238,7 @@ class TraceMode(TorchFunctionMode):
         if name in ops.FACTORIES:
             out._ti_made = True
         ops.log_prob_made(name, args, out)
+        ops.cut_term_kept(name, args, out)
         if (
             name.endswith("_")
             and isinstance(a0, torch.nn.Parameter)
@@ -325,6 +326,14 @@ class TraceMode(TorchFunctionMode):
             name in ("transpose", "permute", "t") and rec.depth > 0 and isinstance(a0, torch.Tensor)
         ):
             ops.batch_transpose(rec, name, a0, args, out)
+        if (
+            name in ("view", "reshape", "flatten")
+            and isinstance(a0, torch.Tensor)
+            and out.dim() == 1
+            and a0.dim() == 2
+            and not a0.is_floating_point()
+        ):
+            out._ti_unflat = a0  # per-token targets flattened for the loss
         tag = tag_of(a0)
         if tag is not None:
             kind, frame, src, dim, in_forward = tag
@@ -471,6 +480,8 @@ class TraceMode(TorchFunctionMode):
         if on_path and kind in ("item", "__float__") and isinstance(t, torch.Tensor):
             reentry.remember(rec, t, out, repo_frame())
         if kind in ("detach", "data") and isinstance(out, torch.Tensor):
+            if on_path and in_forward:
+                out._ti_cutterm = repo_frame()  # a value cut from the graph
             tag = tag_of(t)
             if tag is not None:
                 out._ti_tag = tag

@@ -182,7 +182,9 @@ def broadcast(rec: Recorder, name: str, args) -> str | None:
     # every operand that gets broadcast had its unit axes added by the program on purpose
     # (`s.unsqueeze(2) - s.unsqueeze(1)`: all pairs): an outer operation by design
     deliberate = all(
-        getattr(t, "_ti_expanded", False) for t in (a, b) if tuple(t.shape) != tuple(shape)
+        getattr(t, "_ti_expanded", False) or _per_feature(rec, t, shape)
+        for t in (a, b)
+        if tuple(t.shape) != tuple(shape)
     )
     site = rec.op_site(
         "broadcast", frame, op=name.strip("_"), shapes=[list(a.shape), list(b.shape)],
@@ -193,6 +195,18 @@ def broadcast(rec: Recorder, name: str, args) -> str | None:
         ph = rec.phase_now()
         site["phases"][ph] = site["phases"].get(ph, 0) + 1
     return frame_key(frame)
+
+
+def _per_feature(rec: Recorder, t: torch.Tensor, shape) -> bool:
+    """An operand broadcast only along leading axes it lacks, as a bias or a per-feature
+    vector is (`u * s.unsqueeze(1)`, u of shape [D]), computed from neither the batch nor a
+    prediction, and not one value per sample: broadcasting's ordinary use."""
+    return (
+        t.dim() < len(shape)
+        and tuple(t.shape) == tuple(shape[len(shape) - t.dim() :])
+        and _role(t) == "other"
+        and (rec.batch_size is None or t.shape[0] != rec.batch_size)
+    )
 
 
 def _role(t: torch.Tensor) -> str:
@@ -296,6 +310,28 @@ WEIGHTINGS = {"mul", "__mul__", "__rmul__", "div", "__truediv__"}
 # averaging, weighting by a positive number
 LOG_PROBS = {"logsigmoid", "log_sigmoid", "log_softmax"}
 KEEPS_LOG_PROB = PASSTHROUGH | {"gather", "take_along_dim", "masked_select", "mean", "sum"}
+
+
+# ops through which a value stays an additive term of what they make: a loss that sums a
+# value cut from the graph adds a constant, whatever it was computed from
+KEEPS_TERM = PASSTHROUGH | TERM_SUMS | {"neg", "__neg__", "sum", "mean"}
+
+
+def cut_term_kept(name: str, args, out: torch.Tensor) -> None:
+    """Carries the mark of a value detached inside the forward (`_ti_cutterm`, its line)
+    through sums, differences, reductions, reshapes and products with numbers that carry
+    no gradient; any other op (a product with a prediction, a log, a matmul) uses the value
+    as data, as a stop-gradient target does, and drops it."""
+    marked = [a for a in args[:2] if getattr(a, "_ti_cutterm", None) is not None]
+    if not marked:
+        return
+    if name in KEEPS_TERM or (
+        name in WEIGHTINGS
+        and not any(
+            isinstance(a, torch.Tensor) and a.requires_grad for a in args[:2] if a is not marked[0]
+        )
+    ):
+        out._ti_cutterm = marked[0]._ti_cutterm
 
 
 def log_prob_made(name: str, args, out: torch.Tensor) -> None:

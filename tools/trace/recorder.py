@@ -141,6 +141,7 @@ class Recorder:
         # numbers cut from scalars that carry gradient this step (interventions/reentry.py)
         self.cut_values: dict[float, tuple] = {}
         self.loss_sources: list[str] = []  # `file:line` of the op that made each loss backward'ed
+        self.cut_terms: list[dict] = []  # lines of values detached in the forward a loss adds
         self.log_prob_losses: list[str] = []  # of those, the losses that are log-probabilities
         # loader site -> batch position of a per-row target -> per code column: code ->
         # [count, sum, sum of squares] of the targets (hooks/loader.py code_targets)

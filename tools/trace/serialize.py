@@ -41,6 +41,7 @@ def trace_dict(rec: Recorder) -> dict:
         "target_is_input": dict(rec.target_is_input),
         "loss_sources": list(rec.loss_sources),
         "log_prob_losses": list(rec.log_prob_losses),
+        "cut_terms": list(rec.cut_terms),
         "code_targets": [
             {
                 "site": site,

@@ -151,6 +151,8 @@ class Trace(TraceRecord):
     loss_sources: list[str] = Field(default_factory=list)  # `file:line` that made each loss
     # of those, the losses that are log-probabilities (a likelihood minimized as it is)
     log_prob_losses: list[str] = Field(default_factory=list)
+    # lines of values detached inside the training forward that a loss adds as a term
+    cut_terms: list[Frame] = Field(default_factory=list)
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)
