@@ -381,6 +381,7 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
     if real.fit < FITS:
         # real and shuffled pairs cannot differ when nothing is learned; whatever stops the
         # model from fitting, the later stages (and stage 8: initialization, capacity) say
+        ev.facts.pairs_unfit = text
         ev.item(
             "pairing",
             "not_applicable",

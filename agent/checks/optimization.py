@@ -458,13 +458,24 @@ def capacity(session: Session, ev: Evidence) -> None:
         or model_location(session, t)
     )
     if best[1] > 0.5 * abs(first):
+        # labels that do not belong to their inputs leave any model unable to fit a batch
+        # too: while stage 2's pairing test could not run for that same reason, the fit
+        # cannot tell capacity from the pairs
+        unfit = ev.facts.pairs_unfit
         ev.find(
             "insufficient_capacity",
-            status="confirmed",
+            status="plausible" if unfit else "confirmed",
             confidence="medium",
             evidence=[
                 Observation(
-                    source="intervention", text=text + " although every correctness stage passed"
+                    source="intervention",
+                    text=text
+                    + (
+                        f"; the pairs are untested for the same reason (stage 2: {unfit}), so "
+                        "targets that do not belong to their inputs would look the same"
+                        if unfit
+                        else " although every correctness stage passed"
+                    ),
                 )
             ],
             where=loc,

@@ -26,6 +26,9 @@ class StageFacts:
     symptom_evidence: str = ""  # the curve in words, as stage 1 read it
     chance: float | None = None  # the first loss an uninformed classifier would show
     failure: Failure | None = None  # the sandbox's failure when the path could not run
+    # stage 2: the pairing test could not run because no reference fit learned the pool
+    # (real pairs fit no better than shuffled ones): labels and capacity look alike there
+    pairs_unfit: str | None = None
     # stage 8
     fixed_batch_fits: dict[float, Fit] = field(default_factory=dict)  # lr scale -> fit
     late_dead: tuple[Activation, str] | None = None  # units that died during training
