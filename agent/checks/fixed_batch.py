@@ -11,6 +11,7 @@ from torch_investigate.agent.core.curves import curve_stats
 if TYPE_CHECKING:
     from torch_investigate.agent.core.runs import Run
     from torch_investigate.agent.core.session import Session
+    from torch_investigate.tools.tracefile.trace import Trace
 
 # When no scale fits, the sweep widens a decade at a time up to this factor either way.
 MAX_DECADES = 3
@@ -75,3 +76,22 @@ def widen(session: Session, site: str | None, fits: dict[float, tuple]) -> None:
         fits.update(sweep(session, site, (scale,)))
         if fits_well(fits[scale]) or (direction == 10.0 and fits[scale][2]):
             return
+
+
+def moving_batch(session: Session, t: Trace) -> str | None:
+    """The fixed-batch run's model saw many more distinct input rows than one batch holds:
+    what reaches the model is not fixed, whatever the loader yields."""
+    loader = t.train_loader()
+    run = session.runner.get({"fixed_batch": True}, train_loader=loader.site if loader else None)
+    if run.trace is None:
+        return None
+    fws = run.trace.train_forwards()
+    shape = fws[0].inputs[0].shape if fws and fws[0].inputs else None
+    rows = shape[0] if shape else 0
+    seen = run.trace.batches.train_unique
+    if rows and seen > 2 * rows:
+        return (
+            f"in that run the model received {seen} distinct input rows over "
+            f"{len(run.trace.raw_curve())} steps, not the {rows} of one batch"
+        )
+    return None

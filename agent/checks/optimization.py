@@ -34,25 +34,6 @@ SCALES = (0.1, 1.0, 10.0)
 MIN_FIT_STEPS = 40
 
 
-def _moving_batch(session: Session, t: Trace) -> str | None:
-    """The fixed-batch run's model saw many more distinct input rows than one batch holds:
-    what reaches the model is not fixed, whatever the loader yields."""
-    loader = t.train_loader()
-    run = session.runner.get({"fixed_batch": True}, train_loader=loader.site if loader else None)
-    if run.trace is None:
-        return None
-    fws = run.trace.train_forwards()
-    shape = fws[0].inputs[0].shape if fws and fws[0].inputs else None
-    rows = shape[0] if shape else 0
-    seen = run.trace.batches.train_unique
-    if rows and seen > 2 * rows:
-        return (
-            f"in that run the model received {seen} distinct input rows over "
-            f"{len(run.trace.raw_curve())} steps, not the {rows} of one batch"
-        )
-    return None
-
-
 def _unstable(session: Session) -> bool:
     """The run as written spikes or bounces (its loss curve, from stage 1)."""
     run = session.baseline()
@@ -443,7 +424,7 @@ def capacity(session: Session, ev: Evidence) -> None:
             "answer, so its fit cannot judge capacity",
         )
         return
-    moving = _moving_batch(session, t)
+    moving = fixed_batch.moving_batch(session, t)
     if moving:
         ev.item(
             "capacity",
