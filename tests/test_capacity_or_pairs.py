@@ -1,7 +1,8 @@
 """A model that cannot fit one fixed batch lacks capacity only if its targets belong to
-its inputs: when stage 2's pairing test could not run because no reference fit learned
-the pool (real pairs fit no better than shuffled ones), misaligned targets look the same,
-and capacity stays a suspicion that says so."""
+its inputs. When the program's model cannot fit the pairing test's pool, a wide network of
+the same inputs stands in for it: real pairs it learns beyond shuffled ones are right (and
+the program's model is what cannot fit them); pairs it cannot tell apart leave both
+questions open, and capacity is not confirmed."""
 
 from __future__ import annotations
 
@@ -33,10 +34,43 @@ for epoch in range(4):
 """
 
 
-def test_capacity_is_not_confirmed_while_the_pairs_are_untested_for_the_same_reason(
-    tmp_path: Path,
-) -> None:
+XOR_LINEAR = """
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+torch.manual_seed(0)
+X = torch.rand(4000, 2) * 2 - 1
+y = ((X[:, 0] > 0) ^ (X[:, 1] > 0)).float()       # quadrants: no line separates them
+loader = DataLoader(TensorDataset(X, y), batch_size=128, shuffle=True)
+model = nn.Linear(2, 1)
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+lossf = nn.BCEWithLogitsLoss()
+for epoch in range(4):
+    for xb, yb in loader:
+        loss = lossf(model(xb).squeeze(1), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(f"epoch {epoch} loss {loss.item():.4f}")
+"""
+
+
+def _item(report, name: str):
+    return next(i for s in report.stages for i in s.checklist if i.id == name)
+
+
+def test_capacity_is_not_confirmed_while_the_pairs_cannot_be_told_apart(tmp_path: Path) -> None:
     report = planner_report(tmp_path, MISALIGNED_SMALL_MODEL)
     found = [f for f in report.findings if f.category == "insufficient_capacity"]
     assert not [f for f in found if f.status == "confirmed"]
-    assert found and "the pairs are untested for the same reason" in found[0].evidence[0].text
+    assert "a wide network of the same inputs" in _item(report, "pairing").detail
+
+
+def test_pairs_a_wide_stand_in_learns_leave_the_small_model_s_capacity_confirmed(
+    tmp_path: Path,
+) -> None:
+    report = planner_report(tmp_path, XOR_LINEAR)
+    pairing = _item(report, "pairing")
+    assert pairing.outcome == "passed" and "stands in for it" in pairing.detail
+    found = [f for f in report.findings if f.category == "insufficient_capacity"]
+    assert found and found[0].status == "confirmed"

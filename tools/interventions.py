@@ -39,6 +39,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("holdout", "held-out", "the loss also measured on an unseen batch"),
         Intervention("fixed_pool", "pool of {value}", "the first {value} batches replayed in turn"),
         Intervention("reference_lr", "Adam lr {value}", "the update made by Adam at lr {value} instead of the program's optimizer"),
+        Intervention("reference_model", "wide network", "a wide network of the same inputs in place of the program's model", changes_loss=True),
         Intervention("lr_scale", "lr x{value}", "learning rate x{value}"),
         Intervention("weight_decay_scale", "weight decay x{value}", "weight decay x{value}"),
         Intervention("keep_graph", "graph kept", "detach and .data in the forward kept in the graph"),

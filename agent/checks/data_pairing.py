@@ -12,7 +12,6 @@ shuffled pairs too); an evaluation loss that falls over the run does.
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -28,6 +27,12 @@ from torch_investigate.agent.checks.levels import marginal_level, per_element
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
 from torch_investigate.agent.checks.numbers import change, fmt
 from torch_investigate.agent.checks.pairing_confounds import confound, no_own_targets
+from torch_investigate.agent.checks.pairing_fresh import (
+    EVAL_LEARNS,
+    Fresh,
+    evaluation_learns,
+    fresh_batches,
+)
 from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
 from torch_investigate.tools.tracefile.trace import Trace
@@ -41,8 +46,6 @@ POOL = 8  # training batches fitted; the next one is the unseen batch
 # An unseen batch's loss must improve by this much more with real pairs than with
 # shuffled ones (relative to its first value) for the pairs to count as carrying signal.
 MARGIN = 0.03
-# The run's own evaluation falling by this much says the pairs carry information.
-EVAL_LEARNS = 0.05
 MIN_STEPS = 40  # fewer reference steps cannot show misaligned pairs
 # Misaligned pairs are memorized but do not transfer; a model that cannot even lower the
 # pool's training loss this much says nothing about the pairs.
@@ -127,99 +130,6 @@ def _reordered(session: Session, ev: Evidence, t: Trace) -> bool:
     return True
 
 
-# Fresh batches the run must have trained through before their losses can say that the
-# model predicts samples it has not seen no better than the targets' distribution.
-FRESH_MIN = 50
-WINDOW = 10  # fresh losses per median
-MEDIAN_SE = 1.2533  # a median's standard error over the mean's, for normal scatter
-CHANCE_SE = 3.0  # standard errors below the level that chance does not reach
-
-
-@dataclass
-class Fresh:
-    """The training losses of the first pass over the data, each measured on a batch the
-    model had not been trained on yet: a held-out reading the run gives for free."""
-
-    steps: int
-    best: float  # the lowest median of ten consecutive losses, per element
-    level: float  # the targets' marginal level, per element
-    learns: bool  # best clearly below the level
-
-    def text(self) -> str:
-        verdict = "below" if self.learns else "never clearly below"
-        return (
-            f"over the first {self.steps} steps, each on a batch the model had not trained on yet, "
-            f"the training loss reaches {fmt(self.best)} per element, {verdict} the {fmt(self.level)} "
-            "that the targets' distribution alone allows"
-        )
-
-
-def _fresh_batches(t: Trace) -> Fresh | None:
-    """Within the first epoch every step's loss is measured before the model trains on
-    its batch. Falling below the marginal level there shows the inputs carry information
-    about their targets; None when the run does not tell (no loader, no known level, a
-    curve in other units than the loss call, too few fresh steps)."""
-    loader = t.train_loader()
-    calls = t.train_loss_calls()
-    if loader is None or not loader.dataset_len or not loader.batch_size or not calls:
-        return None
-    per_epoch = math.ceil(loader.dataset_len / loader.batch_size)
-    level, scale = marginal_level(calls), per_element(calls[0])
-    raw = t.raw_curve()
-    if level is None or level <= 0 or not scale or len({str(c.frame) for c in calls}) != 1:
-        return None
-    # the curve is in the loss call's units (one call per step, nothing added)
-    by_step = {c.step: c.value for c in calls if isinstance(c.value, float)}
-    same = [
-        abs(raw[k] - v) <= 1e-6 * max(1.0, abs(v))
-        for k, v in by_step.items()
-        if k < len(raw) and raw[k] is not None
-    ]
-    if not same or not all(same):
-        return None
-    fresh = [
-        v / scale for v in raw[: min(per_epoch, len(raw))] if v is not None and math.isfinite(v)
-    ]
-    if len(fresh) < FRESH_MIN:
-        return None
-    windows = [sorted(fresh[i : i + WINDOW])[WINDOW // 2] for i in range(len(fresh) - WINDOW + 1)]
-    best = min(windows)
-    # the lowest of many windows is low by chance alone: below the level by more than
-    # the batches' own scatter allows a median of ten (its standard error, several times)
-    scatter = statistics.pstdev(fresh) * MEDIAN_SE / math.sqrt(WINDOW)
-    clearly = best <= min(level * (1 - EVAL_LEARNS), level - CHANCE_SE * scatter)
-    return Fresh(len(fresh), best, level, clearly)
-
-
-def _evaluation_learns(t: Trace) -> str | None:
-    """The run's own evaluation loss falls below what the targets' distribution alone
-    allows: the inputs tell the model something about their targets. A fall that stops
-    short of it (the class frequencies, the mean, learned from misaligned pairs as well
-    as from true ones) says nothing about the pairs."""
-    by_site: dict[str, list] = {}
-    for c in t.eval_loss_calls():
-        if c.frame is not None:
-            by_site.setdefault(f"{c.frame.file}:{c.frame.line}", []).append(c)
-    for site, calls in by_site.items():
-        level, scale = marginal_level(calls), per_element(calls[0])
-        passes: dict[int, list[float]] = {}
-        for step, where_, value in t.eval_losses:
-            if where_ == site and isinstance(value, float):
-                passes.setdefault(step, []).append(value)
-        if level is None or not scale or len(passes) < 2 or level <= 0:
-            continue
-        (s0, first), *later = [(k, sum(v) / len(v) / scale) for k, v in sorted(passes.items())]
-        s1, best = min(later, key=lambda p: p[1])
-        if best <= level * (1 - EVAL_LEARNS):
-            return (
-                f"the program's own evaluation loss at {site} falls from {fmt(first)} (after {s0} "
-                f"steps) to {fmt(best)} per element (after {s1} steps), below the {fmt(level)} "
-                "that the targets' distribution alone allows: the inputs carry information about "
-                "their targets"
-            )
-    return None
-
-
 @check(Stage.DATA)
 def pairing(session: Session, ev: Evidence) -> None:
     t = baseline_trace(session) if not session.options.static_only else None
@@ -246,11 +156,11 @@ def pairing(session: Session, ev: Evidence) -> None:
             "its input by construction",
         )
         return
-    learns = _evaluation_learns(t)
+    learns = evaluation_learns(t)
     if learns:
         ev.item("pairing", "passed", learns)
         return
-    fresh = _fresh_batches(t)
+    fresh = fresh_batches(t)
     if fresh is not None and fresh.learns:
         ev.item(
             "pairing", "passed", f"{fresh.text()}: the inputs carry information about their targets"
@@ -341,28 +251,33 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
     if scale is not None and t.input_normalizer is None:
         # the reference fit does not depend on how the program scales its inputs either
         base["standardize_inputs"] = True
-    pairs: list[tuple[Transfer, Transfer]] = []
-    floor = _floor(t)
-    for lr in REFERENCE_LRS:  # the next step size only when this one shows no transfer
-        real_run, shuffled_run = session.runner.many(
-            [{**base, "reference_lr": lr}, {**base, "reference_lr": lr, "shuffle_targets": True}],
-            train_loader=site,
-        )
-        real, shuffled = _transfer(real_run, lr), _transfer(shuffled_run, lr)
-        if not t.train_loss_calls() and real_run.trace is not None:
-            # a loss written by hand: the unseen batch is scored by the squared difference,
-            # whose best constant is that batch's spread about its own mean
-            floor = real_run.trace.holdout_level
-        if real is not None and shuffled is not None:
-            pairs.append((real, shuffled))
-            if _transfers(real, shuffled, floor):
-                break
+    pairs, floor = _fit_pairs(session, t, base, site)
     if not pairs:
         ev.item("pairing", "skipped", "the reference fits produced no loss on an unseen batch")
         return
-    transfers = [rs for rs in pairs if _transfers(*rs, floor)]
-    # the step size that shows transfer, else the one that fits the pool best
-    real, shuffled = transfers[0] if transfers else max(pairs, key=lambda rs: rs[0].fit)
+    real, shuffled = _chosen(pairs, floor)
+    stand_in = ""
+    if real.fit < FITS:
+        # the program's model cannot fit the pool: a wide network of the same inputs asks
+        # the pairs instead (tools/trace/interventions/reference_model.py)
+        wide, wide_floor = _fit_pairs(session, t, base, site, {"reference_model": True})
+        if wide and _chosen(wide, wide_floor)[0] == real:
+            wide = []  # the same numbers: the stand-in never reached the loss
+        if wide and _chosen(wide, wide_floor)[0].fit < FITS:
+            w_real, w_shuffled = _chosen(wide, wide_floor)
+            stand_in = (
+                f"; a wide network of the same inputs in the model's place fits no better "
+                f"(training loss {change(w_real.fit, 'falls', 'rises')} with real pairs, "
+                f"{change(w_shuffled.fit, 'falls', 'rises')} with shuffled ones)"
+            )
+        elif wide:
+            stand_in = (
+                f"; the program's model cannot fit that pool (its training loss "
+                f"{change(real.fit, 'falls', 'rises')}), so a wide network of the same inputs "
+                "stands in for it"
+            )
+            pairs, floor = wide, wide_floor
+            real, shuffled = _chosen(pairs, floor)
     by_hand = (
         ""
         if t.train_loss_calls()
@@ -373,7 +288,7 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
         f"program's update{', inputs standardized per feature' if scale else ''}){by_hand}: on an unseen batch the loss {change(real.gain)} with the "
         f"real pairs ({fmt(real.first)} -> {fmt(real.best)}) and {change(shuffled.gain)} with "
         f"deliberately shuffled pairs; the training loss {change(real.fit, 'falls', 'rises')} "
-        f"and {change(shuffled.fit, 'falls', 'rises')} respectively"
+        f"and {change(shuffled.fit, 'falls', 'rises')} respectively{stand_in}"
     )
     if _transfers(real, shuffled, floor):
         ev.item("pairing", "passed", text)
@@ -460,3 +375,35 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
         confirm="print a few (input, target) pairs next to their source records; check both are indexed by the same permutation",
     )
     ev.item("pairing", "failed", text)
+
+
+def _fit_pairs(
+    session: Session, t: Trace, base: dict, site: str | None, extra: dict | None = None
+) -> tuple[list[tuple[Transfer, Transfer]], float | None]:
+    """Reference fits of the pool with real and with shuffled targets, a step size at a
+    time until one shows transfer; with the floor the unseen batch is judged against."""
+    pairs: list[tuple[Transfer, Transfer]] = []
+    floor = _floor(t)
+    for lr in REFERENCE_LRS:  # the next step size only when this one shows no transfer
+        spec = {**base, **(extra or {}), "reference_lr": lr}
+        real_run, shuffled_run = session.runner.many(
+            [spec, {**spec, "shuffle_targets": True}], train_loader=site
+        )
+        real, shuffled = _transfer(real_run, lr), _transfer(shuffled_run, lr)
+        if not t.train_loss_calls() and real_run.trace is not None:
+            # a loss written by hand: the unseen batch is scored by the squared difference,
+            # whose best constant is that batch's spread about its own mean
+            floor = real_run.trace.holdout_level
+        if real is not None and shuffled is not None:
+            pairs.append((real, shuffled))
+            if _transfers(real, shuffled, floor):
+                break
+    return pairs, floor
+
+
+def _chosen(
+    pairs: list[tuple[Transfer, Transfer]], floor: float | None
+) -> tuple[Transfer, Transfer]:
+    """The step size that shows transfer, else the one that fits the pool best."""
+    transfers = [rs for rs in pairs if _transfers(*rs, floor)]
+    return transfers[0] if transfers else max(pairs, key=lambda rs: rs[0].fit)

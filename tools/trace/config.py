@@ -29,6 +29,8 @@ class Interventions:
     holdout: bool = False  # with fixed_batch: loss on an unseen batch after each update
     fixed_pool: int = 1  # with fixed_batch: the first N batches are replayed in turn
     reference_lr: float = 0.0  # > 0: every optimizer's update is Adam's at this lr instead
+    # the top model's output replaced by a wide network's of the same input (reference_model.py)
+    reference_model: bool = False
     lr_scale: float = 1.0
     weight_decay_scale: float = 1.0
     keep_graph: bool = False  # detach/.data inside the training forward keep the graph

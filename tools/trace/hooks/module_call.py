@@ -13,7 +13,7 @@ import torch
 from torch import nn
 
 from .. import indexed_rows, target_order
-from ..interventions import batch, training
+from ..interventions import batch, reference_model, training
 from ..mode import under_transform
 from ..probes import forward_probes
 from ..recorder import MAX_EVENTS, Recorder
@@ -71,6 +71,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         finally:
             rec.stack.pop()
         if role == "model":
+            out = reference_model.replaced_output(rec, args, kwargs, out)
             _model_output(rec, self, out)
         return out
 

@@ -11,7 +11,7 @@ import types
 import torch
 from torch import nn
 
-from ..interventions import batch, training
+from ..interventions import batch, reference_model, training
 from ..recorder import MAX_CURVE, MAX_EVENTS, Recorder
 from ..tensors import frame_dict, repo_caller, repo_frame
 from ..user_probe import probe_and_stop
@@ -212,6 +212,7 @@ def _step_post(rec: Recorder, opt) -> None:
     rec.backward_since_step = 0
     if rec.cfg.probe_code and rec.probe_result is None:
         probe_and_stop(rec)
+    reference_model.step(rec)
     batch.holdout_after_step(rec)
     rec.check_budget()
 

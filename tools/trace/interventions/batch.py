@@ -10,6 +10,7 @@ from torch.utils.data import BatchSampler, DataLoader, RandomSampler
 from ..probes import Restore
 from ..recorder import MAX_CURVE, Recorder
 from ..tensors import batch_copy, map_tensors, tensors_in
+from . import reference_model
 
 
 def _copies(args, kwargs) -> tuple:
@@ -225,7 +226,7 @@ def holdout_loss(rec: Recorder) -> float | None:
     with rec.quiet(), Restore(model), torch.no_grad():
         try:
             model.eval()
-            out = tensors_in(model(*a, **k))
+            out = tensors_in(reference_model.replaced_output(rec, a, k, model(*a, **k)))
             if not out:
                 return None
             pred = out[0]

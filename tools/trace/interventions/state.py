@@ -31,6 +31,10 @@ class InterventionState:
     standardize: tuple | None = None  # standardize_inputs: (mean, std) of the first batch
     align: list | None = None  # align_eval_inputs: [rows, sum, sum of squares] of training inputs
     reference: object | None = None  # reference_lr with a hand-written update: its Adam
+    # reference_model: the wide network standing in for the model, its Adam, (in, out) sizes
+    reference_net: torch.nn.Module | None = None
+    reference_net_opt: object | None = None
+    reference_net_shape: tuple | None = None
     saved_groups: list | None = None  # (lr, weight_decay) per group, restored after step
     added_missing: bool = False  # add_missing_params runs once
 

@@ -1,0 +1,112 @@
+"""Stage 2, pairing read from the run itself: the losses of the first pass over the data,
+each on a batch the model had not trained on yet, and the program's own evaluation loss.
+Either falling below what the targets' distribution alone allows shows that the inputs
+carry information about their targets."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from torch_investigate.agent.checks.levels import marginal_level, per_element
+from torch_investigate.agent.checks.numbers import fmt
+
+if TYPE_CHECKING:
+    from torch_investigate.tools.tracefile.trace import Trace
+
+# The run's own evaluation falling by this much says the pairs carry information.
+EVAL_LEARNS = 0.05
+
+# Fresh batches the run must have trained through before their losses can say that the
+# model predicts samples it has not seen no better than the targets' distribution.
+FRESH_MIN = 50
+WINDOW = 10  # fresh losses per median
+MEDIAN_SE = 1.2533  # a median's standard error over the mean's, for normal scatter
+CHANCE_SE = 3.0  # standard errors below the level that chance does not reach
+
+
+@dataclass
+class Fresh:
+    """The training losses of the first pass over the data, each measured on a batch the
+    model had not been trained on yet: a held-out reading the run gives for free."""
+
+    steps: int
+    best: float  # the lowest median of ten consecutive losses, per element
+    level: float  # the targets' marginal level, per element
+    learns: bool  # best clearly below the level
+
+    def text(self) -> str:
+        verdict = "below" if self.learns else "never clearly below"
+        return (
+            f"over the first {self.steps} steps, each on a batch the model had not trained on yet, "
+            f"the training loss reaches {fmt(self.best)} per element, {verdict} the {fmt(self.level)} "
+            "that the targets' distribution alone allows"
+        )
+
+
+def fresh_batches(t: Trace) -> Fresh | None:
+    """Within the first epoch every step's loss is measured before the model trains on
+    its batch. Falling below the marginal level there shows the inputs carry information
+    about their targets; None when the run does not tell (no loader, no known level, a
+    curve in other units than the loss call, too few fresh steps)."""
+    loader = t.train_loader()
+    calls = t.train_loss_calls()
+    if loader is None or not loader.dataset_len or not loader.batch_size or not calls:
+        return None
+    per_epoch = math.ceil(loader.dataset_len / loader.batch_size)
+    level, scale = marginal_level(calls), per_element(calls[0])
+    raw = t.raw_curve()
+    if level is None or level <= 0 or not scale or len({str(c.frame) for c in calls}) != 1:
+        return None
+    # the curve is in the loss call's units (one call per step, nothing added)
+    by_step = {c.step: c.value for c in calls if isinstance(c.value, float)}
+    same = [
+        abs(raw[k] - v) <= 1e-6 * max(1.0, abs(v))
+        for k, v in by_step.items()
+        if k < len(raw) and raw[k] is not None
+    ]
+    if not same or not all(same):
+        return None
+    fresh = [
+        v / scale for v in raw[: min(per_epoch, len(raw))] if v is not None and math.isfinite(v)
+    ]
+    if len(fresh) < FRESH_MIN:
+        return None
+    windows = [sorted(fresh[i : i + WINDOW])[WINDOW // 2] for i in range(len(fresh) - WINDOW + 1)]
+    best = min(windows)
+    # the lowest of many windows is low by chance alone: below the level by more than
+    # the batches' own scatter allows a median of ten (its standard error, several times)
+    scatter = statistics.pstdev(fresh) * MEDIAN_SE / math.sqrt(WINDOW)
+    clearly = best <= min(level * (1 - EVAL_LEARNS), level - CHANCE_SE * scatter)
+    return Fresh(len(fresh), best, level, clearly)
+
+
+def evaluation_learns(t: Trace) -> str | None:
+    """The run's own evaluation loss falls below what the targets' distribution alone
+    allows: the inputs tell the model something about their targets. A fall that stops
+    short of it (the class frequencies, the mean, learned from misaligned pairs as well
+    as from true ones) says nothing about the pairs."""
+    by_site: dict[str, list] = {}
+    for c in t.eval_loss_calls():
+        if c.frame is not None:
+            by_site.setdefault(f"{c.frame.file}:{c.frame.line}", []).append(c)
+    for site, calls in by_site.items():
+        level, scale = marginal_level(calls), per_element(calls[0])
+        passes: dict[int, list[float]] = {}
+        for step, where_, value in t.eval_losses:
+            if where_ == site and isinstance(value, float):
+                passes.setdefault(step, []).append(value)
+        if level is None or not scale or len(passes) < 2 or level <= 0:
+            continue
+        (s0, first), *later = [(k, sum(v) / len(v) / scale) for k, v in sorted(passes.items())]
+        s1, best = min(later, key=lambda p: p[1])
+        if best <= level * (1 - EVAL_LEARNS):
+            return (
+                f"the program's own evaluation loss at {site} falls from {fmt(first)} (after {s0} "
+                f"steps) to {fmt(best)} per element (after {s1} steps), below the {fmt(level)} "
+                "that the targets' distribution alone allows: the inputs carry information about "
+                "their targets"
+            )
+    return None
