@@ -54,9 +54,30 @@ def test_positions_mixed_by_a_scramble_make_the_scramble_the_root_cause(tmp_path
     )
     report = planner_report(tmp_path, scrambled)
     f = report.finding(report.root_cause)
-    leak = [x for x in report.findings if x.category == "split_leakage" and x.status == "confirmed"]
-    assert leak, [(x.category, x.status) for x in report.findings]  # the probe sees it too
+    leak = [x for x in report.findings if x.category == "split_leakage"]
+    # the probe sees it too, and says what carries the later inputs back: no confirmed
+    # leakage of its own beside the scramble
+    assert leak and all(x.status == "plausible" for x in leak), report.findings
+    assert "moves the batch's positions inside the forward" in leak[0].evidence[0].text
     assert f is not None and f.category in ("reshape_scramble", "wrong_dimension"), report.findings
+
+
+# minGPT's attention with its softmax over the queries (evals/real): the causal mask is
+# there, but weights normalized across the queries let later positions in
+QUERY_SOFTMAX = LEAKY.replace(LEAK, "self.mask[:, :n, :n] == 0").replace(
+    "F.softmax(att, dim=-1) @ v", "F.softmax(att, dim=-2) @ v"
+)
+
+
+def test_a_softmax_over_the_queries_is_the_dimension_defect_the_future_reading_follows(tmp_path):
+    report = planner_report(tmp_path, QUERY_SOFTMAX)
+    f = report.finding(report.root_cause)
+    assert f is not None and f.category == "wrong_dimension" and f.status == "confirmed"
+    assert (f.file, f.symbol) == ("train.py", "Attention.forward")
+    assert "sums over its last axis" in f.evidence[0].text
+    assert not [
+        x for x in report.findings if x.category == "split_leakage" and x.status == "confirmed"
+    ]
 
 
 def test_a_scramble_of_positions_can_cause_a_future_reading():

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
+from torch_investigate.agent.checks.future_reading import sees_future
 from torch_investigate.agent.checks.holdout_index import (
     HOLDS_TRAINING,
     shared_rows_of_one_output,
@@ -237,46 +238,9 @@ def _target_is_input(session: Session, ev: Evidence, t: Trace) -> bool:
 def _target_in_input(session: Session, ev: Evidence, t: Trace) -> bool:
     return (
         _target_is_input(session, ev, t)
-        or _sees_future(session, ev, t)
+        or sees_future(session, ev, t)
         or _target_among_inputs(session, ev, t)
     )
-
-
-def _sees_future(session: Session, ev: Evidence, t: Trace) -> bool:
-    """The targets are the model's input moved one position, and the model's outputs
-    before a position move when only the inputs after it change: each position reads its
-    own target (tools/trace/future.py)."""
-    p = t.future_probe
-    if p is None or not p.sees_future or p.cut is None:
-        return False
-    text = (
-        "the training targets are the model's input moved one position (the next token); "
-        f"with the inputs from position {p.cut} of {p.length} on replaced by other tokens of "
-        f"the batch, the model's outputs before position {p.cut} move by "
-        f"{fmt(100 * (p.moved_before or 0.0))}% of their scale (eval mode, one RNG state; two "
-        "unchanged forwards agree): each position reads the inputs after it, its own target "
-        "among them"
-    )
-    own = [m for m in p.mixers if _repo_class(session, m.class_)]
-    if own:
-        text += f"; the first module that carries later inputs to earlier positions is `{own[0].module}` ({own[0].class_})"
-    ev.find(
-        "split_leakage",
-        title="each position's output reads the inputs after it (its own target)",
-        status="confirmed",
-        confidence="high",
-        evidence=[runtime(text, None, session, moved_before=p.moved_before, cut=p.cut)],
-        where=(own and places.dataset_class(session, own[0].class_, ("forward", "__call__")))
-        or places.dataset_class(session, p.model_class, ("forward", "__call__"))
-        or first_static_location(session, "split_leakage"),
-        why="a model that sees the positions after the one it predicts copies the next input "
-        "instead of predicting it: the training loss falls far below what the task allows, "
-        "and generation, which has no future to read, fails",
-        confirm="feed one sequence, change only its last token, and compare the outputs at the "
-        "earlier positions: they must not move (a causal mask: torch.tril, or is_causal=True)",
-    )
-    ev.item("leakage", "failed", text)
-    return True
 
 
 def _target_among_inputs(session: Session, ev: Evidence, t: Trace) -> bool:
@@ -314,10 +278,6 @@ def _column_leak(
         confirm=confirm,
     )
     ev.item("leakage", "failed", text)
-
-
-def _repo_class(session: Session, name: str) -> bool:
-    return any(s.kind == "class" for s in session.index.find_symbols(name))
 
 
 def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
