@@ -148,11 +148,7 @@ def unbounded(session: Session, ev: Evidence, t: Trace) -> bool:
                 culprit, culprit_values = term, (start, end)
             else:
                 others.append(term)
-    text = (
-        f"the training loss falls below zero without slowing down ({fmt(runaway.second)} over "
-        f"the second quarter of the steps, {fmt(runaway.last)} over the last): the objective has "
-        "no minimum"
-    )
+    text = f"the training loss falls without bound ({runaway.text()}): the objective has no minimum"
     location = None
     if culprit is not None and culprit_values is not None:
         text += (

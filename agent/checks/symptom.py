@@ -369,8 +369,7 @@ def _judge(t: Trace, raw: list[float | None], a: int, b: int) -> tuple[str, str,
     if runaway is not None:
         return (
             "divergence",
-            f"the loss falls without bound: below zero and still accelerating ({fmt(runaway.second)} "
-            f"over the second quarter of the steps, {fmt(runaway.last)} over the last)",
+            f"the loss falls without bound: {runaway.text()}",
             stats,
         )
     if _raised(t) is not None and b >= len(raw):

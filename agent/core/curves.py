@@ -89,6 +89,24 @@ class Runaway:
 
     second: float
     last: float
+    lowest: float | None = None  # set when the loss reached far below zero rather than accelerating
+
+    def text(self) -> str:
+        if self.lowest is not None:
+            return (
+                f"it reaches {self.lowest:.4g}, far below zero, and ends at {self.last:.4g} "
+                "over the last quarter of the steps"
+            )
+        return (
+            f"below zero and still accelerating ({self.second:.4g} over the second quarter of "
+            f"the steps, {self.last:.4g} over the last)"
+        )
+
+
+# A loss bounded below stays within float range of its start: a Gaussian or flow
+# log-likelihood in float32 bottoms out some tens of nats below zero. One that reaches this
+# many times its first magnitude (at least 1) below zero has no minimum at all.
+FAR_BELOW = 1e4
 
 
 def falls_without_bound(raw: Sequence[float | None]) -> Runaway | None:
@@ -104,9 +122,13 @@ def falls_without_bound(raw: Sequence[float | None]) -> Runaway | None:
     m1, m2, m3, m4 = (median(vals[i * q : (i + 1) * q]) for i in range(4))
     falling = m4 < m3 < m2 < m1
     accelerating = (m3 - m4) >= ACCELERATES * (m2 - m3) and (m2 - m3) >= 0.8 * (m1 - m2)
-    return (
-        Runaway(m2, m4) if m4 < 0 and abs(m4) > abs(vals[0]) and falling and accelerating else None
-    )
+    if m4 < 0 and abs(m4) > abs(vals[0]) and falling and accelerating:
+        return Runaway(m2, m4)
+    lowest = min(vals)
+    if m4 < 0 and lowest <= -FAR_BELOW * max(abs(vals[0]), 1.0):
+        # it got there and bounced (overflowing steps, a clipped or rescheduled rate)
+        return Runaway(m2, m4, lowest)
+    return None
 
 
 @dataclass

@@ -364,12 +364,21 @@ def _positively_weighted(args, attr: str) -> bool:
 def scalar_made(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
     """A scalar on the way to a training loss: the line that computed it (the last op that
     wrote it: `0.5 * torch.sum(...)` is the line of the sum and the scaling). A weighting
-    by a positive number (`beta * kl`, `loss / accum`) keeps the line of what it weighs;
+    by a positive number (`beta * kl`, `loss / accum`) keeps the line of what it weighs,
+    and the mean or sum of per-sample terms the line of those terms;
     a negative one changes the sign, and a sign is decided where it is written."""
     frame = repo_frame()
-    out._ti_scalar = _weighted(name, args) or frame_key(frame)
+    out._ti_scalar = _weighted(name, args) or _reduced(name, args) or frame_key(frame)
     if out.dim() == 0:
         out._ti_made = frame  # which function computed it (the program's loss, for probes)
+
+
+def _reduced(name: str, args) -> str | None:
+    """The mean or sum of per-sample terms keeps the line that computed them (`kl.mean()`
+    of a KL computed per sample in a helper): a reduction decides no sign."""
+    if name not in ("mean", "sum") or not args or not isinstance(args[0], torch.Tensor):
+        return None
+    return getattr(args[0], "_ti_scalar", None)
 
 
 def _weighted(name: str, args) -> str | None:
