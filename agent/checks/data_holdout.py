@@ -9,6 +9,7 @@ from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
 from torch_investigate.agent.checks.future_reading import sees_future
+from torch_investigate.agent.checks.group_standardized import per_group
 from torch_investigate.agent.checks.holdout_index import (
     HOLDS_TRAINING,
     shared_rows_of_one_output,
@@ -61,7 +62,7 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
             "not_applicable",
             "inputs are not floating-point features (e.g. token ids); moments not comparable",
         )
-    else:
+    elif not per_group(session, ev, t):
         signed, rs = standardized(tm, em)
         if signed:
             site = None if transform_like(signed, rs, tm.n, em.n) else odd_site(t)
