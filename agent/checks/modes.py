@@ -270,6 +270,7 @@ def metrics(session: Session, ev: Evidence) -> None:
         for o in t.ops
         if o.kind == "batch_dim" and o.op in ("argmax", "argmin") and not o.in_forward
     ]
+    farthest = [o for o in t.ops if o.kind == "farthest"]
     if bcast:
         o = bcast[0]
         text = f"`{o.op}` at {o.frame} compares {o.shapes[0]} with {o.shapes[1]} and gets {o.out_shape}: every prediction is compared with every target"
@@ -279,6 +280,13 @@ def metrics(session: Session, ev: Evidence) -> None:
     elif batch_argmax:
         o = batch_argmax[0]
         text = f"{o.op}(dim=0) at {o.frame} on a {o.shape} tensor picks a sample per class instead of a class per sample"
+    elif farthest:
+        o = farthest[0]
+        text = (
+            f"the index op at {o.frame} keeps the largest of a distance (topk keeps the largest "
+            f"unless told otherwise), and its indices are compared with `==` at {o.caller} in "
+            "evaluation: each prediction is the farthest candidate, not the nearest"
+        )
     else:
         missing = eval_missing(t)
         if missing and missing[0] == "skipped":

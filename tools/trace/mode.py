@@ -17,7 +17,7 @@ from __future__ import annotations
 import torch
 from torch.overrides import TorchFunctionMode
 
-from . import indexed_rows, ops, softmax_axis, target_order
+from . import farthest, indexed_rows, ops, softmax_axis, target_order
 from .interventions import reentry
 from .interventions.loss import kept_graph, renormalizing
 from .loss_calls import SUBTRACTIONS, difference_target, loss_call, weighted_loss
@@ -156,8 +156,9 @@ class TraceMode(TorchFunctionMode):
         if name in SUBTRACTIONS:
             args = difference_target(rec, name, args)
         # training ops are examined in the detailed steps (a new training phase opens new
-        # ones); evaluation ops, where metric bugs live, always
-        if rec.fast_forward or (
+        # ones); evaluation ops, where metric bugs live, always, and after the step budget
+        # (fast-forward to the program's final evaluation) up to a bounded number of ops
+        if (rec.fast_forward and not rec.final_eval_op()) or (
             not rec.detailed and not self.op_interventions and torch.is_grad_enabled()
         ):
             out = func(*args, **kwargs)  # the program's own call
@@ -185,6 +186,7 @@ class TraceMode(TorchFunctionMode):
                 feeds_training(rec, args, out)
         elif isinstance(out, tuple):  # `probs.max(dim=1)`: computed from that forward's output
             _carry_forward_index(args, out)
+            farthest.after_op(rec, name, args, kwargs, out)
         return out
 
     def _reshape_as_permute(self, name: str, args, out: torch.Tensor) -> torch.Tensor:
@@ -239,6 +241,7 @@ class TraceMode(TorchFunctionMode):
             out._ti_made = True
         ops.log_prob_made(name, args, out)
         softmax_axis.after_op(self.rec, name, args, kwargs, out)
+        farthest.after_op(self.rec, name, args, kwargs, out)
         ops.cut_term_kept(name, args, out)
         if (
             name.endswith("_")

@@ -39,6 +39,9 @@ class StopTracing(BaseException):
     """
 
 
+MAX_FINAL_EVAL_OPS = 20_000  # evaluation ops observed after the step budget, at most
+
+
 class Recorder:
     def __init__(self, cfg: Config) -> None:
         self.cfg = cfg
@@ -51,6 +54,7 @@ class Recorder:
         self.stop_reason = ""
         self.error: dict | None = None
         self.fast_forward = False
+        self.final_eval_ops = 0  # evaluation ops observed after the step budget
         self.detail_until = cfg.detail_steps
         self.windows = 0
         self.detail_windows: list[dict] = []
@@ -269,6 +273,15 @@ class Recorder:
             self.ops[key] = rec
         rec["count"] += 1
         return rec
+
+    def final_eval_op(self) -> bool:
+        """An evaluation op after the step budget that is still observed: a final scoring
+        pass of a few batches is read whole, a long one in part (MAX_FINAL_EVAL_OPS), and
+        the fast-forward stays fast."""
+        if torch.is_grad_enabled() or self.final_eval_ops >= MAX_FINAL_EVAL_OPS:
+            return False
+        self.final_eval_ops += 1
+        return True
 
     def phase_now(self) -> str:
         return "train" if torch.is_grad_enabled() else "eval"
