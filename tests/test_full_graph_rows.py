@@ -61,6 +61,8 @@ def test_evaluation_rows_among_the_training_rows_are_leakage(tmp_path):
     assert found and found[0].status == "confirmed", report.findings
     assert "are among the" in found[0].evidence[-1].text
     assert report.finding(report.root_cause) is found[0]
+    # placed where the training rows were chosen, not where the loss reads them
+    assert (found[0].line, found[0].symbol) == (24, "<module>")  # the `idx_train =` line
 
 
 def test_disjoint_rows_and_a_train_set_score_are_no_leakage(tmp_path):

@@ -90,7 +90,9 @@ def shared_rows_of_one_output(session: Session, ev: Evidence, t: Trace) -> bool:
         status="confirmed",
         confidence="high",
         evidence=[runtime(text, tframe, session, overlap=p.overlap, eval_rows=p.rows)],
-        where=first_static_location(session, "split_leakage") or where(session, tframe),
+        where=(where(session, p.train_index_made) if p.train_index_made else None)
+        or first_static_location(session, "split_leakage")
+        or where(session, tframe),
         why="evaluation nodes (rows) the model was trained on make the held-out metric optimistic; it no longer measures generalization",
         confirm="print len(set(idx_train.tolist()) & set(idx_test.tolist())); draw the training, validation and test indices as disjoint parts of one permutation",
     )

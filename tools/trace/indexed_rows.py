@@ -15,6 +15,7 @@ import torch
 
 from .hooks.guard import guarded
 from .recorder import Recorder
+from .tensors import frame_dict, repo_frame
 
 MAX_ROWS = 200_000  # training rows kept per input
 MAX_PASSES = 32  # distinct evaluation row sets kept
@@ -27,6 +28,18 @@ def source_of(tensors: list[torch.Tensor]) -> str | None:
         return None
     x = tensors[0]
     return f"{id(x)}:{tuple(x.shape)}"
+
+
+CONVERSIONS = {"to", "long", "int", "cpu", "cuda", "contiguous", "clone", "type", "view", "reshape"}
+
+
+def born(rec: Recorder, name: str, a0, out: torch.Tensor) -> None:
+    """The line that made an index tensor outside any forward (a split's `idx[1500:]`): where
+    the training rows were chosen. A conversion keeps the line it converts."""
+    if rec.depth != 0 or out.dim() != 1 or out.dtype not in (torch.int64, torch.int32):
+        return
+    kept = getattr(a0, "_ti_born", None) if name in CONVERSIONS else None
+    out._ti_born = kept or repo_frame()
 
 
 def indexed(a0: torch.Tensor, index, out: torch.Tensor) -> None:
@@ -43,13 +56,13 @@ def indexed(a0: torch.Tensor, index, out: torch.Tensor) -> None:
         rows = index.remainder(n) if n else index
     else:
         return
-    out._ti_rows = (src, rows)
+    out._ti_rows = (src, rows, getattr(index, "_ti_born", None))
 
 
 @guarded  # a failure here is the tracer's, counted, never the program's
 def at_loss(rec: Recorder, inp: torch.Tensor, train: bool, site: str) -> None:
     """A loss call at `site` whose input holds indexed rows of a forward's output."""
-    src, rows = inp._ti_rows
+    src, rows, born = inp._ti_rows
     with rec.quiet(), torch.no_grad():
         ids = rows.detach().cpu().tolist()
     if train:
@@ -57,6 +70,8 @@ def at_loss(rec: Recorder, inp: torch.Tensor, train: bool, site: str) -> None:
         if len(kept) < MAX_ROWS:
             kept.update(ids)
         rec.indexed_train_site.setdefault(src, site)
+        if born is not None:
+            rec.indexed_train_born.setdefault(src, frame_dict(born))
         return
     rows_set = frozenset(ids)
     for p in rec.indexed_eval:
@@ -80,6 +95,7 @@ def serialize(rec: Recorder) -> list[dict]:
                 "overlap": len(p["rows"] & train),
                 "train_rows": len(train),
                 "train_site": rec.indexed_train_site.get(p["src"], "?"),
+                "train_index_made": rec.indexed_train_born.get(p["src"]),
             }
         )
     return out

@@ -239,6 +239,7 @@ class TraceMode(TorchFunctionMode):
         a0 = args[0] if args else None
         if name in ops.FACTORIES:
             out._ti_made = True
+        indexed_rows.born(self.rec, name, a0, out)
         ops.log_prob_made(name, args, out)
         softmax_axis.after_op(self.rec, name, args, kwargs, out)
         farthest.after_op(self.rec, name, args, kwargs, out)

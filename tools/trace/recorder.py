@@ -160,6 +160,7 @@ class Recorder:
         self.indexed_train: dict[str, set[int]] = {}
         self.indexed_eval: list[dict] = []
         self.indexed_train_site: dict[str, str] = {}  # the training loss call that read them
+        self.indexed_train_born: dict = {}  # the line that made the training rows' index tensor
         self.fw_read: set[int] = set()  # forwards whose output an op of the program read
         # module.training of every forward a backward directly follows, for the whole run
         # (the detailed records cover only the first steps)

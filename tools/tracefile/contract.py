@@ -52,6 +52,7 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "source_in_forward": "renormalized",
         "caller": "renormalized, softmax_axis (the product that sums over another axis), farthest (the comparison)",
     },
+    "IndexedRows": {"train_index_made": "only when an op the tracer saw made the training index"},
     "DropoutInEval": {"functional_dropout": "only functional dropout (not attention dropout)"},
     "ForwardProbe": {
         "reason": "only a skipped probe or one that raised",

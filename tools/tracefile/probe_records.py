@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from torch_investigate.tools.tracefile.records import TraceRecord
+from torch_investigate.tools.tracefile.records import Frame, TraceRecord
 
 
 class ForwardProbe(TraceRecord):
@@ -56,6 +56,7 @@ class IndexedRows(TraceRecord):
     overlap: int = 0  # of those, rows a training loss read
     train_rows: int = 0
     train_site: str = "?"  # the training loss call that read the training rows
+    train_index_made: Frame | None = None  # the line that made the training rows' index
 
 
 class ClassStream(TraceRecord):
