@@ -74,3 +74,14 @@ def test_pairs_a_wide_stand_in_learns_leave_the_small_model_s_capacity_confirmed
     assert pairing.outcome == "passed" and "stands in for it" in pairing.detail
     found = [f for f in report.findings if f.category == "insufficient_capacity"]
     assert found and found[0].status == "confirmed"
+
+
+def test_a_run_that_fits_the_full_data_better_than_the_sweep_fits_one_batch_has_capacity() -> None:
+    from torch_investigate.agent.checks.fixed_batch import fits_full_data
+
+    # a transformer that needs more steps than the sweep gives it (round 09's bracket model)
+    assert fits_full_data(first=0.505, best=0.403, settled=0.14)
+    # the run stays high too: the fit says nothing in its favour
+    assert not fits_full_data(first=0.69, best=0.68, settled=0.66)
+    assert not fits_full_data(first=0.69, best=0.30, settled=0.32)
+    assert not fits_full_data(first=0.69, best=0.68, settled=None)

@@ -95,3 +95,10 @@ def moving_batch(session: Session, t: Trace) -> str | None:
             f"{len(run.trace.raw_curve())} steps, not the {rows} of one batch"
         )
     return None
+
+
+def fits_full_data(first: float, best: float, settled: float | None) -> bool:
+    """The run as written fits the whole training data better than the sweep fitted one
+    batch: below the fit the capacity test asks for, and below the sweep's best. A model
+    that does that has the capacity; the sweep's steps were too few to show it."""
+    return settled is not None and settled <= 0.5 * abs(first) and settled < best

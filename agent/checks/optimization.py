@@ -19,7 +19,7 @@ from torch_investigate.agent.checks.locations import (
     where,
 )
 from torch_investigate.agent.checks.numbers import fmt, of_chance
-from torch_investigate.agent.core.curves import curve_stats
+from torch_investigate.agent.core.curves import curve_stats, final_level
 from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
 
@@ -438,6 +438,15 @@ def capacity(session: Session, ev: Evidence) -> None:
         or (init_location(session, t.models[0].class_) if t.models else None)
         or model_location(session, t)
     )
+    settled = final_level(t.raw_curve())
+    if best[1] > 0.5 * abs(first) and fixed_batch.fits_full_data(first, best[1], settled):
+        ev.item(
+            "capacity",
+            "passed",
+            f"{text}; the run itself settles at {fmt(settled)} on the full data, below that: "
+            "the model can fit, the sweep's few steps on one batch do not show it",
+        )
+        return
     if best[1] > 0.5 * abs(first):
         # labels that do not belong to their inputs leave any model unable to fit a batch
         # too: while stage 2's pairing test could not run for that same reason, the fit
