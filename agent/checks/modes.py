@@ -270,7 +270,7 @@ def metrics(session: Session, ev: Evidence) -> None:
         for o in t.ops
         if o.kind == "batch_dim" and o.op in ("argmax", "argmin") and not o.in_forward
     ]
-    farthest = [o for o in t.ops if o.kind == "farthest"]
+    farthest = [o for o in t.ops if o.kind in ("farthest", "opposite_sorts")]
     if bcast:
         o = bcast[0]
         text = f"`{o.op}` at {o.frame} compares {o.shapes[0]} with {o.shapes[1]} and gets {o.out_shape}: every prediction is compared with every target"
@@ -280,6 +280,13 @@ def metrics(session: Session, ev: Evidence) -> None:
     elif batch_argmax:
         o = batch_argmax[0]
         text = f"{o.op}(dim=0) at {o.frame} on a {o.shape} tensor picks a sample per class instead of a class per sample"
+    elif farthest and farthest[0].kind == "opposite_sorts":
+        o = farthest[0]
+        text = (
+            f"in evaluation the model's scores are sorted {o.op} at {o.frame}, while the values "
+            f"they are ranked against are sorted the other way at {o.caller}: the ranking the "
+            "metric scores is the reverse of the model's"
+        )
     elif farthest:
         o = farthest[0]
         text = (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import torch
 
+from . import sort_order
 from .ops import PASSTHROUGH
 from .recorder import Recorder
 from .tensors import frame_dict, repo_frame
@@ -23,7 +24,9 @@ EQUALS = {"eq", "__eq__"}
 
 
 def after_op(rec: Recorder, name: str, args, kwargs, out) -> None:
-    """`out`: the op's tensor, or its tuple (topk and max over a dim give values and indices)."""
+    """`out`: the op's tensor, or its tuple (topk and max over a dim give values and indices).
+    Evaluation sorts are read here too (sort_order.py)."""
+    sort_order.after_op(rec, name, args, kwargs)
     a0 = args[0] if args else None
     if not isinstance(a0, torch.Tensor):
         return

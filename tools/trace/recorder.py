@@ -55,6 +55,7 @@ class Recorder:
         self.error: dict | None = None
         self.fast_forward = False
         self.final_eval_ops = 0  # evaluation ops observed after the step budget
+        self.sort_orders: dict = {}  # (file, function) -> role -> (descending, frame)
         self.detail_until = cfg.detail_steps
         self.windows = 0
         self.detail_windows: list[dict] = []

@@ -50,7 +50,7 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "total": "mask_product",
         "source": "renormalized",
         "source_in_forward": "renormalized",
-        "caller": "renormalized, softmax_axis (the product that sums over another axis), farthest (the comparison)",
+        "caller": "renormalized, softmax_axis (the product that sums over another axis), farthest (the comparison), opposite_sorts (the other sort)",
     },
     "IndexedRows": {"train_index_made": "only when an op the tracer saw made the training index"},
     "DropoutInEval": {"functional_dropout": "only functional dropout (not attention dropout)"},
