@@ -85,3 +85,39 @@ def test_a_per_feature_vector_times_a_per_sample_column_is_no_mismatch(tmp_path:
 
 def test_a_prediction_column_against_per_sample_targets_still_is(tmp_path: Path) -> None:
     assert _confirmed(planner_report(tmp_path, MISMATCH), "broadcast_mismatch")
+
+
+GATED = """
+import torch
+from torch import nn
+torch.manual_seed(0)
+x = torch.randn(2048, 6)
+
+class Gate(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(6) * 0.1)
+        self.enc = nn.Linear(6, 6)
+    def forward(self, x):
+        h = self.enc(x)
+        g = torch.sigmoid(h[:, :1]) * self.w     # one gate per row times a vector: [B, 6]
+        return h + g
+
+model = Gate()
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+for step in range(200):
+    xb = x[torch.randint(0, 2048, (64,))]
+    loss = (model(xb) - xb).pow(2).mean() + 1e-3 * model.w.pow(2).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 40 == 0:
+        print(f"step {step} loss {loss.item():.4f}")
+"""
+
+
+def test_an_outer_product_inside_the_model_that_reshaping_the_loss_cannot_change_is_no_proof(
+    tmp_path: Path,
+) -> None:
+    report = planner_report(tmp_path, GATED)
+    assert not _confirmed(report, "broadcast_mismatch")

@@ -120,8 +120,9 @@ def broadcasting(session: Session, ev: Evidence) -> None:
                 f"and the loss is computed from that result"
             )
             _broadcast_finding(
-                session, ev, t, text, site.frame, {"shapes": site.shapes, "out": site.out_shape}
-            )
+                session, ev, t, text, site.frame, {"shapes": site.shapes, "out": site.out_shape},
+                inside_forward=site.in_forward,
+            )  # fmt: skip
             return
     if designed and not grew:
         listing = "; ".join(
@@ -149,17 +150,29 @@ def broadcasting(session: Session, ev: Evidence) -> None:
 
 
 def _broadcast_finding(
-    session: Session, ev: Evidence, t: Trace, text: str, frame, values: dict
+    session: Session,
+    ev: Evidence,
+    t: Trace,
+    text: str,
+    frame,
+    values: dict,
+    *,
+    inside_forward: bool = False,
 ) -> None:
     evidence = [runtime(text, frame, session, **values)]
     eff = intervene(
         session, {"fix_broadcast": True}, "with the loss input reshaped to the target's shape"
     )
     evidence.append(eff.observation())
+    # an outer product inside the model that the loss reads, where reshaping the loss's
+    # input to its target changes nothing (no target, or shapes that already agree), is
+    # the model's own arithmetic as far as the run can tell
+    same = eff.base_final is not None and eff.iv_final == eff.base_final
+    suspicion = inside_forward and same
     ev.find(
         "broadcast_mismatch",
-        status="confirmed",
-        confidence="high",
+        status="plausible" if suspicion else "confirmed",
+        confidence="medium" if suspicion else "high",
         evidence=evidence,
         where=first_static_location(session, "broadcast_mismatch")
         or places.caller_passing(session, frame)
@@ -167,7 +180,10 @@ def _broadcast_finding(
         why="the loss averages all pairwise differences instead of each prediction against its own target; its minimum is not the right weights",
         confirm="assert pred.shape == target.shape before the loss; squeeze/view the prediction to the target's shape",
     )
-    ev.item("broadcasting", "failed", text)
+    if suspicion:
+        ev.item("broadcasting", "not_applicable", f"{text}; {eff.text}", untested=True)
+    else:
+        ev.item("broadcasting", "failed", text)
 
 
 def varying_sample_axis(t: Trace, axis: int) -> list[int]:
