@@ -63,7 +63,7 @@ def test_evaluation_inputs_left_unscaled_are_a_mismatch_the_alignment_undoes(tmp
     found = [f for f in report.findings if f.category == "preprocessing_mismatch"]
     assert found and found[0].status == "confirmed", report.findings
     moved = [o for o in found[0].evidence if o.source == "intervention"]
-    assert moved and moved[0].values["eval_loss_aligned"] < moved[0].values["eval_loss_as_written"]
+    assert moved and moved[0].values["eval_aligned"] < moved[0].values["eval_as_written"]
 
 
 def test_the_aligned_run_is_judged_at_the_last_evaluation_of_the_run_as_written():

@@ -132,7 +132,7 @@ def compare_moments(
         evidence=[runtime(f"{text}: {pattern}", None, session, median_shift=z, median_std_ratio=r,
                           train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8]),
                   *([aligned.observation] if aligned is not None else [] if site else [runtime(
-                      "no evaluation loss the program computes was recorded to test the inputs "
+                      "no evaluation loss or accuracy the program computes was recorded to test the inputs "
                       "moved to the training moments against: data that drifts (a later time "
                       "window, other groups) differs the same way", None, session)])],
         where=places.input_origin(session, frame_of(site) if site else eval_frame(t))
@@ -147,7 +147,7 @@ def compare_moments(
     else:
         ev.item(
             "train_eval_inputs", "not_applicable",
-            f"{text}: {pattern}; no evaluation loss to test a transform against",
+            f"{text}: {pattern}; no evaluation loss or accuracy to test a transform against",
             untested=True,
         )  # fmt: skip
 
@@ -167,41 +167,49 @@ class Aligned:
 
 def aligned_evaluation(session: Session) -> Aligned | None:
     """Rerun with every evaluation forward's inputs moved, per feature, to the training
-    inputs' mean and std, and compare the program's own evaluation loss at its last
-    evaluation. A transform applied to one side is undone by that, and the loss falls;
-    data that drifted (a later window, another group) loses what the shift told. None
-    when the run records no evaluation loss."""
+    inputs' mean and std, and compare the program's own evaluation loss (or, when it
+    computes none, its evaluation accuracy) at its last evaluation. A transform applied to
+    one side is undone by that, and the loss (the error rate) falls; data that drifted (a
+    later window, another group) loses what the shift told. None when the run records
+    neither."""
     base_trace = session.baseline().trace
-    if base_trace is None or not base_trace.eval_losses:
+    if base_trace is None or not (base_trace.eval_losses or base_trace.eval_matches):
         return None
     # as long as the run as written: an early evaluation can be poor for any inputs (a
     # BatchNorm's running statistics still settling), so the comparison that counts is
     # at the last evaluation the program made, when training had shaped the model
     run = session.runner.get({"align_eval_inputs": True}, steps=base_trace.n_steps or None)
-    pair = _last_shared_evaluation(base_trace, run.trace if run else None)
+    moved_trace = run.trace if run else None
+    what = "evaluation loss"
+    pair = _last_shared(base_trace, moved_trace, lambda t: t.eval_curve())
+    if pair is None:
+        what = "evaluation error rate (1 - the accuracy its own comparisons count)"
+        pair = _last_shared(base_trace, moved_trace, _error_curve)
     if pair is None:
         return None
     base, moved = pair
     helps = moved < base * (1 - ALIGN_HELPS) if base > 0 else moved < base
     text = (
         f"with the evaluation inputs moved to the training inputs' per-feature mean and std, "
-        f"the program's evaluation loss at its last evaluation is {fmt(moved)} instead of "
+        f"the program's {what} at its last evaluation is {fmt(moved)} instead of "
         f"{fmt(base)} as written"
         + ("" if helps else ": the shift is in the data, not a transform of one side")
     )
     obs = Observation(
         source="intervention", text=text,
-        values={"eval_loss_as_written": base, "eval_loss_aligned": moved,
+        values={"eval_as_written": base, "eval_aligned": moved, "measure": what,
                 "interventions": {"align_eval_inputs": True}},
     )  # fmt: skip
     return Aligned(helps=helps, text=text, observation=obs)
 
 
-def _last_shared_evaluation(a: Trace | None, b: Trace | None) -> tuple[float, float] | None:
-    """The mean evaluation loss of each run at the last evaluation pass both made."""
-    curves = [
-        {step: v for step, v in (t.eval_curve() if t else []) if math.isfinite(v)} for t in (a, b)
-    ]
+def _error_curve(t: Trace) -> list[tuple[int, float]]:
+    return [(step, 1.0 - acc) for step, acc in t.eval_accuracy_curve()]
+
+
+def _last_shared(a: Trace | None, b: Trace | None, curve) -> tuple[float, float] | None:
+    """Each run's value at the last evaluation pass both made."""
+    curves = [{step: v for step, v in (curve(t) if t else []) if math.isfinite(v)} for t in (a, b)]
     shared = set(curves[0]) & set(curves[1])
     if not shared:
         return None

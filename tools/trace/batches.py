@@ -79,12 +79,23 @@ class BatchStats:
         if len(fp) < MAX_FINGERPRINTS:
             fp.extend(fingerprints)
         m = feature_moments(x)
-        if m is not None:
+        if m is not None and not (
+            phase == "eval" and self._scores_training_rows(module, fingerprints)
+        ):
             # per model: a pipeline's models see different inputs
             _accumulate(self.moments, f"{phase}:{model}", m)
             key = f"{model}\0{site}"
             if phase == "eval" and (key in self.site_moments or len(self.site_moments) < MAX_SITES):
                 _accumulate(self.site_moments, key, m)
+
+    def _scores_training_rows(self, module: int, fingerprints: list[str]) -> bool:
+        """An evaluation batch whose rows are mostly rows this module learned from (a
+        train-set score through the evaluation code): its inputs are training inputs, so
+        they do not stand for the held-out inputs the moments compare with training."""
+        rows = self.train_rows.get(module)
+        if not rows or not fingerprints:
+            return False
+        return sum(f in rows for f in fingerprints) * 2 > len(fingerprints)
 
     def record_target(
         self, phase: str, target: torch.Tensor, inputs: torch.Tensor | None, site: str = "?"

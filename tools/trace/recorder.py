@@ -139,6 +139,10 @@ class Recorder:
         # every evaluation loss value of the whole run, fast-forwarded part included:
         # [optimizer steps so far, call site, value]
         self.eval_losses: list[list] = []
+        self.eval_matches: list[
+            list
+        ] = []  # tools/trace/eval_matches.py: [steps, matched, compared]
+        self.last_output_eval = False  # the last model output came from an evaluation forward
         self.activations: dict[str, dict] = {}
         # scalar terms added into a training loss (ops.loss_term): site -> the line of
         # the sum, and each term's values by the line that computed it

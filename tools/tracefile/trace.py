@@ -165,6 +165,8 @@ class Trace(TraceRecord):
     # every evaluation loss value of the run, the fast-forwarded part included:
     # (optimizer steps so far, call site, value; a non-finite value as a string)
     eval_losses: list[tuple[int, str, float | str]] = Field(default_factory=list)
+    # the program's evaluation accuracy: (optimizer steps so far, matched, compared)
+    eval_matches: list[tuple[int, int, int]] = Field(default_factory=list)
     input_normalizer: InputNormalizer | None = None
     subset_overlaps: list[SubsetOverlap] = Field(default_factory=list)
     lrs: list[list[float | None]] = Field(default_factory=list)
@@ -224,6 +226,16 @@ class Trace(TraceRecord):
             if isinstance(value, float):
                 passes.setdefault(step, []).append(value)
         return [(step, sum(v) / len(v)) for step, v in sorted(passes.items())]
+
+    def eval_accuracy_curve(self) -> list[tuple[int, float]]:
+        """The share of predictions equal to their labels per evaluation pass, as the
+        program's own `==` comparisons in evaluation counted them."""
+        passes: dict[int, list[int]] = {}
+        for step, matched, compared in self.eval_matches:
+            acc = passes.setdefault(step, [0, 0])
+            acc[0] += matched
+            acc[1] += compared
+        return [(step, m / n) for step, (m, n) in sorted(passes.items()) if n]
 
     def train_loss_calls(self) -> list[LossCall]:
         return [c for c in self.loss_calls if c.phase == "train"]

@@ -239,6 +239,7 @@ def _model_output(rec: Recorder, module: nn.Module, output) -> None:
     rec.current_forward = None
     if record is None:
         return
+    rec.last_output_eval = not torch.is_grad_enabled() or not module.training
     record["outputs"] = [list(t.shape) for t in outs[:4]]
     src = indexed_rows.source_of(record.get("_inputs") or [])
     for t in outs:
