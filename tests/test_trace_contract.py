@@ -44,6 +44,8 @@ PROGRAMS: dict[str, tuple[Path, str, list[tuple[str, str]], dict]] = {
 NOT_EXERCISED: dict[str, str] = {
     "CodeTargets": "the contract programs feed float inputs only; integer code columns with a "
     "per-row target are traced in tests/test_real_shapes.py (tabular_codes)",
+    "NogradTerm": "the contract programs have no loss on a no-grad forward's output; an "
+    "actor-critic whose value loss has one is traced in tests/test_nograd_term.py",
     "IndexedRows": "the contract programs train on batches; a model run once over every row "
     "(full-graph training) is traced in tests/test_full_graph_rows.py",
 }

@@ -21,6 +21,7 @@ from torch_investigate.agent.checks.locations import (
     model_location,
     where,
 )
+from torch_investigate.agent.checks.nograd_terms import nograd_term
 from torch_investigate.agent.checks.numbers import fmt, listed
 from torch_investigate.agent.checks.stand_ins import fresh_leaves_stand_in
 from torch_investigate.tools.code.grad_switches import turns_grad_off
@@ -64,6 +65,8 @@ def reachability(session: Session, ev: Evidence) -> None:
     auxiliary = [
         p for p in walked if p.graph.reachable == 0 and not p.in_optimizer and t.optimizers
     ]
+    if nograd_term(session, ev, t):  # names the model by its parameters: before the feeders
+        return
     stale = _trained_under_no_grad(t)
     if stale:
         _no_grad_feeder(session, ev, t, stale)

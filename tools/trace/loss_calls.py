@@ -12,7 +12,7 @@ import math
 
 import torch
 
-from . import class_stream, indexed_rows, target_order
+from . import class_stream, indexed_rows, target_order, term_marks
 from .hooks.guard import guarded
 from .interventions.batch import fixed_target
 from .interventions.loss import loss_operands
@@ -95,6 +95,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
         and getattr(out, "_ti_scalar", None) is None
     ):
         out._ti_scalar = key  # a term of the loss is computed here (per sample, unreduced)
+    term_marks.nograd_loss(rec, inp, out, frame)
     if record is not None and isinstance(out, torch.Tensor) and out.numel() > 1:
         # an element-wise loss: a mask multiplied into it later says which targets count
         out._ti_loss = (record, tgt)

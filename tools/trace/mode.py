@@ -17,7 +17,7 @@ from __future__ import annotations
 import torch
 from torch.overrides import TorchFunctionMode
 
-from . import eval_matches, farthest, indexed_rows, ops, softmax_axis, target_order
+from . import eval_matches, farthest, indexed_rows, ops, softmax_axis, target_order, term_marks
 from .interventions import reentry
 from .interventions.loss import kept_graph, renormalizing
 from .loss_calls import SUBTRACTIONS, difference_target, loss_call, weighted_loss
@@ -244,7 +244,7 @@ class TraceMode(TorchFunctionMode):
         softmax_axis.after_op(self.rec, name, args, kwargs, out)
         farthest.after_op(self.rec, name, args, kwargs, out)
         eval_matches.after_op(self.rec, name, args, out)
-        ops.cut_term_kept(name, args, out)
+        term_marks.after_op(self.rec, name, args, out)
         if (
             name.endswith("_")
             and isinstance(a0, torch.nn.Parameter)

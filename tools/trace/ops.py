@@ -312,28 +312,6 @@ LOG_PROBS = {"logsigmoid", "log_sigmoid", "log_softmax"}
 KEEPS_LOG_PROB = PASSTHROUGH | {"gather", "take_along_dim", "masked_select", "mean", "sum"}
 
 
-# ops through which a value stays an additive term of what they make: a loss that sums a
-# value cut from the graph adds a constant, whatever it was computed from
-KEEPS_TERM = PASSTHROUGH | TERM_SUMS | {"neg", "__neg__", "sum", "mean"}
-
-
-def cut_term_kept(name: str, args, out: torch.Tensor) -> None:
-    """Carries the mark of a value detached inside the forward (`_ti_cutterm`, its line)
-    through sums, differences, reductions, reshapes and products with numbers that carry
-    no gradient; any other op (a product with a prediction, a log, a matmul) uses the value
-    as data, as a stop-gradient target does, and drops it."""
-    marked = [a for a in args[:2] if getattr(a, "_ti_cutterm", None) is not None]
-    if not marked:
-        return
-    if name in KEEPS_TERM or (
-        name in WEIGHTINGS
-        and not any(
-            isinstance(a, torch.Tensor) and a.requires_grad for a in args[:2] if a is not marked[0]
-        )
-    ):
-        out._ti_cutterm = marked[0]._ti_cutterm
-
-
 def log_prob_made(name: str, args, out: torch.Tensor) -> None:
     """Marks `out` as a log-probability: a log_sigmoid or log_softmax, the log of a softmax
     or a sigmoid, or one of those selected, summed, averaged or weighted by a positive

@@ -151,6 +151,8 @@ class Recorder:
         self.cut_values: dict[float, tuple] = {}
         self.loss_sources: list[str] = []  # `file:line` of the op that made each loss backward'ed
         self.cut_terms: list[dict] = []  # lines of values detached in the forward a loss adds
+        # losses on no-grad forwards' outputs a backward'ed loss adds: {forward, loss} lines
+        self.nograd_terms: list[dict] = []
         self.log_prob_losses: list[str] = []  # of those, the losses that are log-probabilities
         # loader site -> batch position of a per-row target -> per code column: code ->
         # [count, sum, sum of squares] of the targets (hooks/loader.py code_targets)

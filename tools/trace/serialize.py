@@ -42,6 +42,7 @@ def trace_dict(rec: Recorder) -> dict:
         "loss_sources": list(rec.loss_sources),
         "log_prob_losses": list(rec.log_prob_losses),
         "cut_terms": list(rec.cut_terms),
+        "nograd_terms": _nograd_terms(rec),
         "code_targets": [
             {
                 "site": site,
@@ -174,6 +175,17 @@ def optimizers_section(rec: Recorder) -> tuple[list[dict], dict[int, int]]:
             }
         )
     return optimizers, opt_of
+
+
+def _nograd_terms(rec: Recorder) -> list[dict]:
+    """Each no-grad loss term with the parameters of the model whose output it regresses."""
+    names = _param_names(rec)
+    out = []
+    for term in rec.nograd_terms:
+        module = rec.models.get(term["module"])
+        params = [names[id(p)] for p in module.parameters() if id(p) in names] if module else []
+        out.append({"forward": term["forward"], "loss": term["loss"], "parameters": params[:64]})
+    return out
 
 
 def _param_names(rec: Recorder) -> dict[int, str]:

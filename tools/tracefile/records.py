@@ -294,6 +294,15 @@ class OpSite(TraceRecord):
     caller: Frame | None = None  # renormalized: the line that called the function holding the op
 
 
+class NogradTerm(TraceRecord):
+    """A loss on the output of a model forward made with grad off, added to a backward'ed
+    loss: it counts in the loss's value and trains nothing."""
+
+    forward: Frame | None = None  # the line that called the model with grad off
+    loss: Frame | None = None  # the loss call on its output
+    parameters: list[str] = Field(default_factory=list)  # the model's (names as Parameter's)
+
+
 class CreatedInForward(TraceRecord):
     frame: Frame | None = None
     count: int = 0

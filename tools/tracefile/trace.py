@@ -46,6 +46,7 @@ from torch_investigate.tools.tracefile.records import (
     LossTermSum,
     ModelInfo,
     Moments,
+    NogradTerm,
     OpSite,
     OptimizerInfo,
     OtherModeSubmodule,
@@ -153,6 +154,8 @@ class Trace(TraceRecord):
     log_prob_losses: list[str] = Field(default_factory=list)
     # lines of values detached inside the training forward that a loss adds as a term
     cut_terms: list[Frame] = Field(default_factory=list)
+    # a loss computed on a no-grad forward's output, added to a backward'ed loss: both lines
+    nograd_terms: list[NogradTerm] = Field(default_factory=list)
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)

@@ -10,6 +10,7 @@ import weakref
 
 import torch
 
+from .. import term_marks
 from ..interventions import batch, training
 from ..params import grad_stats
 from ..recorder import MAX_CURVE, MAX_EVENTS, Recorder
@@ -207,9 +208,7 @@ def _count_backward(rec: Recorder, loss: torch.Tensor, frame) -> float:
     if source is not None and getattr(loss, "_ti_logp", False):
         if source not in rec.log_prob_losses and len(rec.log_prob_losses) < 16:
             rec.log_prob_losses.append(source)  # a log-likelihood backward'ed as it is
-    cut = getattr(loss, "_ti_cutterm", None)
-    if cut is not None and frame_dict(cut) not in rec.cut_terms and len(rec.cut_terms) < 16:
-        rec.cut_terms.append(frame_dict(cut))  # the loss adds a value detached in the forward
+    term_marks.at_backward(rec, loss)  # terms that carry no gradient
     rec.event("backward", frame)
     rec.backward_since_step += 1
     return value

@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .. import indexed_rows, target_order
+from .. import indexed_rows, target_order, term_marks
 from ..interventions import batch, reference_model, training
 from ..mode import under_transform
 from ..probes import forward_probes
@@ -240,6 +240,7 @@ def _model_output(rec: Recorder, module: nn.Module, output) -> None:
     if record is None:
         return
     rec.last_output_eval = not torch.is_grad_enabled() or not module.training
+    term_marks.nograd_forward(rec, outs, record.get("frame"), module)
     record["outputs"] = [list(t.shape) for t in outs[:4]]
     src = indexed_rows.source_of(record.get("_inputs") or [])
     for t in outs:
