@@ -64,3 +64,48 @@ def test_held_out_inputs_scaled_another_way_are_a_mismatch_the_accuracy_shows(tm
 def test_held_out_inputs_scaled_like_training_are_healthy(tmp_path):
     report = report_of(tmp_path, "(x_va - mu) / sd")
     assert not [f for f in report.findings if f.status == "confirmed"], report.findings
+
+
+REGRESSION = """import torch
+from torch import nn
+
+torch.manual_seed(0)
+raw = torch.rand(3000, 4) * torch.tensor([1.0, 2.0, 3.0, 4.0]) + 0.5
+y = torch.log(raw[:, :1]) * 2 + raw[:, 1:2] - 0.5 * raw[:, 2:3]
+
+
+def features(r):
+    return torch.cat([torch.log(r[:, :1]), r[:, 1:]], 1)
+
+
+x_tr = features(raw[:2400])
+mu, sd = x_tr.mean(0), x_tr.std(0)
+x_tr = (x_tr - mu) / sd
+x_va = (EVAL_FEATURES - mu) / sd
+y_tr, y_va = y[:2400], y[2400:]
+model = nn.Sequential(nn.Linear(4, 32), nn.Tanh(), nn.Linear(32, 1))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+for epoch in range(15):
+    for i in torch.randperm(2400).split(100):
+        loss = nn.functional.mse_loss(model(x_tr[i]), y_tr[i])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        mae = (model(x_va) - y_va).abs().mean().item()
+    print(f"epoch {epoch} val_mae={mae:.4f}")
+"""
+
+
+def test_one_feature_computed_another_way_for_evaluation_is_a_mismatch_its_error_shows(tmp_path):
+    script = REGRESSION.replace("EVAL_FEATURES", "torch.cat([raw[2400:, :1], raw[2400:, 1:]], 1)")
+    report = planner_report(tmp_path, script)
+    found = [f for f in report.findings if f.category == "preprocessing_mismatch"]
+    assert found and found[0].status == "confirmed", report.findings
+    moved = [o for o in found[0].evidence if o.source == "intervention"]
+    assert "absolute evaluation error" in moved[0].values["measure"]
+
+
+def test_every_feature_computed_alike_is_healthy(tmp_path):
+    report = planner_report(tmp_path, REGRESSION.replace("EVAL_FEATURES", "features(raw[2400:])"))
+    assert not [f for f in report.findings if f.status == "confirmed"], report.findings

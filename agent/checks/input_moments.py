@@ -57,6 +57,11 @@ def odd_site(t: Trace):
 # way, on (nearly) every feature. Samples from different groups (a split by patient or
 # participant) differ per feature in both directions: that is the task, not a mismatch.
 SHIFT, SCALE, AGREE = 0.35, 1.6, 0.8
+# One feature this many training std away, whatever the others do, is worth the aligned
+# run too: a feature computed another way for evaluation (the ratio where training has its
+# log). Rows drawn alike never get there; a feature that drifts (a date) may, and aligning
+# it then does not help, which is the aligned run's to tell.
+FAR_SHIFT = 3.0
 
 
 # A difference counts when it is this many standard errors beyond what drawing this many
@@ -80,6 +85,10 @@ def transform_like(signed: list[float], rs: list[float], n_train: int, n_eval: i
     z = median(abs(v) for v in signed)
     r = median(rs)
     shift_by_chance, spread_by_chance = chance_bounds(n_train, n_eval, r)
+    far = max(range(n), key=lambda j: abs(signed[j]))
+    if abs(signed[far]) > max(FAR_SHIFT, chance_bounds(n_train, n_eval, rs[far])[0]):
+        # one feature computed another way (a ratio where training has its log)
+        return f"feature {far} alone sits {fmt(abs(signed[far]))} training std away"
     if z <= shift_by_chance and max(r, 1 / r) <= spread_by_chance:
         return None  # what drawing so few rows shows
     one_way = max(sum(v > 0.1 for v in signed), sum(v < -0.1 for v in signed)) / n
@@ -132,7 +141,7 @@ def compare_moments(
         evidence=[runtime(f"{text}: {pattern}", None, session, median_shift=z, median_std_ratio=r,
                           train_mean=tm.mean[:8], eval_mean=em.mean[:8], train_std=tm.std[:8], eval_std=em.std[:8]),
                   *([aligned.observation] if aligned is not None else [] if site else [runtime(
-                      "no evaluation loss or accuracy the program computes was recorded to test the inputs "
+                      "no evaluation loss, accuracy or error the program computes in torch was recorded to test the inputs "
                       "moved to the training moments against: data that drifts (a later time "
                       "window, other groups) differs the same way", None, session)])],
         where=places.input_origin(session, frame_of(site) if site else eval_frame(t))
@@ -147,7 +156,7 @@ def compare_moments(
     else:
         ev.item(
             "train_eval_inputs", "not_applicable",
-            f"{text}: {pattern}; no evaluation loss or accuracy to test a transform against",
+            f"{text}: {pattern}; no evaluation loss, accuracy or error computed in torch to test a transform against",
             untested=True,
         )  # fmt: skip
 
@@ -173,7 +182,9 @@ def aligned_evaluation(session: Session) -> Aligned | None:
     later window, another group) loses what the shift told. None when the run records
     neither."""
     base_trace = session.baseline().trace
-    if base_trace is None or not (base_trace.eval_losses or base_trace.eval_matches):
+    if base_trace is None or not (
+        base_trace.eval_losses or base_trace.eval_matches or base_trace.eval_errors
+    ):
         return None
     # as long as the run as written: an early evaluation can be poor for any inputs (a
     # BatchNorm's running statistics still settling), so the comparison that counts is
@@ -185,6 +196,9 @@ def aligned_evaluation(session: Session) -> Aligned | None:
     if pair is None:
         what = "evaluation error rate (1 - the accuracy its own comparisons count)"
         pair = _last_shared(base_trace, moved_trace, _error_curve)
+    if pair is None:
+        what = "mean absolute evaluation error (its own prediction - target differences)"
+        pair = _last_shared(base_trace, moved_trace, lambda t: t.eval_error_curve())
     if pair is None:
         return None
     base, moved = pair

@@ -17,7 +17,16 @@ from __future__ import annotations
 import torch
 from torch.overrides import TorchFunctionMode
 
-from . import eval_matches, farthest, indexed_rows, ops, softmax_axis, target_order, term_marks
+from . import (
+    eval_matches,
+    farthest,
+    indexed_rows,
+    ops,
+    provenance,
+    softmax_axis,
+    target_order,
+    term_marks,
+)
 from .interventions import reentry
 from .interventions.loss import kept_graph, renormalizing
 from .loss_calls import SUBTRACTIONS, difference_target, loss_call, weighted_loss
@@ -73,44 +82,6 @@ def under_transform() -> bool:
     return _LEVEL is not None and _LEVEL() is not None
 
 
-def derived_from(args) -> int | None:
-    """The forward whose output the first two operands hold or were computed from."""
-    for a in args[:2]:
-        if isinstance(a, torch.Tensor):
-            for key in ("_ti_fw", "_ti_from_fw"):
-                index = getattr(a, key, None)
-                if index is not None:
-                    return index
-    return None
-
-
-def feeds_training(rec: Recorder, args, out) -> None:
-    """A no-grad forward whose output an op combines with tensors that carry gradient
-    (a target network's projection regressed by the online one, a teacher's soft targets,
-    pseudo-labels, in a hand-written loss as in a library one) is part of training, not an
-    evaluation: resolved here, before the backward would call it an evaluation."""
-    if not (isinstance(out, torch.Tensor) and out.requires_grad and torch.is_grad_enabled()):
-        return
-    fed = set()
-    for a in args:
-        if isinstance(a, torch.Tensor) and not a.requires_grad:
-            for key in ("_ti_fw", "_ti_from_fw"):
-                index = getattr(a, key, None)
-                if index is not None:
-                    fed.add(index)
-    if fed:
-        rec.resolve_nograd(fed, "train")
-
-
-def _carry_forward_index(args, out) -> None:
-    src = derived_from(args)
-    if src is None:
-        return
-    for t in (out,) if isinstance(out, torch.Tensor) else out if isinstance(out, tuple) else ():
-        if isinstance(t, torch.Tensor):
-            t._ti_from_fw = src
-
-
 def _library(module) -> bool:
     return module is not None and type(module).__module__.startswith("torch.nn")
 
@@ -141,10 +112,7 @@ class TraceMode(TorchFunctionMode):
             kwargs = {**kwargs, "device": "cpu"}
         if rec.busy or not rec.cfg.trace or under_transform():
             return func(*args, **kwargs)  # the program's own call
-        for a in args[:2]:  # a forward's output read by the program (not discarded)
-            fw = getattr(a, "_ti_fw", None) if isinstance(a, torch.Tensor) else None
-            if fw is not None:
-                rec.fw_read.add(fw)
+        provenance.read(rec, args)  # a forward's output read by the program (not discarded)
         name = getattr(func, "__name__", "")
         if name == "__get__":
             prop = getattr(getattr(func, "__self__", None), "__name__", "")
@@ -163,8 +131,8 @@ class TraceMode(TorchFunctionMode):
         ):
             out = func(*args, **kwargs)  # the program's own call
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
-                _carry_forward_index(args, out)
-                feeds_training(rec, args, out)
+                provenance.carry(args, out)
+                provenance.feeds_training(rec, args, out)
             return out
         if name in GRAPH_CUTS:
             return self._graph_cut(name, func, args, kwargs)
@@ -183,9 +151,9 @@ class TraceMode(TorchFunctionMode):
             out = self._reshape_as_permute(name, args, out)
             self._after_op(name, func, args, kwargs, out)
             if rec.pending_nograd:
-                feeds_training(rec, args, out)
+                provenance.feeds_training(rec, args, out)
         elif isinstance(out, tuple):  # `probs.max(dim=1)`: computed from that forward's output
-            _carry_forward_index(args, out)
+            provenance.carry(args, out)
             farthest.after_op(rec, name, args, kwargs, out)
         return out
 
@@ -259,7 +227,7 @@ class TraceMode(TorchFunctionMode):
             for a in args[:2]
         ):
             out._ti_pred = True  # computed from a model's output (a prediction, a score)
-        src = derived_from(args)
+        src = provenance.derived_from(args)
         if src is not None:
             out._ti_from_fw = src  # computed from a forward's output (pseudo-labels, soft targets)
         if name in PROB_OPS:

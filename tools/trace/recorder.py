@@ -40,6 +40,8 @@ class StopTracing(BaseException):
 
 
 MAX_FINAL_EVAL_OPS = 20_000  # evaluation ops observed after the step budget, at most
+# a run not evaluated by the step cap goes on, up to this many times the cap, until it is
+EVAL_WAIT = 4
 
 
 class Recorder:
@@ -139,9 +141,11 @@ class Recorder:
         # every evaluation loss value of the whole run, fast-forwarded part included:
         # [optimizer steps so far, call site, value]
         self.eval_losses: list[list] = []
+        self.eval_errors: list[list] = []  # [steps, sum of |prediction - target|, elements]
         self.eval_matches: list[
             list
         ] = []  # tools/trace/eval_matches.py: [steps, matched, compared]
+        self.last_nograd_step: int | None = None  # optimizer steps at the last no-grad model call
         self.last_output_eval = False  # the last model output came from an evaluation forward
         self.activations: dict[str, dict] = {}
         # scalar terms added into a training loss (ops.loss_term): site -> the line of
@@ -336,7 +340,7 @@ class Recorder:
         now = self.elapsed()
         self.progress.update(now, self.progress_snapshot)
         over = None
-        if steps >= self.cfg.max_total_steps:
+        if steps >= self.cfg.max_total_steps and self._evaluated(steps):
             over = f"{steps} optimizer steps"
         elif steps == 0 and self.counts["backward"] >= self.cfg.max_total_steps:
             over = f"{self.counts['backward']} backward calls without an optimizer step"
@@ -348,6 +352,15 @@ class Recorder:
             self.status = "stopped"
             self.stop_reason = f"budget reached after {over}"
             raise StopTracing(self.stop_reason)
+
+    def _evaluated(self, steps: int) -> bool:
+        """At the step cap, a run as written whose model has not been called with grad off (an
+        ensemble evaluated once all its members are trained) goes on, up to EVAL_WAIT
+        times the cap, until a training step follows its first evaluation: the
+        evaluation is what the data and mode stages read."""
+        if not self.cfg.fast_forward or steps >= self.cfg.max_total_steps * EVAL_WAIT:
+            return True  # a run with a change stops at its steps
+        return self.last_nograd_step is not None and steps > self.last_nograd_step
 
     def progress_snapshot(self) -> dict:
         """What the host shows while the run is in flight (tools/trace/progress.py)."""

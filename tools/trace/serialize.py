@@ -67,6 +67,7 @@ def trace_dict(rec: Recorder) -> dict:
         "holdout_level": rec.iv_state.holdout_level,
         "eval_losses": rec.eval_losses,
         "eval_matches": rec.eval_matches,
+        "eval_errors": rec.eval_errors,
         "input_normalizer": rec.input_normalizer,
         "subset_overlaps": subset_overlaps(rec),
         "lrs": rec.lrs[:MAX_CURVE],

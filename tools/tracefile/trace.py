@@ -170,6 +170,8 @@ class Trace(TraceRecord):
     eval_losses: list[tuple[int, str, float | str]] = Field(default_factory=list)
     # the program's evaluation accuracy: (optimizer steps so far, matched, compared)
     eval_matches: list[tuple[int, int, int]] = Field(default_factory=list)
+    # the program's hand-written evaluation error: (steps, sum of |prediction - target|, elements)
+    eval_errors: list[tuple[int, float, int]] = Field(default_factory=list)
     input_normalizer: InputNormalizer | None = None
     subset_overlaps: list[SubsetOverlap] = Field(default_factory=list)
     lrs: list[list[float | None]] = Field(default_factory=list)
@@ -239,6 +241,16 @@ class Trace(TraceRecord):
             acc[0] += matched
             acc[1] += compared
         return [(step, m / n) for step, (m, n) in sorted(passes.items()) if n]
+
+    def eval_error_curve(self) -> list[tuple[int, float]]:
+        """The mean absolute difference between predictions and targets per evaluation
+        pass, as the program's own subtractions in evaluation made them."""
+        passes: dict[int, list[float]] = {}
+        for step, total, n in self.eval_errors:
+            acc = passes.setdefault(step, [0.0, 0])
+            acc[0] += total
+            acc[1] += n
+        return [(step, s / n) for step, (s, n) in sorted(passes.items()) if n]
 
     def train_loss_calls(self) -> list[LossCall]:
         return [c for c in self.loss_calls if c.phase == "train"]

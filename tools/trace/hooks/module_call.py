@@ -89,6 +89,8 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     them, else None."""
     rec.check_budget()
     grad = torch.is_grad_enabled()
+    if not grad:
+        rec.last_nograd_step = rec.n_steps + rec.counts["hand_update"]
     _first_sight(rec, module)
     training.force_module_mode(rec, module, grad)
     args, kwargs, replaced = batch.fixed_forward(rec, module, args, kwargs, grad)

@@ -1,0 +1,41 @@
+"""A prediction [B, 1] combined with a per-sample offset [B] between the forward and the
+loss grows to [B, B], and the loss (poisson_nll_loss: no warning) compares every
+prediction with every target. The broadcast is in the loop, not the model, and the loss
+is computed from its result."""
+
+from __future__ import annotations
+
+from conftest import planner_report
+
+SCRIPT = """import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+x = torch.randn(2048, 6)
+exposure = torch.rand(2048) * 2 + 0.5
+rate = torch.exp(0.6 * x[:, 0] - 0.4 * x[:, 1])
+counts = torch.poisson(rate * exposure)
+model = nn.Sequential(nn.Linear(6, 32), nn.ReLU(), nn.Linear(32, 1))
+opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+for epoch in range(8):
+    for b in torch.randperm(2048).split(128):
+        log_mu = PREDICTION + exposure[b].log()
+        loss = F.poisson_nll_loss(log_mu, counts[b], log_input=True)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+print(f"loss={loss.item():.4f}")
+"""
+
+
+def test_an_offset_added_across_the_batch_is_a_broadcast_the_loss_reads(tmp_path):
+    report = planner_report(tmp_path, SCRIPT.replace("PREDICTION", "model(x[b])"))
+    found = [f for f in report.findings if f.status == "confirmed"]
+    assert found and found[0].category == "broadcast_mismatch", report.findings
+    assert found[0].location.line == 14
+
+
+def test_the_offset_added_to_the_squeezed_prediction_is_healthy(tmp_path):
+    report = planner_report(tmp_path, SCRIPT.replace("PREDICTION", "model(x[b]).squeeze(-1)"))
+    assert not [f for f in report.findings if f.status == "confirmed"], report.findings
