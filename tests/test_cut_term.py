@@ -53,7 +53,10 @@ def _found(report, category: str) -> list:
 def test_a_detached_log_determinant_added_to_the_loss_is_a_cut_term(tmp_path: Path) -> None:
     found = _found(planner_report(tmp_path, DETACHED_LOGDET), "detached_graph")
     assert found and found[0].status == "confirmed"
-    assert found[0].file == "train.py" and "detached at train.py:" in found[0].evidence[0].text
+    assert (
+        found[0].file == "train.py"
+        and "cut from the graph at train.py:" in found[0].evidence[0].text
+    )
 
 
 def test_a_stop_gradient_target_is_not_a_cut_term(tmp_path: Path) -> None:

@@ -85,11 +85,12 @@ def cut_term(session: Session, ev: Evidence, t: Trace) -> bool:
         return False
     frame = t.cut_terms[0]
     text = (
-        f"the training loss adds a value detached at {frame} inside the forward, through "
-        "sums and averages only: that term counts in the loss's value, but no gradient "
-        "flows through it to the parameters it was computed from"
+        f"the training loss adds a value cut from the graph at {frame} (a detach inside the "
+        "forward, or a torch.autograd.grad without create_graph), through sums and averages "
+        "only: that term counts in the loss's value, but no gradient flows through it to "
+        "the parameters it was computed from"
     )
-    eff = intervene(session, {"keep_graph": True}, "with the detach keeping the graph")
+    eff = intervene(session, {"keep_graph": True}, "with the cut keeping the graph")
     if not eff.improved:
         _added_term_beyond_chance(session, eff)
     ev.find(
@@ -99,7 +100,7 @@ def cut_term(session: Session, ev: Evidence, t: Trace) -> bool:
         evidence=[runtime(text, frame, session), eff.observation()],
         where=where(session, frame),
         why="a term detached before it is added to the loss is a constant to the optimizer: what it should teach the model (a log-determinant, a regularizer) is lost",
-        confirm=f"return the tensor at {frame} without .detach() where it feeds the loss, and compare",
+        confirm=f"keep the graph at {frame} (no .detach(); create_graph=True for autograd.grad) where it feeds the loss, and compare",
     )
     if eff.improved:
         ev.item("reachability", "failed", f"{text}; {eff.text}")

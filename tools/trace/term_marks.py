@@ -9,9 +9,11 @@ the backward that adds them:
   follows every op that makes a tensor still without gradient; a standard loss whose
   prediction holds it and whose value carries no gradient is such a term.
 
-A term mark is carried through sums, differences, reductions, reshapes and products with
-numbers that carry no gradient; any other op (a product with a prediction, a log, a
-matmul) uses the value as data, as a stop-gradient target does, and drops it."""
+A term mark is carried by every op whose result still carries no gradient (a norm, a
+square of the cut value), and into a result that does only through sums, differences,
+reductions, reshapes and products with numbers that carry no gradient; any other op (a
+product with a prediction, a log of it, a matmul) uses the value as data, as a
+stop-gradient target does, and drops it."""
 
 from __future__ import annotations
 
@@ -73,10 +75,16 @@ def _carry(attr: str, name: str, args, out: torch.Tensor) -> None:
     marked = [a for a in args[:2] if getattr(a, attr, None) is not None]
     if not marked:
         return
-    if name in KEEPS_TERM or (
-        name in WEIGHTINGS
-        and not any(
-            isinstance(a, torch.Tensor) and a.requires_grad for a in args[:2] if a is not marked[0]
+    if (
+        not out.requires_grad
+        or name in KEEPS_TERM
+        or (
+            name in WEIGHTINGS
+            and not any(
+                isinstance(a, torch.Tensor) and a.requires_grad
+                for a in args[:2]
+                if a is not marked[0]
+            )
         )
     ):
         setattr(out, attr, getattr(marked[0], attr))
