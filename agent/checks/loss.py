@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import objective
+from torch_investigate.agent.checks import objective, places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, usable
 from torch_investigate.agent.checks.effects import compared_steps, intervene
@@ -282,7 +282,9 @@ def _order(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> N
         status="confirmed",
         confidence="high",
         evidence=[runtime(text, c.frame, session), eff.observation()],
-        where=where(session, c.frame) or first_static_location(session, "loss_args_swapped"),
+        where=places.swapped_by_caller(session, c.frame)
+        or where(session, c.frame)
+        or first_static_location(session, "loss_args_swapped"),
         why="the loss treats the targets as predictions and the predictions as targets, so the gradient pushes the model toward a different objective",
         confirm=f"call {c.fn}(prediction, target) at {c.frame} and compare {compared_steps(session)} steps",
     )

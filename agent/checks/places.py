@@ -278,6 +278,44 @@ def caller_passing(session: Session, frame: Frame | None) -> Location | None:
     return None
 
 
+def swapped_by_caller(session: Session, frame: Frame | None) -> Location | None:
+    """A loss called inside a helper on the helper's own parameters, swapped at run time:
+    when a training-loop caller passes, at one parameter's position, an argument spelled
+    as another of the helper's parameters (`helper(y, logits)` into `def helper(logits,
+    labels)`), the swap was passed in and the call site is where it is. Only the spelling
+    tells the caller's order from the helper's here: it breaks the tie."""
+    if frame is None or (unit := session.index.unit(frame.file)) is None:
+        return None
+    calls = [
+        n
+        for n in sx.descendants(unit.tree.root_node, into_scopes=True)
+        if n.type == "call" and sx.line(n) == frame.line
+    ]
+    loops = find_training_loops(session.index)
+    for node in calls:
+        fn = sx.enclosing_function(node)
+        if fn is None:
+            continue
+        params = [p for p in sx.parameter_names(fn) if p not in ("self", "cls")]
+        for caller in analysis(session.index).flow.callers(fn):
+            if caller.node.type != "call" or not any(
+                lp.file == caller.file and lp.line_start <= caller.line <= lp.line_end
+                for lp in loops
+            ):
+                continue
+            pos, kw = sx.call_args(caller.node)
+            passed = {
+                **dict(zip(params, pos, strict=False)),
+                **{k: v for k, v in kw.items() if k in params},
+            }
+            if any(
+                a.type == "identifier" and sx.text(a) in params and sx.text(a) != p
+                for p, a in passed.items()
+            ):
+                return _location(session, caller.file, caller.line)
+    return None
+
+
 def discarding_caller(session: Session, frame: Frame | None) -> Location | None:
     """The call that throws away what the function at `frame` returns: a helper that
     computes and returns the loss, called by a framework's training step as a bare

@@ -17,7 +17,9 @@ def loss_operands(rec: Recorder, name: str, inp: torch.Tensor, tgt: torch.Tensor
     interventions that changed them."""
     iv = rec.iv
     applied: list[str] = []
-    if iv.swap_loss_args and name not in REGRESSION:
+    if iv.swap_loss_args and name not in REGRESSION and tgt.requires_grad and not inp.requires_grad:
+        # only calls the run shows swapped (data first, the model's output second): a
+        # correct call of the same loss elsewhere (a warm-up phase) stays as it is
         inp, tgt = tgt, inp
         applied.append("swap_loss_args")
     tag = tag_of(inp)
