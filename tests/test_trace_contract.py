@@ -46,6 +46,9 @@ NOT_EXERCISED: dict[str, str] = {
     "per-row target are traced in tests/test_real_shapes.py (tabular_codes)",
     "NogradTerm": "the contract programs have no loss on a no-grad forward's output; an "
     "actor-critic whose value loss has one is traced in tests/test_nograd_term.py",
+    "EvalOutside": "the contract programs compare no evaluation predictions with labels; "
+    "window positions compared with frame labels are traced in tests/test_eval_values.py",
+    "EvalValues": "as EvalOutside",
     "IndexedRows": "the contract programs train on batches; a model run once over every row "
     "(full-graph training) is traced in tests/test_full_graph_rows.py",
 }

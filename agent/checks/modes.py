@@ -4,6 +4,7 @@ checked against the shapes it actually saw."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
@@ -18,7 +19,7 @@ from torch_investigate.agent.checks.baseline import (
 )
 from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
-from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.numbers import fmt, listed
 from torch_investigate.tools.records import Location, Stage
 from torch_investigate.tools.tracefile.trace import Forward, Frame, Trace
 
@@ -271,6 +272,7 @@ def metrics(session: Session, ev: Evidence) -> None:
         if o.kind == "batch_dim" and o.op in ("argmax", "argmin") and not o.in_forward
     ]
     farthest = [o for o in t.ops if o.kind in ("farthest", "opposite_sorts")]
+    outside = _outside_share(t)
     if bcast:
         o = bcast[0]
         text = f"`{o.op}` at {o.frame} compares {o.shapes[0]} with {o.shapes[1]} and gets {o.out_shape}: every prediction is compared with every target"
@@ -294,6 +296,17 @@ def metrics(session: Session, ev: Evidence) -> None:
             f"unless told otherwise), and its indices are compared with `==` at {o.caller} in "
             "evaluation: each prediction is the farthest candidate, not the nearest"
         )
+    elif outside is not None:
+        o = t.eval_outside
+        share, values, labels = outside
+        made = f" (made by the index op at {o.made})" if o.made else ""
+        text = (
+            f"at the last evaluation {fmt(100 * share)}% of the predictions compared with "
+            f"labels (first at {o.compared}{made}) take values no label of the run takes "
+            f"({listed([fmt(x) for x in values])}; labels {listed([fmt(x) for x in labels])}): "
+            "the metric compares something other than classes"
+        )
+        o = SimpleNamespace(frame=o.made or o.compared)  # where the finding points
     else:
         missing = eval_missing(t)
         if missing and missing[0] == "skipped":
@@ -315,6 +328,30 @@ def metrics(session: Session, ev: Evidence) -> None:
         confirm="recompute the metric for a batch by hand: (logits.argmax(dim=1) == y).float().mean(), or (logit >= 0) == y for one logit",
     )
     ev.item("metrics", "failed", text)
+
+
+# Share of a trained model's compared predictions outside the label values beyond which
+# they are not class predictions (an index into a window, a count): a classifier's head
+# may name a class the evaluation set lacks, now and then, not a quarter of the time.
+OUTSIDE = 0.25
+
+
+def _outside_share(t: Trace) -> tuple[float, list[float], list[float]] | None:
+    """(share, values outside, labels) of the predictions at the last evaluation pass
+    that take values no label of the run takes (nor a training target), when the share
+    is beyond OUTSIDE."""
+    v = t.eval_values
+    if t.eval_outside is None or v is None or not v.passes:
+        return None
+    train = t.batches.targets.get("train")
+    known = set(v.labels) | {float(x) for x in ((train.values or {}) if train else {})}
+    counts = v.passes[-1][1]
+    total = sum(c for _, c in counts)
+    out = [(x, c) for x, c in counts if x not in known]
+    share = sum(c for _, c in out) / total if total else 0.0
+    if share < OUTSIDE:
+        return None
+    return share, [x for x, _ in out], sorted(known)
 
 
 def _batch_size_literal(session: Session, t: Trace) -> Location | None:

@@ -10,10 +10,13 @@ from __future__ import annotations
 import torch
 
 from .recorder import Recorder
+from .tensors import frame_dict, repo_frame
 
 EQUALS = {"eq", "__eq__"}
 SUBTRACTIONS = {"sub", "__sub__", "__rsub__", "rsub"}
 MAX_MATCHES = 20_000
+MAX_LABELS = 64  # distinct label values beyond which no label set is kept
+INDEX_OPS = {"max", "min", "median", "mode", "sort", "topk", "kthvalue", "nanmedian"}
 _LABELS = (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool)
 
 
@@ -28,10 +31,52 @@ def after_op(rec: Recorder, name: str, args, out) -> None:
     preds = [_is_pred(a), _is_pred(b)]
     if sum(preds) != 1 or a.shape != b.shape or a.numel() < 2:
         return
-    if a.dtype not in _LABELS or b.dtype not in _LABELS or len(rec.eval_matches) >= MAX_MATCHES:
+    if not (_labels(a) and _labels(b)) or len(rec.eval_matches) >= MAX_MATCHES:
         return
     with rec.quiet():
+        pred, labels = (a, b) if preds[0] else (b, a)
         rec.eval_matches.append([rec.n_steps, int(out.sum()), int(out.numel())])
+        _values(rec, pred, labels)
+
+
+def _values(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
+    """The label values seen in all evaluation comparisons, and per pass the values the
+    predictions took: a prediction no label of the whole run takes is no class."""
+    known = rec.eval_values["labels"]
+    if known is None or pred.numel() > 1_000_000:
+        return
+    known.update(float(v) for v in torch.unique(labels).tolist())
+    taken = torch.unique(pred, return_counts=True)
+    if len(known) > MAX_LABELS or taken[0].numel() > MAX_LABELS:
+        rec.eval_values["labels"] = None  # too many values for classes
+        return
+    counts = rec.eval_values["passes"].setdefault(rec.n_steps, {})
+    for v, c in zip(taken[0].tolist(), taken[1].tolist(), strict=True):
+        counts[float(v)] = counts.get(float(v), 0) + int(c)
+    if rec.eval_outside is None and any(float(v) not in known for v in taken[0].tolist()):
+        made = getattr(pred, "_ti_made_at", None)
+        rec.eval_outside = {
+            "compared": frame_dict(repo_frame()),
+            "made": frame_dict(made) if made is not None else None,
+        }
+
+
+def _labels(t: torch.Tensor) -> bool:
+    """Integer or boolean labels, or floats that hold whole numbers only (0./1. flags)."""
+    if t.dtype in _LABELS:
+        return True
+    return t.is_floating_point() and t.numel() <= 1_000_000 and bool((t == t.round()).all())
+
+
+def index_made(name: str, args, out) -> None:
+    """The indices an index op returns from a prediction (`scores.median(dim=-1)[1]`)
+    remember the line that made them: a comparison of them with labels names it."""
+    if name not in INDEX_OPS or not isinstance(out, tuple) or len(out) < 2:
+        return
+    a0 = args[0] if args else None
+    if isinstance(a0, torch.Tensor) and _is_pred(a0) and isinstance(out[1], torch.Tensor):
+        out[1]._ti_made_at = repo_frame()
+        out[1]._ti_pred = True
 
 
 def _is_pred(t: torch.Tensor) -> bool:

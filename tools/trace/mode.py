@@ -127,7 +127,7 @@ class TraceMode(TorchFunctionMode):
         # ones); evaluation ops, where metric bugs live, always, and after the step budget
         # (fast-forward to the program's final evaluation) up to a bounded number of ops
         if (rec.fast_forward and not rec.final_eval_op()) or (
-            not rec.detailed and not self.op_interventions and torch.is_grad_enabled()
+            not rec.detailed and not self.op_interventions and not rec.evaluating()
         ):
             out = func(*args, **kwargs)  # the program's own call
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
@@ -154,6 +154,7 @@ class TraceMode(TorchFunctionMode):
                 provenance.feeds_training(rec, args, out)
         elif isinstance(out, tuple):  # `probs.max(dim=1)`: computed from that forward's output
             provenance.carry(args, out)
+            eval_matches.index_made(name, args, out)
             farthest.after_op(rec, name, args, kwargs, out)
         return out
 

@@ -142,6 +142,9 @@ class Recorder:
         # [optimizer steps so far, call site, value]
         self.eval_losses: list[list] = []
         self.eval_errors: list[list] = []  # [steps, sum of |prediction - target|, elements]
+        self.eval_outside: dict | None = None  # the first comparison with values no label takes
+        # eval_matches.py: label values of all comparisons; per pass, the predictions' values
+        self.eval_values: dict = {"labels": set(), "passes": {}}
         self.eval_matches: list[
             list
         ] = []  # tools/trace/eval_matches.py: [steps, matched, compared]
@@ -290,10 +293,15 @@ class Recorder:
         """An evaluation op after the step budget that is still observed: a final scoring
         pass of a few batches is read whole, a long one in part (MAX_FINAL_EVAL_OPS), and
         the fast-forward stays fast."""
-        if torch.is_grad_enabled() or self.final_eval_ops >= MAX_FINAL_EVAL_OPS:
+        if not self.evaluating() or self.final_eval_ops >= MAX_FINAL_EVAL_OPS:
             return False
         self.final_eval_ops += 1
         return True
+
+    def evaluating(self) -> bool:
+        """Evaluation code runs: grad mode is off, or the last model output came from an
+        evaluation forward (a metric computed after the `no_grad` block closed)."""
+        return not torch.is_grad_enabled() or self.last_output_eval
 
     def phase_now(self) -> str:
         return "train" if torch.is_grad_enabled() else "eval"

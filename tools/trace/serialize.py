@@ -67,6 +67,8 @@ def trace_dict(rec: Recorder) -> dict:
         "holdout_level": rec.iv_state.holdout_level,
         "eval_losses": rec.eval_losses,
         "eval_matches": rec.eval_matches,
+        "eval_outside": rec.eval_outside,
+        "eval_values": _eval_values(rec),
         "eval_errors": rec.eval_errors,
         "input_normalizer": rec.input_normalizer,
         "subset_overlaps": subset_overlaps(rec),
@@ -176,6 +178,19 @@ def optimizers_section(rec: Recorder) -> tuple[list[dict], dict[int, int]]:
             }
         )
     return optimizers, opt_of
+
+
+def _eval_values(rec: Recorder) -> dict | None:
+    """Label values of the evaluation comparisons and the prediction values of the last
+    three passes, None when there were too many values to be classes."""
+    labels = rec.eval_values["labels"]
+    if labels is None:
+        return None
+    passes = sorted(rec.eval_values["passes"].items())[-3:]
+    return {
+        "labels": sorted(labels),
+        "passes": [[step, [[v, c] for v, c in sorted(counts.items())]] for step, counts in passes],
+    }
 
 
 def _nograd_terms(rec: Recorder) -> list[dict]:

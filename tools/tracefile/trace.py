@@ -15,6 +15,7 @@ from pathlib import Path
 from pydantic import Field
 
 from torch_investigate.tools.tracefile.contract import OMITTED_WHEN
+from torch_investigate.tools.tracefile.eval_records import EvalOutside, EvalValues
 from torch_investigate.tools.tracefile.probe_records import (
     ClassStream,
     ForwardProbe,
@@ -170,6 +171,8 @@ class Trace(TraceRecord):
     eval_losses: list[tuple[int, str, float | str]] = Field(default_factory=list)
     # the program's evaluation accuracy: (optimizer steps so far, matched, compared)
     eval_matches: list[tuple[int, int, int]] = Field(default_factory=list)
+    eval_outside: EvalOutside | None = None
+    eval_values: EvalValues | None = None
     # the program's hand-written evaluation error: (steps, sum of |prediction - target|, elements)
     eval_errors: list[tuple[int, float, int]] = Field(default_factory=list)
     input_normalizer: InputNormalizer | None = None

@@ -239,9 +239,10 @@ def _model_output(rec: Recorder, module: nn.Module, output) -> None:
         t._ti_out = True
     record = rec.current_forward
     rec.current_forward = None
+    if not rec.stack:  # a top-level model's output
+        rec.last_output_eval = not torch.is_grad_enabled() or not module.training
     if record is None:
         return
-    rec.last_output_eval = not torch.is_grad_enabled() or not module.training
     term_marks.nograd_forward(rec, outs, record.get("frame"), module)
     record["outputs"] = [list(t.shape) for t in outs[:4]]
     src = indexed_rows.source_of(record.get("_inputs") or [])
