@@ -362,10 +362,12 @@ def registration(session: Session, ev: Evidence) -> None:
         problems.append(text)
     leaves.frozen_by_eval(session, ev, t, problems)
     # layers run in the forward whose parameters the model does not own
+    # (or, held by no module at all, a leaf the loss reaches at every step that no
+    # optimizer holds: `[nn.Parameter(...) for _ in range(n)]` kept in a plain list)
     unreg = [
         p
         for p in t.parameters
-        if p.executed
+        if (p.executed or (p.reached and p.grad.observed >= 3 and not p.in_optimizer))
         and not p.registered
         and p.is_leaf
         and p.requires_grad

@@ -222,6 +222,7 @@ class Recorder:
         # that is a function other than the one calling backward (the program's loss function)
         self.loss_maker: tuple | None = None
         self.probe_result: dict | None = None
+        self.reprobed = False  # the forward probe was taken again (a zero output at first)
 
     # ---- helpers ---------------------------------------------------------------------
 

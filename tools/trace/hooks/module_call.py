@@ -116,9 +116,29 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     if grad and rec.first_batch is None and rec.cfg.probe_code:
         rec.first_batch = (map_tensors(args, batch_copy), map_tensors(kwargs, batch_copy))
         rec.first_model = module  # a probe's `model` is the one these inputs went to
-    if rec.cfg.probes and grad and "forward" not in rec.probes and tensors:
+    if rec.cfg.probes and grad and tensors and _probe_due(rec):
         rec.probes["forward"] = forward_probes(rec, module, args, kwargs)
     return (args, kwargs) if replaced or standardized or aligned else None
+
+
+# an output this small at every sample is exactly zero: a readout that starts at zero
+ZERO_OUTPUT = 1e-11
+REPROBE_STEP = 10  # training steps after which a zero output is probed once more
+
+
+def _probe_due(rec: Recorder) -> bool:
+    """The first training forward is probed; when its output was exactly zero (a readout
+    initialized at zero tells nothing about what the input does), one forward again
+    once training has moved the weights."""
+    first = rec.probes.get("forward")
+    if first is None:
+        return True
+    if rec.reprobed or rec.n_steps < REPROBE_STEP or first.get("status") != "ok":
+        return False
+    if first.get("output_scale", 1.0) > ZERO_OUTPUT:
+        return False
+    rec.reprobed = True
+    return True
 
 
 def _first_sight(rec: Recorder, module: nn.Module) -> None:

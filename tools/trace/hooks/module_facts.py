@@ -111,12 +111,19 @@ def scan_tensor_attributes(rec: Recorder, module: nn.Module) -> None:
         if attr.startswith("_"):
             continue
         items = [(attr, value)]
+        # a Parameter set as an attribute is registered; one kept in a plain list or dict
+        # is not, as a plain tensor is not
+        contained = isinstance(value, (list, tuple, dict))
         if isinstance(value, (list, tuple)):
             items = [(f"{attr}[{i}]", v) for i, v in enumerate(value[:16])]
         elif isinstance(value, dict):
             items = [(f"{attr}[{k!r}]", v) for k, v in list(value.items())[:16]]
         for name, v in items:
-            if isinstance(v, torch.Tensor) and not isinstance(v, nn.Parameter) and v.requires_grad:
+            if (
+                isinstance(v, torch.Tensor)
+                and (contained or not isinstance(v, nn.Parameter))
+                and v.requires_grad
+            ):
                 key = f"{type(module).__name__}.{name}"
                 where = getattr(module, "_ti_created", None)
                 rec.attr_tensors[key] = {
