@@ -13,7 +13,7 @@ from torch_investigate.agent.checks.baseline import (
     runtime,
     usable,
 )
-from torch_investigate.agent.checks.cut_numbers import cut_term, reentered_cut
+from torch_investigate.agent.checks.cut_numbers import cut_term, number_term, reentered_cut
 from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.locations import (
     attribute_location,
@@ -71,7 +71,9 @@ def reachability(session: Session, ev: Evidence) -> None:
     if stale:
         _no_grad_feeder(session, ev, t, stale)
         return
-    if not cut and (reentered_cut(session, ev, t) or cut_term(session, ev, t)):
+    if not cut and (
+        reentered_cut(session, ev, t) or cut_term(session, ev, t) or number_term(session, ev, t)
+    ):
         return
     if not cut:
         aux = (

@@ -11,7 +11,7 @@ from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.effects import Effect, intervene
 from torch_investigate.agent.checks.locations import where
 from torch_investigate.agent.checks.spread import chance_band
-from torch_investigate.tools.tracefile.trace import Trace
+from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
@@ -112,3 +112,34 @@ def cut_term(session: Session, ev: Evidence, t: Trace) -> bool:
             untested=True,
         )
     return True
+
+
+def number_term(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A number made a tensor inside the training iteration (`torch.tensor(total / n)` of
+    losses taken out with .item()) that the backward'ed loss adds, whose value changes
+    from step to step: it depends on the model, counts in the loss, and carries no
+    gradient. A constant (`torch.tensor(0.0)` that a sum starts from) is no term."""
+    for site, values in t.number_terms.items():
+        if len({round(v, 12) for v in values}) < 3:
+            continue
+        file, _, line = site.rpartition(":")
+        frame = Frame(file=file, line=int(line))
+        shown = ", ".join(f"{v:.4g}" for v in values[:4])
+        text = (
+            f"the training loss adds a tensor made from a number at {frame}, whose value "
+            f"changes from step to step ({shown}, ...; {len(set(values))} values in "
+            f"{len(values)} steps): it is computed from the model, yet as a new tensor it "
+            "carries no gradient back to it"
+        )
+        ev.find(
+            "detached_graph",
+            status="confirmed",
+            confidence="medium",
+            evidence=[runtime(text, frame, session, values=values[:20])],
+            where=where(session, frame),
+            why="a loss term rebuilt from numbers (.item(), float()) is a constant to the optimizer: what it should teach the model is lost",
+            confirm=f"keep the tensors at {frame} (sum the loss tensors, not their .item() values) and check that loss.grad_fn reaches the model through that term",
+        )
+        ev.item("reachability", "failed", text)
+        return True
+    return False

@@ -274,11 +274,21 @@ def _column_leak(
         status="confirmed",
         confidence="high",
         evidence=[runtime(text, None, session, columns=columns)],
-        where=first_static_location(session, "split_leakage") or loader_location(session, t),
+        where=first_static_location(session, "split_leakage")
+        or loader_location(session, t)
+        or places.input_origin(session, _train_frame(t)),
         why="the model can read its target from its input and learns to copy it: the metrics say nothing about the task",
         confirm=confirm,
     )
     ev.item("leakage", "failed", text)
+
+
+def _train_frame(t: Trace) -> Frame | None:
+    fws = t.train_forwards()
+    return fws[0].frame if fws else None
+
+
+EXACT = 1 - 1e-9  # |correlation| of a column that is the target, scaled and shifted
 
 
 def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
@@ -295,9 +305,14 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
         "binary_cross_entropy",
         "binary_cross_entropy_with_logits",
     )
+    # A regression target that one of several features equals up to scale and shift in
+    # every batch (a lag-0 copy among the lags) is read, not predicted: no measured
+    # feature tracks a target that closely unless it is the target
     leaky = (
         sorted(j for j, c in corr.items() if c >= 0.999)
         if classification and len(corr) >= 2
+        else sorted(j for j, c in corr.items() if c >= EXACT)
+        if len(corr) >= 3
         else []
     )
     if leaky:

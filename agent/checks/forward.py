@@ -67,8 +67,8 @@ def _permuting_reshape(session: Session, ev: Evidence, t: Trace) -> bool:
         return False
     o = sites[0]
     text = (
-        f"`{o.op}` at {o.frame} turns a {o.shapes[0]} tensor into {o.shapes[1]}: the same sizes "
-        "in another order, so values that belonged to one axis are read along another"
+        f"`{o.op}` at {o.frame} turns a {o.shapes[0]} tensor into {o.shapes[1]}: its axes in "
+        "another order (some merged), so values that belonged to one axis are read along another"
     )
     eff = intervene(session, {"reshape_as_permute": True}, "with that reshape done as a permute")
     ev.find(

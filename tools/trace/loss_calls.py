@@ -75,7 +75,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
         ops.put(0, "input", inp)
         ops.put(1, "target", tgt)
 
-    if key not in rec.loss_sites and not rec.detailed and grad and not rec.fast_forward:
+    if key not in rec.loss_sites and not rec.detailed and grad:
         rec.open_detail_window(f"a new loss at {key}")
     detailed = rec.detailed or (
         not grad and len(rec.loss_calls) < MAX_EVENTS and not rec.fast_forward

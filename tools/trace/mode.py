@@ -126,7 +126,7 @@ class TraceMode(TorchFunctionMode):
         # training ops are examined in the detailed steps (a new training phase opens new
         # ones); evaluation ops, where metric bugs live, always, and after the step budget
         # (fast-forward to the program's final evaluation) up to a bounded number of ops
-        if (rec.fast_forward and not rec.final_eval_op()) or (
+        if (rec.fast_forward and not rec.detailed and not rec.final_eval_op()) or (
             not rec.detailed and not self.op_interventions and not rec.evaluating()
         ):
             out = func(*args, **kwargs)  # the program's own call
@@ -175,7 +175,7 @@ class TraceMode(TorchFunctionMode):
         if perm is None or min(args[0].shape) < 2:
             return out
         with rec.quiet():
-            return args[0].permute(perm).contiguous()
+            return args[0].permute(perm).reshape(out.shape)
 
     def _shapes_prediction(self, x: torch.Tensor) -> bool:
         """Inside the training forward, or between it and the backward on what the model

@@ -8,7 +8,9 @@ Each observer aggregates by kind and source line (`Recorder.op_site`).
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 
 import torch
 
@@ -99,23 +101,40 @@ def reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tensor) -> Non
 
 
 def permutation_of(x_shape, out_shape) -> list[int] | None:
-    """The axis order that turns `x_shape` into `out_shape` when the reshape only reorders
-    its sizes (`(B, N, 3)` -> `(B, 3, N)`): what a permute would give; None when the
-    shapes are not a reordering or the reordering moves nothing of a different size."""
+    """The axis order that turns `x_shape` into `out_shape` when the reshape reorders its
+    axes: only their sizes (`(B, N, 3)` -> `(B, 3, N)`), or with neighbours merged or split
+    (`(B, C, H, W)` -> `(B, W, C*H)`), where the reshape as written merges and splits
+    nothing cleanly. What a permute first would give; None when the reshape only merges
+    or splits neighbouring axes, or no reordering that keeps the first axis explains it."""
     x_shape, out_shape = list(x_shape), list(out_shape)
+    if x_shape == out_shape:
+        return None
+    if len(x_shape) == len(out_shape) and sorted(x_shape) == sorted(out_shape):
+        free = list(range(len(x_shape)))
+        perm = []
+        for size in out_shape:
+            j = next(j for j in free if x_shape[j] == size)
+            free.remove(j)
+            perm.append(j)
+        return perm
     if (
-        len(x_shape) != len(out_shape)
-        or x_shape == out_shape
-        or sorted(x_shape) != sorted(out_shape)
+        not 2 < len(x_shape) <= 5
+        or math.prod(x_shape) != math.prod(out_shape)
+        or _regroups(x_shape, out_shape)
     ):
         return None
-    free = list(range(len(x_shape)))
-    perm = []
-    for size in out_shape:
-        j = next(j for j in free if x_shape[j] == size)
-        free.remove(j)
-        perm.append(j)
-    return perm
+    for perm in itertools.permutations(range(1, len(x_shape))):
+        order = [0, *perm]
+        if _regroups([x_shape[i] for i in order], out_shape):
+            return order
+    return None
+
+
+def _regroups(a: list[int], b: list[int]) -> bool:
+    """`b` merges neighbouring axes of `a`, or splits them: the boundaries of one (the
+    running products of its sizes) are among the other's."""
+    ca, cb = set(itertools.accumulate(a, operator.mul)), set(itertools.accumulate(b, operator.mul))
+    return ca <= cb or cb <= ca
 
 
 def permuting_reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tensor) -> None:

@@ -56,6 +56,7 @@ class Recorder:
         self.stop_reason = ""
         self.error: dict | None = None
         self.fast_forward = False
+        self.window_in_fast_forward = False  # the open detail window began while fast-forwarding
         self.final_eval_ops = 0  # evaluation ops observed after the step budget
         self.sort_orders: dict = {}  # (file, function) -> role -> (descending, frame)
         self.detail_until = cfg.detail_steps
@@ -160,6 +161,7 @@ class Recorder:
         self.cut_terms: list[dict] = []  # lines of values detached in the forward a loss adds
         # losses on no-grad forwards' outputs a backward'ed loss adds: {forward, loss} lines
         self.nograd_terms: list[dict] = []
+        self.number_terms: dict[str, list[float]] = {}  # file:line -> values a loss added
         self.log_prob_losses: list[str] = []  # of those, the losses that are log-probabilities
         # loader site -> batch position of a per-row target -> per code column: code ->
         # [count, sum, sum of squares] of the targets (hooks/loader.py code_targets)
@@ -245,13 +247,19 @@ class Recorder:
 
     @property
     def detailed(self) -> bool:
-        return self.cfg.trace and not self.fast_forward and self.n_steps < self.detail_until
+        return (
+            self.cfg.trace
+            and (not self.fast_forward or self.window_in_fast_forward)
+            and self.n_steps < self.detail_until
+        )
 
     def open_detail_window(self, why: str) -> None:
-        """A new training phase (a new optimizer or loss) gets its own detailed steps."""
+        """A new training phase (a new optimizer or loss) gets its own detailed steps,
+        also once the run fast-forwards (a replay loss that starts with the second task)."""
         if self.windows >= 3 or self.n_steps < self.detail_until:
             return
         self.windows += 1
+        self.window_in_fast_forward = self.fast_forward
         self.detail_until = self.n_steps + self.cfg.detail_steps
         self.detail_windows.append({"from_step": self.n_steps, "reason": why})
         self.events.append([])

@@ -43,6 +43,7 @@ def trace_dict(rec: Recorder) -> dict:
         "log_prob_losses": list(rec.log_prob_losses),
         "cut_terms": list(rec.cut_terms),
         "nograd_terms": _nograd_terms(rec),
+        "number_terms": dict(rec.number_terms),
         "code_targets": [
             {
                 "site": site,

@@ -3,6 +3,8 @@ the backward that adds them:
 
 - a value detached inside the training forward (`_ti_cutterm`, its line; marked where the
   detach happens, tools/trace/mode.py);
+- a number made a tensor inside the training iteration (`_ti_numterm`: its line and
+  value; `torch.tensor(total / n)` of values taken out with .item());
 - a loss computed on the output of a model forward that ran with grad off (`_ti_nograd`:
   a critic's values collected in a no-grad rollout and regressed on their returns). The
   forward's outputs are marked (`_ti_ngm`: the line that called the model) and the mark
@@ -21,13 +23,26 @@ import torch
 
 from .ops import PASSTHROUGH, TERM_SUMS, WEIGHTINGS
 from .recorder import Recorder
-from .tensors import frame_dict
+from .tensors import frame_dict, repo_frame
 
 KEEPS_TERM = PASSTHROUGH | TERM_SUMS | {"neg", "__neg__", "sum", "mean"}
-TERMS = ("_ti_cutterm", "_ti_nograd")
+TERMS = ("_ti_cutterm", "_ti_nograd", "_ti_numterm")
+NUMBER_TENSORS = {"tensor", "as_tensor", "scalar_tensor"}
+MAX_NUMBER_VALUES = 50
 
 
 def after_op(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
+    if (
+        name in NUMBER_TENSORS
+        and args
+        and isinstance(args[0], float)
+        and torch.is_grad_enabled()
+        and rec.between_forward_and_backward
+    ):
+        # a number made a tensor inside the training iteration (`torch.tensor(total / n)`
+        # of values taken out with .item()): a term of the loss it is, it carries no graph
+        out._ti_numterm = (repo_frame(), args[0])
+        return
     for attr in TERMS:
         _carry(attr, name, args, out)
     if rec.detailed and not out.requires_grad:
@@ -63,6 +78,11 @@ def at_backward(rec: Recorder, loss: torch.Tensor) -> None:
     cut = getattr(loss, "_ti_cutterm", None)
     if cut is not None and frame_dict(cut) not in rec.cut_terms and len(rec.cut_terms) < 16:
         rec.cut_terms.append(frame_dict(cut))  # the loss adds a value detached in the forward
+    number = getattr(loss, "_ti_numterm", None)
+    if number is not None and number[0] is not None:
+        values = rec.number_terms.setdefault(frame_dict(number[0])["file"] + f":{number[0][1]}", [])
+        if len(values) < MAX_NUMBER_VALUES:
+            values.append(number[1])
     term = getattr(loss, "_ti_nograd", None)
     if term is not None and len(rec.nograd_terms) < 16:
         (forward, module), loss_frame = term

@@ -157,6 +157,9 @@ class Trace(TraceRecord):
     cut_terms: list[Frame] = Field(default_factory=list)
     # a loss computed on a no-grad forward's output, added to a backward'ed loss: both lines
     nograd_terms: list[NogradTerm] = Field(default_factory=list)
+    # numbers made tensors in the training iteration that a backward'ed loss added:
+    # `file:line` -> the values
+    number_terms: dict[str, list[float]] = Field(default_factory=dict)
     counts: dict[str, int] = Field(default_factory=dict)
     event_frames: dict[str, Frame | None] = Field(default_factory=dict)
     iterations: list[list[str]] = Field(default_factory=list)
