@@ -52,6 +52,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("step_after_backward", "step after backward", "an optimizer step after each backward"),
         Intervention("shuffle_loader", "data shuffled", "the training data shuffled", changes_loss=True),
         Intervention("reinit_params", "params re-initialized", "parameters re-initialized with PyTorch's defaults"),
+        Intervention("gather_renormalized", "picked axis normalized", "the probabilities normalized over the axis they are picked along"),
         Intervention("rejoin_cuts", "cuts rejoined", "numbers cut from the graph and used again given their tensors back"),
         Intervention("reshape_as_permute", "reshape as permute", "the reshape to a reordered shape done as a permute"),
         Intervention("reseed", "seeds +{value}", "the run's seeds and the program's own seed calls shifted by {value} (chance alone)"),

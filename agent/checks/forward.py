@@ -15,6 +15,7 @@ from torch_investigate.agent.checks.baseline import (
     usable,
 )
 from torch_investigate.agent.checks.effects import compared_steps, intervene
+from torch_investigate.agent.checks.gather_axis import picked_across
 from torch_investigate.agent.checks.locations import first_static_location, model_location, where
 from torch_investigate.agent.checks.loss_operands import (
     cross_broadcast_losses,
@@ -203,7 +204,7 @@ def varying_sample_axis(t: Trace, axis: int) -> list[int]:
 @check(Stage.FORWARD)
 def batch_dimension(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
-    if t is None:
+    if t is None or picked_across(session, ev, t):
         return
     probe = t.probes.get("forward")
     mixing = (

@@ -43,6 +43,7 @@ class Interventions:
     fix_broadcast: bool = False  # loss input reshaped to the target's shape when they broadcast
     step_after_backward: bool = False  # optimizer.step() after each backward when none followed
     shuffle_loader: bool = False  # training DataLoaders iterate in random order
+    gather_renormalized: bool = False  # a gather across a softmax's axis renormalizes first
     rejoin_cuts: bool = False  # a number cut from the graph and used again gets its tensor back
     reshape_as_permute: bool = False  # a reshape inside forward to a permuted shape permutes
     reinit_params: bool = (

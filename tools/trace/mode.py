@@ -20,6 +20,7 @@ from torch.overrides import TorchFunctionMode
 from . import (
     eval_matches,
     farthest,
+    gather_axis,
     indexed_rows,
     ops,
     provenance,
@@ -100,6 +101,7 @@ class TraceMode(TorchFunctionMode):
             or rec.iv.keep_graph
             or rec.iv.reshape_as_permute
             or rec.iv.rejoin_cuts
+            or rec.iv.gather_renormalized
         )
         # site of the last broadcast that grew an operand, until a binary op's output
         # carries it
@@ -142,6 +144,8 @@ class TraceMode(TorchFunctionMode):
         if name == "log_softmax" and args:
             ops.renormalized(rec, args[0])
             args = renormalizing(rec, args)
+        if name in gather_axis.GATHERS:
+            args, kwargs = gather_axis.checked(rec, name, args, kwargs)
         out = None
         if rec.cut_values and torch.is_grad_enabled():
             out = reentry.rejoined(rec, name, func, args, kwargs)
