@@ -90,12 +90,21 @@ def reachability(session: Session, ev: Evidence) -> None:
         return
     names = [p.name for p in cut]
     text = f"{len(cut)} of {len(walked)} parameters used in the training forward are unreachable from the loss's grad_fn: {listed(names)}; their .grad stays None"
-    _explain_cut(session, ev, t, text, names)
-    ev.item("reachability", "failed", text)
+    if _explain_cut(session, ev, t, text, names):
+        ev.item("reachability", "failed", text)
+    else:
+        ev.item(
+            "reachability",
+            "not_applicable",
+            f"{text}; keeping the graph at the cut the run saw reaches none of them and "
+            "changes nothing: what leaves them unreached is not established",
+            untested=True,
+        )
 
 
-def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: list[str]) -> None:
-    """Name why the graph is cut: grad disabled in part of the forward, or an explicit cut."""
+def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: list[str]) -> bool:
+    """Name why the graph is cut: grad disabled in part of the forward, or an explicit cut.
+    False when the cut the run saw is shown not to be it."""
     off = [m for m in t.submodule_modes if m.get("kind") == "grad_disabled"]
     if off:
         frame = off[0].get("frame")
@@ -117,7 +126,7 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
             why="operations under no_grad record no graph, so everything before them gets no gradient",
             confirm="remove the torch.no_grad()/inference_mode around that part of the training forward and check p.grad after backward",
         )
-        return
+        return True
     cuts = [o for o in t.ops if o.kind in CUTS and o.phases.get("train")]
     cuts.sort(key=lambda o: (not o.in_forward, -o.count))
     if cuts:
@@ -132,10 +141,18 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
             if o.kind in ("item", "tolist") and not o.in_forward
             else "detached_graph"
         )
+        # the cut is the mechanism when keeping the graph there lets the loss reach the
+        # parameters it could not (or the model learns better for it); a cut elsewhere (an
+        # evaluation rollout's detach) leaves them as they were: a bias whose gradient the
+        # forward never needs, say, under a loss built from the model's input gradient
+        kept = session.runner.get({"keep_graph": True})
+        after = {p.name: p for p in (kept.trace.parameters if kept and kept.trace else [])}
+        reached = [n for n in names if (q := after.get(n)) is not None and q.graph.reachable > 0]
+        proven = eff.improved or bool(reached)
         ev.find(
             category,
-            status="confirmed",
-            confidence="high",
+            status="confirmed" if proven else "plausible",
+            confidence="high" if proven else "low",
             evidence=[
                 runtime(text, None, session, unreachable=names[:20]),
                 runtime(
@@ -149,7 +166,7 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
             why="a tensor taken out of the graph (detach/.data/.item/numpy/torch.tensor) hides everything before it from backward; those parameters never update",
             confirm=f"remove the {o.kind} at {o.frame} and check that {names[0]}.grad is not None after backward",
         )
-        return
+        return proven
     probe = t.probes.get("forward")
     if probe is not None and probe.status == "ok" and probe.ignores_input:
         # no op cuts the graph: the forward does not use these layers' output at all (the
@@ -157,7 +174,7 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
         ev.notes.append(
             f"{text}: no operation cuts the graph; the forward's output does not use them"
         )
-        return
+        return True
     # no operation was seen cutting the graph, no part ran without grad: the layers' output
     # may simply not be used (WaveNet's last residual conv, whose sum nothing reads), which
     # leaves the rest of the model learning; without the mechanism it stays a suspicion
@@ -179,6 +196,7 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
         why="parameters that the loss cannot reach never receive a gradient, so they never learn",
         confirm=f"after loss.backward(), print {names[0]}.grad (None) and walk loss.grad_fn.next_functions to find where the graph ends",
     )
+    return True
 
 
 @check(Stage.AUTOGRAD)

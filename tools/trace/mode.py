@@ -445,7 +445,10 @@ class TraceMode(TorchFunctionMode):
         in_forward = rec.depth > 0
         training = torch.is_grad_enabled() and bool(getattr(t, "requires_grad", False))
         # only cuts on the path from the training forward to the loss matter
-        on_path = training and (in_forward or rec.between_forward_and_backward)
+        # (after an evaluation forward made with grad on, a rollout's detach, nothing is)
+        on_path = training and (
+            in_forward or (rec.between_forward_and_backward and not rec.last_output_eval)
+        )
         if on_path and rec.status == "running":
             frame = repo_frame()
             site = rec.op_site(kind, frame, in_forward=in_forward)
