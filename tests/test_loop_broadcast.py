@@ -39,3 +39,29 @@ def test_an_offset_added_across_the_batch_is_a_broadcast_the_loss_reads(tmp_path
 def test_the_offset_added_to_the_squeezed_prediction_is_healthy(tmp_path):
     report = planner_report(tmp_path, SCRIPT.replace("PREDICTION", "model(x[b]).squeeze(-1)"))
     assert not [f for f in report.findings if f.status == "confirmed"], report.findings
+
+
+def test_data_made_by_a_broadcast_is_data(tmp_path):
+    # waves built as phase[:, None] + t[None, :] grow by a broadcast before training; the
+    # prediction and target then match in shape, and the loss compares them one to one
+    script = """import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+t = torch.linspace(0, 6.28, 32)
+phase = torch.rand(1024) * 6.28
+waves = torch.sin(phase[:, None] + t[None, :])
+x, y = waves[:, :24], waves[:, 24:]
+model = nn.Sequential(nn.Linear(24, 64), nn.Tanh(), nn.Linear(64, 8))
+opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+for epoch in range(6):
+    for i in torch.randperm(1024).split(64):
+        loss = F.mse_loss(model(x[i]), y[i])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+print(f"loss={loss.item():.4f}")
+"""
+    report = planner_report(tmp_path, script)
+    assert not [f for f in report.findings if f.status == "confirmed"], report.findings

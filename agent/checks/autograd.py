@@ -387,7 +387,16 @@ def registration(session: Session, ev: Evidence) -> None:
     unreg = [
         p
         for p in t.parameters
-        if (p.executed or (p.reached and p.grad.observed >= 3 and not p.in_optimizer))
+        if (
+            p.executed
+            or (
+                p.reached
+                and p.grad.observed >= 3
+                and not p.in_optimizer
+                and t.optimizers
+                and p.weight_norm_start == p.weight_norm_end  # nothing updates it by hand
+            )
+        )
         and not p.registered
         and p.is_leaf
         and p.requires_grad

@@ -96,9 +96,11 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     ):
         out._ti_scalar = key  # a term of the loss is computed here (per sample, unreduced)
     term_marks.nograd_loss(rec, inp, out, frame)
-    grown = getattr(inp, "_ti_bcast", None) or getattr(tgt, "_ti_bcast", None)
-    if grown is not None and isinstance(out, torch.Tensor):
-        out._ti_bcast = grown  # the loss of operands a broadcast grew upstream
+    grown = getattr(inp, "_ti_bcast", None)
+    if grown is not None and isinstance(out, torch.Tensor) and inp.shape != tgt.shape:
+        # a prediction a broadcast grew upstream, compared with a target of another shape
+        # (a mark on matching shapes comes from data made by a broadcast, which is data)
+        out._ti_bcast = grown
     if record is not None and isinstance(out, torch.Tensor) and out.numel() > 1:
         # an element-wise loss: a mask multiplied into it later says which targets count
         out._ti_loss = (record, tgt)
