@@ -241,22 +241,12 @@ class Trace(TraceRecord):
     def eval_accuracy_curve(self) -> list[tuple[int, float]]:
         """The share of predictions equal to their labels per evaluation pass, as the
         program's own `==` comparisons in evaluation counted them."""
-        passes: dict[int, list[int]] = {}
-        for step, matched, compared in self.eval_matches:
-            acc = passes.setdefault(step, [0, 0])
-            acc[0] += matched
-            acc[1] += compared
-        return [(step, m / n) for step, (m, n) in sorted(passes.items()) if n]
+        return _ratio_per_pass(self.eval_matches)
 
     def eval_error_curve(self) -> list[tuple[int, float]]:
         """The mean absolute difference between predictions and targets per evaluation
         pass, as the program's own subtractions in evaluation made them."""
-        passes: dict[int, list[float]] = {}
-        for step, total, n in self.eval_errors:
-            acc = passes.setdefault(step, [0.0, 0])
-            acc[0] += total
-            acc[1] += n
-        return [(step, s / n) for step, (s, n) in sorted(passes.items()) if n]
+        return _ratio_per_pass(self.eval_errors)
 
     def train_loss_calls(self) -> list[LossCall]:
         return [c for c in self.loss_calls if c.phase == "train"]
@@ -319,3 +309,13 @@ def load_trace(path: str | Path) -> Trace:
             f"trace format {version} is not supported (expected {TRACE_FORMAT_VERSION})"
         )
     return Trace.model_validate(data)
+
+
+def _ratio_per_pass(rows) -> list[tuple[int, float]]:
+    """(steps, amount, count) rows summed per evaluation pass: amount / count per pass."""
+    passes: dict[int, list[float]] = {}
+    for step, amount, count in rows:
+        acc = passes.setdefault(step, [0.0, 0])
+        acc[0] += amount
+        acc[1] += count
+    return [(step, a / n) for step, (a, n) in sorted(passes.items()) if n]
