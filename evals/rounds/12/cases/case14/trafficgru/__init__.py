@@ -1,0 +1,1 @@
+"""Graph-GRU speed forecaster for a small freeway sensor network."""
