@@ -26,6 +26,7 @@ from torch_investigate.agent.checks.loss_operands import prediction_of, target_o
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace.loss_kinds import BINARY_TARGET, INDEX_TARGET
+from torch_investigate.tools.tracefile.records import TargetStats
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -49,6 +50,24 @@ def _values(d: dict[str, int] | None) -> list[float]:
         except ValueError:
             pass
     return sorted(out)
+
+
+def _site_targets(calls: list) -> TargetStats | None:
+    """The targets of one loss site's recorded calls, as the phase's statistics would be
+    were it the only loss: their values (when every call kept them) and their range."""
+    ys = [target_of(k) for k in calls]
+    lows = [y.min for y in ys if y.min is not None]
+    highs = [y.max for y in ys if y.max is not None]
+    if not ys or not lows or not highs:
+        return None
+    values: dict[str, int] | None = {}
+    for y in ys:
+        if not y.values:
+            values = None
+            break
+        for k, n in y.values.items():
+            values[k] = values.get(k, 0) + n
+    return TargetStats(batches=len(ys), values=values, min=min(lows), max=max(highs))
 
 
 @check(Stage.DATA)
@@ -179,7 +198,12 @@ def label_encoding(session: Session, ev: Evidence) -> None:
         return
     c = calls[0]
     y = target_of(c)
-    tstats = t.batches.targets.get("train")
+    # the phase's target statistics mix every loss it trains with (a gate's 0/1 labels and
+    # a regressor's amounts): with several loss sites, the first one's calls speak for it
+    one_site = len({(str(k.frame), k.fn) for k in calls}) == 1
+    tstats = t.batches.targets.get("train") if one_site else None
+    if tstats is None and not one_site:
+        tstats = _site_targets([k for k in calls if str(k.frame) == str(c.frame) and k.fn == c.fn])
     values = _values(tstats.values if tstats else y.values)
     fn = c.fn
     problems = []

@@ -387,7 +387,16 @@ def sample_independence(session: Session, ev: Evidence) -> None:
         if (probe.ignores_input or (probe.inputs_differ and probe.rows_identical))
         else None
     )
-    if numeric:
+    if probe.all_zero and (probe.ignores_input or probe.rows_identical):
+        ev.item(
+            "input_dependence",
+            "not_applicable",
+            "every output of the probed batch is exactly zero: a zero factor (a readout still "
+            "at its zero start, as when nothing trains it) leaves no value that could show "
+            "whether the forward reads its input; stages 5 and 6 examine what trains it",
+            untested=True,
+        )
+    elif numeric:
         ev.item(
             "input_dependence",
             "passed",

@@ -409,6 +409,24 @@ def _left_to_step(t: Trace, b) -> list[str]:
     return [n for n in b.left_over if owners.get(n) and owners[n] <= stepping]
 
 
+def _accumulating(t: Trace, leftover: list) -> Frame | None:
+    """The backward that fills the gradients left over: of several losses in one iteration
+    (a gate and a regressor, each with its optimizer), the one whose graph reaches the
+    parameters whose sums grow, the largest part of what it reaches."""
+    names = {n for b in leftover for n in _left_to_step(t, b)}
+    share: dict[str, list[float]] = {}  # per backward site: the part of its reach that grows
+    for b in t.backwards:
+        if b.frame is not None and b.reachable and names & set(b.reachable):
+            share.setdefault(str(b.frame), []).append(
+                len(names & set(b.reachable)) / len(b.reachable)
+            )
+    if not share:
+        return _frame(t, "backward")
+    # a generator's loss reaches the discriminator too: the most specific site wins
+    site = max(share, key=lambda s: (sum(share[s]) / len(share[s]), len(share[s])))
+    return next(b.frame for b in t.backwards if str(b.frame) == site)
+
+
 @check(Stage.OPTIMIZER)
 def gradient_reset(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
@@ -466,10 +484,10 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
             "missing_zero_grad",
             status="plausible" if inert else "confirmed",
             confidence="medium" if inert else "high",
-            evidence=[runtime(text, _frame(t, "backward"), session), eff.observation()],
+            evidence=[runtime(text, _accumulating(t, leftover), session), eff.observation()],
             where=(places.hand_update(session) if not t.optimizers else None)
             or first_static_location(session, "missing_zero_grad")
-            or where(session, _frame(t, "backward")),
+            or where(session, _accumulating(t, leftover)),
             why="backward adds into .grad; without a reset every step applies the sum of all past gradients, so steps grow and point the wrong way",
             confirm=f"call optimizer.zero_grad() before loss.backward() in each iteration and compare {compared_steps(session)} steps",
         )

@@ -212,7 +212,8 @@ def _verdict(
     """Compare the outputs: as run (a), rows rolled by one (b), sample 0 changed (p). A
     stochastic forward is judged on (p) alone: the other samples must not move, and
     sample 0 must."""
-    scale = max(float(a.abs().max()) for a in out_a) + 1e-12
+    peak = max(float(a.abs().max()) for a in out_a)
+    scale = peak + 1e-12
     same_p = len(out_p) == len(out_a) and all(a.shape == p.shape for a, p in zip(out_a, out_p))
     if stochastic:
         if not same_p:
@@ -252,4 +253,7 @@ def _verdict(
         "pairwise": pairwise,  # samples meet only as pairs (a [B, B] output), by design
         "ignores_input": inputs_differ and change / scale < 1e-7,
         "rows_identical": rows_identical,
+        # every output exactly zero: a zero factor (a readout at its zero start) leaves no
+        # value that could show whether the forward reads its input
+        "all_zero": peak == 0.0,
     }

@@ -67,6 +67,7 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "independent": "as batch_size",
         "ignores_input": "as batch_size",
         "rows_identical": "as batch_size",
+        "all_zero": "as batch_size",
     },
     "FutureProbe": {
         "reason": "only a skipped probe or one that raised",

@@ -21,6 +21,7 @@ class ForwardProbe(TraceRecord):
     independent: bool | None = None
     ignores_input: bool | None = None
     rows_identical: bool | None = None
+    all_zero: bool | None = None  # every output exactly zero
     sample_axis: int | None = None  # the input axis that holds the samples (1: time-first)
     stochastic: bool | None = None  # judged by changing one sample (a forward that samples)
     pairwise: bool | None = None  # one output entry per pair of samples ([B, B]), by design

@@ -57,7 +57,8 @@ class LoaderIter:
         for t in tensors:
             t._ti_batch = True
         with rec.quiet():
-            code_targets(rec, self.site, tensors)
+            if info["iterations"] == 1:  # a row counted once: later passes repeat it
+                code_targets(rec, self.site, tensors)
             if rec.detailed:
                 _loader_columns(rec, self.site, tensors)
         if rec.detailed:
@@ -134,8 +135,10 @@ MAX_CODE_COLUMNS, MAX_CODES = 32, 256
 def code_targets(rec: Recorder, site: str, tensors: list) -> None:
     """A batch that holds integer codes (rows, columns) and a per-row target: for each
     column, each code's count and the sum and sum of squares of the targets that came with
-    it, per loader. Training and evaluation loaders are compared later: a code that goes
-    with other targets in evaluation stands for another category there."""
+    it, per loader, over the loader's first pass only (a row seen again in a later epoch is
+    no new observation: counting it again would shrink the standard errors the comparison
+    relies on). Training and evaluation loaders are compared later: a code that goes with
+    other targets in evaluation stands for another category there."""
     codes = next(
         (t for t in tensors if t.dim() == 2 and not t.is_floating_point()
          and t.dtype != torch.bool and 1 <= t.shape[1] <= MAX_CODE_COLUMNS),
