@@ -148,7 +148,16 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
         kept = session.runner.get({"keep_graph": True})
         after = {p.name: p for p in (kept.trace.parameters if kept and kept.trace else [])}
         reached = [n for n in names if (q := after.get(n)) is not None and q.graph.reachable > 0]
-        proven = eff.improved or bool(reached)
+        # keeping the graph fails on the cut's own line (the value goes on to numpy or a
+        # Python number there): the forward cuts it there by construction
+        fail = kept.result.failure if kept is not None else None
+        forced = (
+            o.in_forward
+            and fail is not None
+            and o.frame is not None
+            and (fail.file, fail.line) == (o.frame.file, o.frame.line)
+        )
+        proven = eff.improved or bool(reached) or forced
         ev.find(
             category,
             status="confirmed" if proven else "plausible",
