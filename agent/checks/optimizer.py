@@ -11,6 +11,7 @@ from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, stale_copies, usable
 from torch_investigate.agent.checks.effects import compared_steps, intervene
+from torch_investigate.agent.checks.leftover_grads import accumulating_backward, left_to_step
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.checks.schedules import stepped_from_two_lines
@@ -389,44 +390,6 @@ def _step_not_called(session: Session, ev: Evidence, t: Trace, text: str) -> Non
     ev.item("updates", "failed", text)
 
 
-def _left_to_step(t: Trace, b) -> list[str]:
-    """The gradients left over at backward `b` that reach an update: those of the
-    optimizers that step before the next backward. With two optimizers taking turns (a GAN), the generator's
-    backward also fills the discriminator's .grad; that sum is reset before the
-    discriminator's own step, so it never reaches an update."""
-    opts = t.step_optimizers
-    if not opts or b.step >= len(opts):
-        return list(b.left_over)  # a hand-written update applies whatever .grad holds
-    # every optimizer that steps before the next backward applies what this one leaves;
-    # a tensor no optimizer holds (a layer made anew by an earlier forward) is never applied
-    later = [x.step for x in t.backwards if x.index > b.index and x.step > b.step]
-    stepping = set(opts[b.step : min(later, default=b.step + 1)])
-    # two models of one class name their parameters alike: a name counts only when every
-    # parameter so named belongs to an optimizer that steps
-    owners: dict[str, set] = {}
-    for p in t.parameters:
-        owners.setdefault(p.name, set()).add(p.optimizer)
-    return [n for n in b.left_over if owners.get(n) and owners[n] <= stepping]
-
-
-def _accumulating(t: Trace, leftover: list) -> Frame | None:
-    """The backward that fills the gradients left over: of several losses in one iteration
-    (a gate and a regressor, each with its optimizer), the one whose graph reaches the
-    parameters whose sums grow, the largest part of what it reaches."""
-    names = {n for b in leftover for n in _left_to_step(t, b)}
-    share: dict[str, list[float]] = {}  # per backward site: the part of its reach that grows
-    for b in t.backwards:
-        if b.frame is not None and b.reachable and names & set(b.reachable):
-            share.setdefault(str(b.frame), []).append(
-                len(names & set(b.reachable)) / len(b.reachable)
-            )
-    if not share:
-        return _frame(t, "backward")
-    # a generator's loss reaches the discriminator too: the most specific site wins
-    site = max(share, key=lambda s: (sum(share[s]) / len(share[s]), len(share[s])))
-    return next(b.frame for b in t.backwards if str(b.frame) == site)
-
-
 @check(Stage.OPTIMIZER)
 def gradient_reset(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
@@ -437,7 +400,7 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
     firsts = [b for b in t.backwards if b.backward_in_iteration == 1 and b.updates_before > 0]
     # a zero_grad() that ran may belong to another optimizer: what is still non-zero when
     # backward starts, and a step then applies, accumulates across steps whatever reset ran
-    leftover = [b for b in firsts if _left_to_step(t, b)]
+    leftover = [b for b in firsts if left_to_step(t, b)]
     if not firsts:
         ev.item(
             "gradient_reset",
@@ -461,7 +424,7 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
     if len(leftover) >= max(2, len(firsts) // 2):
         text = (
             f"at {len(leftover)} of {len(firsts)} iterations, .grad still holds the previous iteration's gradient when backward starts "
-            f"({len(_left_to_step(t, leftover[0]))} parameters) and "
+            f"({len(left_to_step(t, leftover[0]))} parameters) and "
             + (
                 "the zero_grad() that ran since the last step did not reset them (another optimizer's)"
                 if leftover[0].zero_grad_since_last_step
@@ -484,10 +447,13 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
             "missing_zero_grad",
             status="plausible" if inert else "confirmed",
             confidence="medium" if inert else "high",
-            evidence=[runtime(text, _accumulating(t, leftover), session), eff.observation()],
+            evidence=[
+                runtime(text, accumulating_backward(t, leftover), session),
+                eff.observation(),
+            ],
             where=(places.hand_update(session) if not t.optimizers else None)
             or first_static_location(session, "missing_zero_grad")
-            or where(session, _accumulating(t, leftover)),
+            or where(session, accumulating_backward(t, leftover)),
             why="backward adds into .grad; without a reset every step applies the sum of all past gradients, so steps grow and point the wrong way",
             confirm=f"call optimizer.zero_grad() before loss.backward() in each iteration and compare {compared_steps(session)} steps",
         )
