@@ -46,3 +46,41 @@ def test_the_second_loss_s_unreset_gradients_are_placed_at_its_backward(tmp_path
     ]
     line = HURDLE.splitlines().index("        loss_spend.backward()") + 1
     assert (confirmed[0].file, confirmed[0].line) == ("train.py", line)
+
+
+GAN = """\
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+torch.manual_seed(0)
+G = nn.Sequential(nn.Linear(4, 32), nn.ReLU(), nn.Linear(32, 2))
+D = nn.Sequential(nn.Linear(2, 32), nn.ReLU(), nn.Linear(32, 1))
+opt_g = torch.optim.Adam(G.parameters(), lr=1e-3)
+opt_d = torch.optim.Adam(D.parameters(), lr=1e-3)
+ones, zeros = torch.ones(64, 1), torch.zeros(64, 1)
+for it in range(300):
+    angle = torch.rand(64) * 6.283
+    real = torch.stack([angle.cos(), angle.sin()], 1) + 0.05 * torch.randn(64, 2)
+    fake = G(torch.randn(64, 4))
+    loss_d = F.binary_cross_entropy_with_logits(D(real), ones) + \\
+        F.binary_cross_entropy_with_logits(D(fake.detach()), zeros)
+    opt_d.zero_grad()
+    loss_d.backward()
+    opt_d.step()
+    loss_g = F.binary_cross_entropy_with_logits(D(fake), ones)
+    opt_g.zero_grad()
+    loss_g.backward()
+    opt_g.step()
+    if it % 100 == 0:
+        print(it, loss_d.item(), loss_g.item())
+"""
+
+
+def test_a_gan_s_real_and_fake_labels_on_two_lines_are_no_bad_labels(tmp_path):
+    # per loss site the real labels are all 1 and the fake all 0: by design, as the
+    # phase's targets (both values) show; only a range outside the loss's is read per site
+    report = planner_report(tmp_path, GAN)
+    assert not [f for f in report.findings if f.status == "confirmed"], [
+        (f.category, f.evidence[0].text) for f in report.findings
+    ]

@@ -200,10 +200,11 @@ def label_encoding(session: Session, ev: Evidence) -> None:
     y = target_of(c)
     # the phase's target statistics mix every loss it trains with (a gate's 0/1 labels and
     # a regressor's amounts): with several loss sites, the first one's calls speak for it
+    # (the phase's statistics still say whether every target of the phase is one value)
+    phase = t.batches.targets.get("train")
     one_site = len({(str(k.frame), k.fn) for k in calls}) == 1
-    tstats = t.batches.targets.get("train") if one_site else None
-    if tstats is None and not one_site:
-        tstats = _site_targets([k for k in calls if str(k.frame) == str(c.frame) and k.fn == c.fn])
+    same = [k for k in calls if str(k.frame) == str(c.frame) and k.fn == c.fn]
+    tstats = phase if one_site else (_site_targets(same) or phase)
     values = _values(tstats.values if tstats else y.values)
     fn = c.fn
     problems = []
@@ -250,8 +251,9 @@ def label_encoding(session: Session, ev: Evidence) -> None:
         detail = f"{fn}: targets in [{fmt(lo)}, {fmt(hi)}]"
     else:
         detail = f"{fn}: targets {y.shape} {y.dtype}"
-    batches = tstats.batches if tstats else 1
+    batches = phase.batches if phase else 1
     masked = any(x.mask for x in calls)  # a loss mask, not the labels, makes them constant
+    values = _values(phase.values if phase else y.values)
     later = _later_classes(t, calls, values)
     if values and len(values) == 1 and batches >= 3 and not masked and not later:
         problems.append(f"every target in {batches} training batches is {fmt(values[0])}")
