@@ -12,7 +12,7 @@ import math
 
 import torch
 
-from . import class_stream, indexed_rows, target_order, term_marks
+from . import class_stream, difference_mask, indexed_rows, target_order, term_marks
 from .hooks.guard import guarded
 from .interventions.batch import fixed_target
 from .interventions.loss import loss_operands
@@ -346,8 +346,8 @@ def difference_target(rec: Recorder, name: str, args: tuple) -> tuple:
     if len(args) < 2 or not all(isinstance(a, torch.Tensor) for a in args[:2]):
         return args
     a, b = args[0], args[1]
-    pred_first = _prediction(a) and _batch_target(b, a)
-    if not (pred_first or (_prediction(b) and _batch_target(a, b))):
+    pred_first = _prediction(a) and _batch_target(rec, b, a)
+    if not (pred_first or (_prediction(b) and _batch_target(rec, a, b))):
         return args
     frame = repo_frame()
     if frame is None:
@@ -360,6 +360,7 @@ def difference_target(rec: Recorder, name: str, args: tuple) -> tuple:
     pred, tgt = (a, b) if pred_first else (b, a)
     with rec.quiet():
         tgt = fixed_target(rec, pred, tgt, key)
+    rec.pending_difference = (key, tgt)  # its result is tagged (difference_mask.py)
     return (a, tgt, *args[2:]) if pred_first else (tgt, b, *args[2:])
 
 
@@ -367,17 +368,18 @@ def _prediction(x: torch.Tensor) -> bool:
     return x.requires_grad and bool(getattr(x, "_ti_out", False) or getattr(x, "_ti_pred", False))
 
 
-def _batch_target(x: torch.Tensor, pred: torch.Tensor) -> bool:
-    """A target of a batch: the loader's (or the model's input batch's) values, with no
-    gradient, the prediction's shape, not itself the model's input (an autoencoder's),
-    not made by a forward (a bootstrapped target) or from constants."""
+def _batch_target(rec: Recorder, x: torch.Tensor, pred: torch.Tensor) -> bool:
+    """A target of a batch: the loader's (or the model's input batch's) values, or rows
+    cut by hand with the index of the rows the model received, with no gradient, the
+    prediction's shape, not itself the model's input (an autoencoder's), not made by a
+    forward (a bootstrapped target) or from constants."""
     return (
         not x.requires_grad
         and x.is_floating_point()
         and x.dim() >= 1
         and x.shape == pred.shape
         and x.shape[0] > 1
-        and bool(getattr(x, "_ti_batch", False))
+        and (bool(getattr(x, "_ti_batch", False)) or difference_mask.of_batch(rec, x))
         and not getattr(x, "_ti_fed", False)
         and not getattr(x, "_ti_from_fw", None)
         and not getattr(x, "_ti_made", False)

@@ -18,6 +18,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from . import (
+    difference_mask,
     eval_matches,
     farthest,
     gather_axis,
@@ -132,6 +133,7 @@ class TraceMode(TorchFunctionMode):
             not rec.detailed and not self.op_interventions and not rec.evaluating()
         ):
             out = func(*args, **kwargs)  # the program's own call
+            difference_mask.cut(name, args, out)
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
                 provenance.carry(args, out)
                 provenance.feeds_training(rec, args, out)
@@ -213,6 +215,8 @@ class TraceMode(TorchFunctionMode):
         if name in ops.FACTORIES:
             out._ti_made = True
         indexed_rows.born(self.rec, name, a0, out)
+        difference_mask.cut(name, args, out)
+        difference_mask.difference(self.rec, name, args, out)
         ops.log_prob_made(name, args, out)
         softmax_axis.after_op(self.rec, name, args, kwargs, out)
         farthest.after_op(self.rec, name, args, kwargs, out)

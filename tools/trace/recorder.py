@@ -126,6 +126,11 @@ class Recorder:
         self.loss_calls: list[dict] = []
         self.loss_sites: dict[str, dict] = {}
         self.difference_sites: dict[str, dict] = {}  # losses written by hand (`pred - y`)
+        # tools/trace/difference_mask.py: masks multiplied into them, per difference site;
+        # the difference awaiting its result; keys of rows cut by hand that a model received
+        self.difference_masks: dict[str, dict] = {}
+        self.pending_difference: tuple | None = None
+        self.fed_rows_keys: set = set()
         self.backwards: list[dict] = []
         self.steps: list[dict] = []
         self.step_snapshot: dict[int, torch.Tensor] | None = None  # weights before a step

@@ -85,6 +85,7 @@ def trace_dict(rec: Recorder) -> dict:
         "loss_calls": [_public(r) for r in rec.loss_calls],
         "loss_sites": list(rec.loss_sites.values()),
         "difference_sites": list(rec.difference_sites.values()),
+        "difference_masks": list(rec.difference_masks.values()),
         "backwards": rec.backwards,
         "steps": rec.steps,
         "clips": list(rec.clips.values()),

@@ -16,6 +16,7 @@ from pydantic import Field
 
 from torch_investigate.tools.tracefile.contract import OMITTED_WHEN
 from torch_investigate.tools.tracefile.eval_records import EvalOutside, EvalValues
+from torch_investigate.tools.tracefile.mask_records import DifferenceMask
 from torch_investigate.tools.tracefile.probe_records import (
     ClassStream,
     ForwardProbe,
@@ -191,6 +192,7 @@ class Trace(TraceRecord):
     loss_sites: list[LossSite] = Field(default_factory=list)
     # losses written by hand: where a batch's target is subtracted from a prediction
     difference_sites: list[Frame] = Field(default_factory=list)
+    difference_masks: list[DifferenceMask] = Field(default_factory=list)
     backwards: list[Backward] = Field(default_factory=list)
     steps: list[Step] = Field(default_factory=list)
     clips: list[Clip] = Field(default_factory=list)

@@ -10,7 +10,7 @@ import weakref
 
 import torch
 
-from .. import term_marks
+from .. import difference_mask, term_marks
 from ..interventions import batch, training
 from ..params import grad_stats
 from ..recorder import MAX_CURVE, MAX_EVENTS, Recorder
@@ -102,6 +102,7 @@ def _before_backward(rec: Recorder, loss: torch.Tensor) -> None:
     rec.between_forward_and_backward = False
     rec.class_site_calls.clear()
     rec.cut_values.clear()  # a cut number belongs to the step it was cut in
+    difference_mask.backward(rec)  # rows cut by hand belong to their iteration
     training.before_backward(rec)
     for record in rec.pending_nograd:
         rec.resolve_phase(record, "eval")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .. import indexed_rows, target_order, term_marks
+from .. import difference_mask, indexed_rows, target_order, term_marks
 from ..interventions import batch, reference_model, training
 from ..mode import under_transform
 from ..probes import forward_probes
@@ -106,6 +106,7 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     for t in tensors:
         t._ti_batch = True
         t._ti_fed = True  # this very tensor is a model's input (an autoencoder's target)
+    difference_mask.fed(rec, tensors)
     if grad and tensors and rec.detailed:
         target_order.fed(rec, tensors[0])
         target_order.received(rec, tensors, (module, args, kwargs))

@@ -1,0 +1,44 @@
+"""Stage 4, a mask multiplied into a loss written by hand (`((pred - y) ** 2 * keep).sum()
+/ keep.sum()`): when it keeps elements of one target value only while the batch's targets
+take several, the loss is trained on that value alone (a day/night flag passed where the
+helper expects the elements to ignore)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from torch_investigate.agent.checks.base import Evidence
+from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.tools.tracefile.trace import Trace
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.core.session import Session
+
+
+def one_value_kept(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A confirmed loss_mask_error when most recorded calls of a hand-written masked
+    difference keep one target value while their batch holds others."""
+    for m in t.difference_masks:
+        if m.calls < 2 or m.one_value < max(2, m.calls // 2) or m.kept >= m.total:
+            continue
+        value = fmt(m.kept_values[0]) if len(m.kept_values) == 1 else "one value per call"
+        text = (
+            f"the loss written by hand at {m.frame} is multiplied by a 0/1 mask that keeps "
+            f"{m.kept} of {m.total} elements over {m.calls} calls; in {m.one_value} of them "
+            f"every kept target is {value} while the batch's targets take several values: "
+            "the loss never sees the others"
+        )
+        ev.find(
+            "loss_mask_error",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, m.frame, session, kept=m.kept, total=m.total)],
+            where=first_static_location(session, "loss_mask_error") or where(session, m.frame),
+            why="the loss is averaged over the wrong elements, so the gradient trains the positions the mask should have dropped",
+            confirm="print which target values the mask keeps in one batch; pass the mask with the convention the loss expects (keep vs ignore)",
+        )
+        ev.item("contributing_elements", "failed", text)
+        return True
+    return False

@@ -1,0 +1,106 @@
+"""Losses written by hand on batches cut by hand, and the masks multiplied into them.
+
+Rows a program cuts itself (`X[idx]`, `y[idx]`, `X[i:i + bs]`) carry the key of their
+index; once a model receives rows with a key, every tensor cut with that key in the same
+iteration is the batch's too (its targets, its mask), as a DataLoader's tuple would be.
+
+A hand-written difference (`pred - y`, recognised by loss_calls.difference_target) keeps
+its target through element-wise ops (`** 2`, `abs`); a 0/1 tensor of its size multiplied
+into it is a loss mask. Per difference site: how many elements the mask keeps, the target
+values it keeps (when few), and in how many calls they are one value while the batch's
+targets take several."""
+
+from __future__ import annotations
+
+import torch
+
+from .hooks.guard import guarded
+from .recorder import Recorder
+from .tensors import frame_dict, repo_frame
+
+ELEMENTWISE = {"pow", "__pow__", "square", "abs", "neg", "__neg__", "__abs__"}
+MULS = {"mul", "__mul__", "__rmul__"}
+MAX_KEYS = 64  # row keys fed to a model since the last backward
+MAX_VALUES = 16  # kept target values listed
+
+
+def _rows_key(index) -> tuple | None:
+    if isinstance(index, torch.Tensor) and index.dim() == 1 and not index.is_floating_point():
+        return ("tensor", id(index))
+    if isinstance(index, slice) and isinstance(index.start, int) and isinstance(index.stop, int):
+        return ("slice", index.start, index.stop, index.step)
+    return None
+
+
+def cut(name: str, args, out) -> None:
+    """`data[index]`: the rows remember the index they were cut with."""
+    if name != "__getitem__" or len(args) < 2 or not isinstance(out, torch.Tensor):
+        return
+    key = _rows_key(args[1])
+    if key is not None and out.dim() >= 1:
+        out._ti_rows_key = key
+
+
+def fed(rec: Recorder, tensors: list) -> None:
+    """A model receives rows cut by hand: their key marks the iteration's batch."""
+    for t in tensors:
+        key = getattr(t, "_ti_rows_key", None)
+        if key is not None and len(rec.fed_rows_keys) < MAX_KEYS:
+            rec.fed_rows_keys.add(key)
+
+
+def of_batch(rec: Recorder, x: torch.Tensor) -> bool:
+    """Cut with the key of rows a model received in this iteration."""
+    key = getattr(x, "_ti_rows_key", None)
+    return key is not None and key in rec.fed_rows_keys
+
+
+def backward(rec: Recorder) -> None:
+    rec.fed_rows_keys.clear()
+
+
+def difference(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
+    """Tag a recognised hand-written difference with its site and target, and carry the
+    tag through element-wise ops of the same shape."""
+    pending = rec.pending_difference
+    if pending is not None and any(a is pending[1] for a in args[:2]):
+        rec.pending_difference = None
+        out._ti_hand_diff = pending
+        return
+    a0 = args[0] if args else None
+    tag = getattr(a0, "_ti_hand_diff", None) if isinstance(a0, torch.Tensor) else None
+    if tag is not None and name in ELEMENTWISE and out.shape == a0.shape:
+        out._ti_hand_diff = tag
+        return
+    if name in MULS and len(args) >= 2:
+        with rec.quiet():
+            _masked(rec, args, out)
+
+
+@guarded
+def _masked(rec: Recorder, args, out: torch.Tensor) -> None:
+    diff = next((a for a in args[:2] if getattr(a, "_ti_hand_diff", None) is not None), None)
+    mask = next((a for a in args[:2] if isinstance(a, torch.Tensor) and a is not diff), None)
+    if diff is None or mask is None or mask.shape != diff.shape or mask.numel() < 2:
+        return
+    key, target = diff._ti_hand_diff
+    w = mask.detach().reshape(-1)
+    if w.is_floating_point() and not bool(((w == 0) | (w == 1)).all()):
+        return  # weights, not a mask
+    keep = w != 0
+    y = target.detach().reshape(-1)
+    if y.numel() != keep.numel():
+        return
+    site = rec.difference_masks.setdefault(
+        key,
+        {"frame": frame_dict(repo_frame()), "calls": 0, "kept": 0, "total": 0,
+         "one_value": 0, "kept_values": []},
+    )  # fmt: skip
+    site["calls"] += 1
+    site["kept"] += int(keep.sum())
+    site["total"] += int(keep.numel())
+    kept = torch.unique(y[keep]) if bool(keep.any()) else y[:0]
+    if kept.numel() == 1 and torch.unique(y).numel() > 1:
+        site["one_value"] += 1
+    values = sorted(set(site["kept_values"]) | {float(v) for v in kept[:MAX_VALUES].tolist()})
+    site["kept_values"] = values[:MAX_VALUES]
