@@ -204,7 +204,7 @@ def label_encoding(session: Session, ev: Evidence) -> None:
     phase = t.batches.targets.get("train")
     one_site = len({(str(k.frame), k.fn) for k in calls}) == 1
     same = [k for k in calls if str(k.frame) == str(c.frame) and k.fn == c.fn]
-    tstats = phase if one_site else (_site_targets(same) or phase)
+    tstats = (phase if one_site else _site_targets(same)) or phase
     values = _values(tstats.values if tstats else y.values)
     fn = c.fn
     problems = []
@@ -253,10 +253,10 @@ def label_encoding(session: Session, ev: Evidence) -> None:
         detail = f"{fn}: targets {y.shape} {y.dtype}"
     batches = phase.batches if phase else 1
     masked = any(x.mask for x in calls)  # a loss mask, not the labels, makes them constant
-    values = _values(phase.values if phase else y.values)
-    later = _later_classes(t, calls, values)
-    if values and len(values) == 1 and batches >= 3 and not masked and not later:
-        problems.append(f"every target in {batches} training batches is {fmt(values[0])}")
+    phase_values = _values(phase.values if phase else y.values)
+    later = _later_classes(t, calls, phase_values)
+    if phase_values and len(phase_values) == 1 and batches >= 3 and not masked and not later:
+        problems.append(f"every target in {batches} training batches is {fmt(phase_values[0])}")
     elif not problems and not masked and static_in(session, "bad_labels"):
         # targets the code makes itself are not dataset labels (a GAN's real/fake, the
         # positive's index in a contrastive loss); where the code overwrites the labels
@@ -285,7 +285,7 @@ def label_encoding(session: Session, ev: Evidence) -> None:
                     f"observed at the loss ({fn} at {c.frame}): {text}",
                     c.frame,
                     session,
-                    values=values[:32],
+                    values=phase_values[:32],
                 )
             ],
             where=first_static_location(session, "bad_labels")

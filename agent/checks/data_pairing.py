@@ -97,11 +97,16 @@ def _transfers(real: Transfer, shuffled: Transfer, floor: float | None) -> bool:
     return real.fit >= FITS and real.gain > shuffled.gain + margin and below
 
 
+def _no_difference(real: Transfer, shuffled: Transfer) -> float:
+    """The largest gap in transfer that counts as none: small in itself (MARGIN) and within
+    what the unseen loss wanders by. A fit that overfits its pool swings widely; its
+    wandering would excuse any gap, so it cannot show "no better"."""
+    return min(2 * (real.noise + shuffled.noise), MARGIN)
+
+
 def no_better(real: Transfer, shuffled: Transfer) -> bool:
-    """Real pairs transfer no better than shuffled ones: the difference is small in itself
-    (MARGIN) and within what the unseen loss wanders by. A fit that overfits its pool
-    swings widely; its wandering would excuse any gap, so it cannot show "no better"."""
-    return real.gain <= shuffled.gain + min(2 * (real.noise + shuffled.noise), MARGIN)
+    """Real pairs transfer no better than shuffled ones (see _no_difference)."""
+    return real.gain <= shuffled.gain + _no_difference(real, shuffled)
 
 
 def _floor(t: Trace) -> float | None:
@@ -349,7 +354,7 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
             "the run's own first pass over the data cannot be read as a held-out loss"
             if fresh is None
             else f"the real pairs do transfer somewhat better ({fmt(100 * real.gain)}% vs "
-            f"{fmt(100 * shuffled.gain)}%, more than the {fmt(100 * min(noise, MARGIN))}% that counts as no "
+            f"{fmt(100 * shuffled.gain)}%, more than the {fmt(100 * _no_difference(real, shuffled))}% that counts as no "
             f"difference; the unseen loss wanders by {fmt(100 * noise)}%)"
         )
         ev.item(

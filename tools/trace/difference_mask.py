@@ -77,6 +77,16 @@ def difference(rec: Recorder, name: str, args, out: torch.Tensor) -> None:
             _masked(rec, args, out)
 
 
+def zero_one_keep(weights: torch.Tensor, target: torch.Tensor) -> tuple | None:
+    """A 0/1 tensor multiplied into an element-wise loss of `target`'s size: the elements
+    it keeps, and the target flattened beside them. None for weights (other values) or
+    another size."""
+    w = weights.detach().reshape(-1)
+    if w.numel() != target.numel() or not bool(((w == 0) | (w == 1)).all()):
+        return None
+    return w != 0, target.detach().reshape(-1)
+
+
 @guarded
 def _masked(rec: Recorder, args, out: torch.Tensor) -> None:
     diff = next((a for a in args[:2] if getattr(a, "_ti_hand_diff", None) is not None), None)
@@ -84,13 +94,10 @@ def _masked(rec: Recorder, args, out: torch.Tensor) -> None:
     if diff is None or mask is None or mask.shape != diff.shape or mask.numel() < 2:
         return
     key, target = diff._ti_hand_diff
-    w = mask.detach().reshape(-1)
-    if w.is_floating_point() and not bool(((w == 0) | (w == 1)).all()):
-        return  # weights, not a mask
-    keep = w != 0
-    y = target.detach().reshape(-1)
-    if y.numel() != keep.numel():
+    split = zero_one_keep(mask, target)
+    if split is None:
         return
+    keep, y = split
     site = rec.difference_masks.setdefault(
         key,
         {"frame": frame_dict(repo_frame()), "calls": 0, "kept": 0, "total": 0,

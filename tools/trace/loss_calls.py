@@ -13,6 +13,7 @@ import math
 import torch
 
 from . import class_stream, difference_mask, indexed_rows, target_order, term_marks
+from .difference_mask import zero_one_keep
 from .hooks.guard import guarded
 from .interventions.batch import fixed_target
 from .interventions.loss import loss_operands
@@ -301,16 +302,13 @@ def weighted_loss(rec: Recorder, args, out) -> None:
     if loss is None or weights is None or weights.numel() != loss.numel():
         return
     record, target = loss._ti_loss
-    if "mask" in record or target.numel() != loss.numel():
-        return
-    w = weights.detach().reshape(-1)
-    if not bool(((w == 0) | (w == 1)).all()):
-        return  # weights, not a mask
-    keep = w != 0
-    y = target.detach().reshape(-1)
+    split = zero_one_keep(weights, target) if "mask" not in record else None
+    if split is None:
+        return  # weights, not a mask (or a mask already read)
+    keep, y = split
     kept, dropped = _values(y[keep]), _values(y[~keep])
     record["mask"] = {
-        "kept": int(keep.sum()), "total": int(w.numel()),
+        "kept": int(keep.sum()), "total": int(keep.numel()),
         "source_values": sorted(set(kept or []) | set(dropped or [])) or None,
         "kept_values": kept,
     }  # fmt: skip
@@ -360,7 +358,8 @@ def difference_target(rec: Recorder, name: str, args: tuple) -> tuple:
     pred, tgt = (a, b) if pred_first else (b, a)
     with rec.quiet():
         tgt = fixed_target(rec, pred, tgt, key)
-    rec.pending_difference = (key, tgt)  # its result is tagged (difference_mask.py)
+    if rec.detailed:  # its result is tagged where the detailed steps read masks
+        rec.pending_difference = (key, tgt)
     return (a, tgt, *args[2:]) if pred_first else (tgt, b, *args[2:])
 
 
