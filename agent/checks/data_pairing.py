@@ -30,8 +30,10 @@ from torch_investigate.agent.checks.pairing_confounds import confound, no_own_ta
 from torch_investigate.agent.checks.pairing_fresh import (
     EVAL_LEARNS,
     Fresh,
+    OwnAccuracy,
     evaluation_learns,
     fresh_batches,
+    own_accuracy,
 )
 from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
@@ -67,6 +69,8 @@ class Transfer:
     steps: int
     last_train: float  # the pool's training loss at the end of the fit
     noise: float  # spread of the unseen batch's loss over the second half, relative
+    early: float  # relative fall of the unseen batch's loss to its lowest point anywhere
+    lowest: float
 
 
 def _transfer(run: Run, lr: float) -> Transfer | None:
@@ -84,7 +88,11 @@ def _transfer(run: Run, lr: float) -> Transfer | None:
     late = held[len(held) // 2 :]
     mean = sum(late) / len(late)
     spread = math.sqrt(sum((v - mean) ** 2 for v in late) / len(late)) / (abs(held[0]) + 1e-12)
-    return Transfer(lr, fit, gain, held[0], best, len(curve), sum(curve[-k:]) / k, spread)
+    low = min(held)
+    early = (held[0] - low) / (abs(held[0]) + 1e-12)
+    return Transfer(
+        lr, fit, gain, held[0], best, len(curve), sum(curve[-k:]) / k, spread, early, low
+    )
 
 
 def _transfers(real: Transfer, shuffled: Transfer, floor: float | None) -> bool:
@@ -318,12 +326,11 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
         return
     beyond = _beyond_shared(t, real)
     if beyond is not None:
-        ev.item(
-            "pairing",
-            "not_applicable",
+        _untested_or_own(
+            ev,
+            own_accuracy(t),
             f"{text}; {beyond}: the reference fit learned only what all samples share, which "
             "shuffled pairs carry too, so the pairs cannot be told apart yet",
-            untested=True,
         )
         return
     steps = min(real.steps, shuffled.steps)
@@ -335,36 +342,78 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
         )
         return
     # Real pairs no better than shuffled ones on eight batches is also what a task that
-    # needs more data than that looks like. A defect needs the run's own fresh batches to
-    # agree (the model never predicts an unseen batch better than the targets' marginal),
-    # and the real pairs to be no better than shuffled ones beyond the unseen loss's noise;
-    # anything between is untested, not failed.
-    noise = 2 * (real.noise + shuffled.noise)
+    # needs more data than that looks like. A defect needs the run's own held-out reading
+    # to agree (its fresh batches, else its own evaluation accuracy: the model never
+    # predicts unseen samples better than the targets' distribution allows), and the real
+    # pairs to be no better than shuffled ones beyond the unseen loss's noise; anything
+    # between is untested, not failed.
+    own = own_accuracy(t)
+    at_chance = _run_at_chance(fresh, own)
     if real.gain <= 0 and shuffled.gain <= 0:
-        ev.item(
-            "pairing",
-            "not_applicable",
-            f"{text}; both fits make the unseen batch's loss worse, so the test cannot tell "
-            "real pairs from shuffled ones",
-            untested=True,
+        if at_chance and _never_better(real, shuffled, floor):
+            text = (
+                f"{text}; both fits make the unseen batch's loss worse, and at no point does "
+                f"the fit of the real pairs predict it better than the shuffled one (lowest "
+                f"{fmt(real.lowest)} vs {fmt(shuffled.lowest)})"
+            )
+            _misaligned(session, ev, t, real, shuffled, f"{text}; {at_chance}")
+            return
+        _untested_or_own(
+            ev,
+            own,
+            f"{text}; both fits make the unseen batch's loss worse, so the test cannot tell real pairs from shuffled ones",
         )
         return
-    if fresh is None or not no_better(real, shuffled):
+    if not at_chance or not no_better(real, shuffled):
+        noise = 2 * (real.noise + shuffled.noise)
         why = (
             "the run's own first pass over the data cannot be read as a held-out loss"
-            if fresh is None
+            if not at_chance and fresh is None
+            else "the run's own held-out reading does not show a model at chance"
+            if not at_chance
             else f"the real pairs do transfer somewhat better ({fmt(100 * real.gain)}% vs "
             f"{fmt(100 * shuffled.gain)}%, more than the {fmt(100 * _no_difference(real, shuffled))}% that counts as no "
             f"difference; the unseen loss wanders by {fmt(100 * noise)}%)"
         )
-        ev.item(
-            "pairing",
-            "not_applicable",
-            f"{text}; {why}: real pairs are not shown to carry no more than shuffled ones",
-            untested=True,
+        _untested_or_own(
+            ev, own, f"{text}; {why}: real pairs are not shown to carry no more than shuffled ones"
         )
         return
-    text = f"{text}; {fresh.text()}"
+    _misaligned(session, ev, t, real, shuffled, f"{text}; {at_chance}")
+
+
+def _run_at_chance(fresh: Fresh | None, own: OwnAccuracy | None) -> str | None:
+    """What the run itself shows of a model that never predicts unseen samples better than
+    chance (its fresh batches, else its own evaluation accuracy), or None."""
+    if fresh is not None:
+        return None if fresh.learns else fresh.text()
+    return own.text() if own is not None and own.stays else None
+
+
+def _never_better(real: Transfer, shuffled: Transfer, floor: float | None) -> bool:
+    """Even at its lowest point the unseen batch's loss is no lower with the real pairs
+    than with the shuffled ones, nor clearly below the targets' marginal level."""
+    no_gap = real.early <= shuffled.early + _no_difference(real, shuffled)
+    return no_gap and (floor is None or real.lowest > floor * (1 - EVAL_LEARNS))
+
+
+def _untested_or_own(ev: Evidence, own: OwnAccuracy | None, text: str) -> None:
+    """The reference fits cannot tell: the program's own evaluation accuracy, clearly
+    above chance, still shows that the inputs carry information about their targets."""
+    if own is not None and own.learns:
+        ev.item(
+            "pairing",
+            "passed",
+            f"{text}; but {own.text()}: the inputs carry information about their targets",
+        )
+        return
+    ev.item("pairing", "not_applicable", text, untested=True)
+
+
+def _misaligned(
+    session: Session, ev: Evidence, t: Trace, real: Transfer, shuffled: Transfer, text: str
+) -> None:
+    loader = t.train_loader()
     ev.find(
         "label_misaligned",
         status="confirmed",

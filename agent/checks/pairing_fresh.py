@@ -110,3 +110,56 @@ def evaluation_learns(t: Trace) -> str | None:
                 "their targets"
             )
     return None
+
+
+# The program's own accuracy tells learning from chance only when chance is far from
+# perfect: three standard errors of it must be under this share of the room above it.
+RESOLVES = 0.25
+
+
+@dataclass
+class OwnAccuracy:
+    """The program's own evaluation accuracy (its `==` between predictions and labels)
+    against what always predicting the most frequent label of the evaluation scores."""
+
+    passes: int
+    best: float
+    majority: float
+    se: float  # of one pass's accuracy at the majority share
+    learns: bool  # clearly above the majority share
+    stays: bool  # never beyond chance's reach of it
+
+    def text(self) -> str:
+        verdict = (
+            "clearly above"
+            if self.learns
+            else "never beyond chance's reach of"
+            if self.stays
+            else "not clearly above"
+        )
+        return (
+            f"the program's own evaluation accuracy, best of {self.passes} passes, is "
+            f"{fmt(100 * self.best)}%, {verdict} the {fmt(100 * self.majority)}% that always "
+            "predicting the most frequent label scores"
+        )
+
+
+def own_accuracy(t: Trace) -> OwnAccuracy | None:
+    """The program's evaluation accuracy per pass after training began, when its labels
+    were counted and the evaluation is large enough to tell learning from chance."""
+    v = t.eval_values
+    counts = [c for _, c in v.first_labels] if v is not None else []
+    passes = [(s, a) for s, a in t.eval_accuracy_curve() if s > 0]
+    if not counts or not passes:
+        return None
+    per_pass: dict[int, int] = {}
+    for step, _matched, compared in t.eval_matches:
+        per_pass[step] = per_pass.get(step, 0) + compared
+    n = min(per_pass[s] for s, _ in passes)
+    majority = max(counts) / sum(counts)
+    se = math.sqrt(majority * (1 - majority) / n) if n else 1.0
+    if majority >= 1 or CHANCE_SE * se > RESOLVES * (1 - majority):
+        return None
+    best = max(a for _, a in passes)
+    learns = best >= majority + max(EVAL_LEARNS * (1 - majority), CHANCE_SE * se)
+    return OwnAccuracy(len(passes), best, majority, se, learns, best <= majority + CHANCE_SE * se)

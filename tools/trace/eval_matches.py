@@ -46,6 +46,7 @@ def _values(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
     if known is None or pred.numel() > 1_000_000:
         return
     known.update(float(v) for v in torch.unique(labels).tolist())
+    _first_pass_labels(rec, labels)
     taken = torch.unique(pred, return_counts=True)
     if len(known) > MAX_LABELS or taken[0].numel() > MAX_LABELS:
         rec.eval_values["labels"] = None  # too many values for classes
@@ -59,6 +60,18 @@ def _values(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
             "compared": frame_dict(repo_frame()),
             "made": frame_dict(made) if made is not None else None,
         }
+
+
+def _first_pass_labels(rec: Recorder, labels: torch.Tensor) -> None:
+    """How often each label value occurs over the first evaluation pass: the share of its
+    most frequent value is what always predicting one class scores."""
+    first = rec.eval_values.setdefault("first_labels", {})
+    step = rec.eval_values.setdefault("first_step", rec.n_steps)
+    if step != rec.n_steps:
+        return
+    taken = torch.unique(labels, return_counts=True)
+    for v, c in zip(taken[0].tolist(), taken[1].tolist(), strict=True):
+        first[float(v)] = first.get(float(v), 0) + int(c)
 
 
 def _labels(t: torch.Tensor) -> bool:

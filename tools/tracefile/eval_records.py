@@ -21,3 +21,5 @@ class EvalValues(TraceRecord):
     labels: list[float] = Field(default_factory=list)  # every label value compared with
     # the last passes: (optimizer steps, [(prediction value, count)])
     passes: list[tuple[int, list[tuple[float, int]]]] = Field(default_factory=list)
+    # (label value, count) over the first evaluation pass
+    first_labels: list[tuple[float, int]] = Field(default_factory=list)

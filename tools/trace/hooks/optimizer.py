@@ -170,6 +170,7 @@ def _step_pre(rec: Recorder, opt) -> None:
     if id(opt) == next(iter(rec.optimizers)) and len(rec.lrs) < MAX_CURVE:
         rec.lrs.append(lrs)
     training.scale_hyperparameters(rec, opt)
+    batch.holdout_not_trained(rec, [p for g in opt.param_groups for p in g["params"]])
     if rec.detailed:
         with rec.quiet():
             rec.step_snapshot = _snapshot(opt)

@@ -170,6 +170,7 @@ def fixed_target(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor, site: str)
     """At a training loss call: keep the held-out target, replay the first target of
     this loss site (forward level), permute targets against inputs (shuffle_targets)."""
     iv, st = rec.iv, rec.iv_state
+    st.holdout_in_step = iv.holdout and st.holdout_pending and st.level == "loader"
     if iv.holdout and st.holdout_pending:
         st.holdout_target = tgt.detach().clone()
         if tgt.is_floating_point() and tgt.dim() >= 1 and tgt.shape[0] > 1:
@@ -189,6 +190,16 @@ def fixed_target(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor, site: str)
             st.perm = torch.randperm(tgt.shape[0], generator=g)
         tgt = tgt[st.perm]
     return tgt
+
+
+def holdout_not_trained(rec: Recorder, params) -> None:
+    """Before an update: while the held-out batch a DataLoader gave is the one in the
+    step, every gradient is dropped, so no optimizer learns from its targets (the
+    reference fits would otherwise have seen the unseen batch once)."""
+    if not rec.iv_state.holdout_in_step:
+        return
+    for p in params:
+        p.grad = None
 
 
 def holdout_after_step(rec: Recorder) -> None:

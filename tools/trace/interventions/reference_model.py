@@ -50,7 +50,8 @@ def step(rec: Recorder) -> None:
     if opt is None:
         return
     with rec.quiet():
-        opt.step()
+        if not rec.iv_state.holdout_in_step:  # never from the held-out batch (batch.py)
+            opt.step()
         opt.zero_grad(set_to_none=True)
 
 

@@ -24,6 +24,9 @@ class InterventionState:
     holdout_pending: bool = False  # the next training loss call supplies the target
     holdout_pending_forward: bool = False  # the next training forward is the held-out one
     holdout_taken: bool = False  # the loader already gave its held-out batch
+    # the held-out batch a DataLoader gave passes through the program's forward and loss
+    # (that is where its inputs and target are read): its update must not happen
+    holdout_in_step: bool = False
     holdout_target: torch.Tensor | None = None
     holdout_level: float | None = None  # a float target's spread about its own mean
     holdout_input_shape: tuple | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 
 from ..recorder import Recorder
+from . import batch
 
 
 def force_module_mode(rec: Recorder, module: torch.nn.Module, grad: bool) -> None:
@@ -116,6 +117,7 @@ def reference_by_hand(rec: Recorder) -> None:
             if new:  # a plain tensor counts as a parameter from its second backward
                 st.reference.add_param_group({"params": new})
         st.reference._ti_reference = True
+        batch.holdout_not_trained(rec, params)
         st.reference.step()
         for p in params:
             if p.grad is not None:
