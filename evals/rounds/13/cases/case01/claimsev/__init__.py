@@ -1,0 +1,2 @@
+"""Claim severity modelling with a Gamma deviance."""
+__version__ = "0.3.1"
