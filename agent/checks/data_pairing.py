@@ -23,6 +23,7 @@ from torch_investigate.agent.checks.baseline import (
     raw_scale,
     runtime,
 )
+from torch_investigate.agent.checks.eval_transfer import evaluation_untransferred
 from torch_investigate.agent.checks.levels import marginal_level, per_element
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
 from torch_investigate.agent.checks.numbers import change, fmt
@@ -185,6 +186,7 @@ def pairing(session: Session, ev: Evidence) -> None:
         ev.item(
             "pairing", "passed", f"{fresh.text()}: the inputs carry information about their targets"
         )
+        evaluation_untransferred(session, ev, t, fresh.text())
         return
     if no_own_targets(t):
         sites = sorted({str(c.frame) for c in t.train_loss_calls() if c.frame is not None})
@@ -312,6 +314,8 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
     )
     if _transfers(real, shuffled, floor):
         ev.item("pairing", "passed", text)
+        if floor is not None:  # the program's training must beat the best constant
+            evaluation_untransferred(session, ev, t, text, floor)
         return
     if real.fit < FITS:
         # real and shuffled pairs cannot differ when nothing is learned; whatever stops the

@@ -163,3 +163,33 @@ def own_accuracy(t: Trace) -> OwnAccuracy | None:
     best = max(a for _, a in passes)
     learns = best >= majority + max(EVAL_LEARNS * (1 - majority), CHANCE_SE * se)
     return OwnAccuracy(len(passes), best, majority, se, learns, best <= majority + CHANCE_SE * se)
+
+
+@dataclass
+class OwnError:
+    """The program's own evaluation error (its `prediction - target` in evaluation)
+    against what predicting each evaluation call's target median would miss by."""
+
+    passes: int
+    best: float  # the lowest error of a pass, relative to that pass's constant
+    learns: bool
+
+    def text(self) -> str:
+        verdict = "below" if self.learns else "never clearly below"
+        return (
+            f"the program's own evaluation error (its prediction minus the target), best of "
+            f"{self.passes} passes, is {fmt(100 * self.best)}% of what predicting the targets' "
+            f"median would miss by, {verdict} it"
+        )
+
+
+def own_error(t: Trace) -> OwnError | None:
+    """The program's evaluation error per pass after training began, against the best
+    constant of the same calls."""
+    errors = dict(t.eval_error_curve())
+    levels = dict(t.eval_error_level_curve())
+    ratios = [errors[s] / levels[s] for s in errors if s > 0 and levels.get(s)]
+    if not ratios:
+        return None
+    best = min(ratios)
+    return OwnError(len(ratios), best, best <= 1 - EVAL_LEARNS)

@@ -108,3 +108,7 @@ def _error(rec: Recorder, args, out) -> None:
         return
     with rec.quiet():
         rec.eval_errors.append([rec.n_steps, float(out.detach().abs().sum()), int(out.numel())])
+        target = (b if _is_pred(a) else a).detach().double()
+        # what the best constant (the target's median) misses by, summed the same way
+        level = float((target - target.flatten().median()).abs().sum())
+        rec.eval_error_levels.append([rec.n_steps, level, int(out.numel())])

@@ -148,6 +148,8 @@ class Recorder:
         # [optimizer steps so far, call site, value]
         self.eval_losses: list[list] = []
         self.eval_errors: list[list] = []  # [steps, sum of |prediction - target|, elements]
+        # [steps, sum of |target - its median|, elements]: the same calls' best constant
+        self.eval_error_levels: list[list] = []
         self.eval_outside: dict | None = None  # the first comparison with values no label takes
         # eval_matches.py: label values of all comparisons; per pass, the predictions' values
         self.eval_values: dict = {"labels": set(), "passes": {}}

@@ -71,6 +71,7 @@ def trace_dict(rec: Recorder) -> dict:
         "eval_outside": rec.eval_outside,
         "eval_values": _eval_values(rec),
         "eval_errors": rec.eval_errors,
+        "eval_error_levels": rec.eval_error_levels,
         "input_normalizer": rec.input_normalizer,
         "subset_overlaps": subset_overlaps(rec),
         "lrs": rec.lrs[:MAX_CURVE],

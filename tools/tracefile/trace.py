@@ -179,6 +179,8 @@ class Trace(TraceRecord):
     eval_values: EvalValues | None = None
     # the program's hand-written evaluation error: (steps, sum of |prediction - target|, elements)
     eval_errors: list[tuple[int, float, int]] = Field(default_factory=list)
+    # per evaluation subtraction, what the target's median misses by (the best constant)
+    eval_error_levels: list[tuple[int, float, int]] = Field(default_factory=list)
     input_normalizer: InputNormalizer | None = None
     subset_overlaps: list[SubsetOverlap] = Field(default_factory=list)
     lrs: list[list[float | None]] = Field(default_factory=list)
@@ -249,6 +251,11 @@ class Trace(TraceRecord):
         """The mean absolute difference between predictions and targets per evaluation
         pass, as the program's own subtractions in evaluation made them."""
         return _ratio_per_pass(self.eval_errors)
+
+    def eval_error_level_curve(self) -> list[tuple[int, float]]:
+        """What predicting each evaluation call's target median would miss by, per pass,
+        on the same scale as eval_error_curve."""
+        return _ratio_per_pass(self.eval_error_levels)
 
     def train_loss_calls(self) -> list[LossCall]:
         return [c for c in self.loss_calls if c.phase == "train"]

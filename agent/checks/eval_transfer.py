@@ -1,0 +1,80 @@
+"""Stage 2, evaluation rows that do not relate to their targets as training rows do.
+
+The pairing test shows the model predicting training rows it has not been trained on
+(its own first pass over the data, or the reference fits). When the program's training
+loss falls as well, and yet its own evaluation never beats the trivial answer at any pass
+(the majority label's accuracy, the targets' median's error), the evaluation rows reach
+the model transformed otherwise than the training rows (a vocabulary or encoder fit anew
+on them, a step of the training pipeline left out). Moments alike in both splits
+(train_eval_inputs) do not rule this out: a column order refit on the evaluation data
+keeps every column's distribution and changes what each one means."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks.base import Evidence
+from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.pairing_fresh import own_accuracy, own_error
+from torch_investigate.tools.tracefile.trace import Trace
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.core.session import Session
+
+# Without its own first pass as a held-out reading, the program's training must show it
+# learns more than the targets' distribution: its last losses at most this share of the
+# level the best constant reaches (a model whose training fails scores trivially everywhere).
+TRAINS = 0.5
+
+
+def evaluation_untransferred(
+    session: Session, ev: Evidence, t: Trace, train_side: str, floor: float | None = None
+) -> bool:
+    """Confirm a train/evaluation mismatch when the training rows carry their targets
+    (`train_side` says how that was shown: the program's own fresh batches, else the
+    reference fits with `floor`, the loss's marginal level in the curve's units) but the
+    program's evaluation stays trivial."""
+    if t.eval_outside is not None:
+        return False  # predictions that are no labels: a metric question (stage 7)
+    acc, err = own_accuracy(t), own_error(t)
+    trivial = (
+        acc.text()
+        if acc is not None and acc.stays
+        else err.text()
+        if err is not None and not err.learns
+        else None
+    )
+    curve = t.curve()
+    if trivial is None or len(curve) < 10:
+        return False
+    k = max(1, len(curve) // 10)
+    last = sum(curve[-k:]) / k
+    if floor is not None:
+        if not (floor > 0 and last <= TRAINS * floor):
+            return False
+        train_side += (
+            f"; the program's own training loss ends at {fmt(last)}, under "
+            f"{fmt(100 * TRAINS)}% of the {fmt(floor)} the best constant reaches"
+        )
+    text = (
+        f"{train_side}; yet {trivial}: the evaluation rows do not relate to their targets as the training "
+        "rows do"
+    )
+    fws = t.eval_forwards()
+    frame = fws[0].frame if fws else None
+    ev.find(
+        "preprocessing_mismatch",
+        status="confirmed",
+        confidence="medium",
+        evidence=[runtime(text, frame, session)],
+        where=first_static_location(session, "preprocessing_mismatch")
+        or places.input_origin(session, frame)
+        or where(session, frame),
+        why="the model is scored on inputs prepared otherwise than the ones it learned from, so what it learned does not apply to them",
+        confirm="prepare a few evaluation rows through the training pipeline (the same vocabulary, encoders and scalers fitted on training data) and score them again",
+    )
+    ev.item("train_eval_inputs", "failed", text)
+    return True
