@@ -367,6 +367,15 @@ def _prediction(x: torch.Tensor) -> bool:
     return x.requires_grad and bool(getattr(x, "_ti_out", False) or getattr(x, "_ti_pred", False))
 
 
+def _batch_shape(rec: Recorder, x: torch.Tensor, pred: torch.Tensor) -> bool:
+    """The prediction's shape; under a replayed forward (fixed_batch) the prediction has
+    the pool batch's rows, the program's target its own batch's (a short last batch)."""
+    if x.shape == pred.shape:
+        return True
+    replayed = rec.iv.fixed_batch and rec.iv_state.level == "forward"
+    return replayed and x.dim() == pred.dim() and x.shape[1:] == pred.shape[1:]
+
+
 def _batch_target(rec: Recorder, x: torch.Tensor, pred: torch.Tensor) -> bool:
     """A target of a batch: the loader's (or the model's input batch's) values, or rows
     cut by hand with the index of the rows the model received, with no gradient, the
@@ -376,7 +385,7 @@ def _batch_target(rec: Recorder, x: torch.Tensor, pred: torch.Tensor) -> bool:
         not x.requires_grad
         and x.is_floating_point()
         and x.dim() >= 1
-        and x.shape == pred.shape
+        and _batch_shape(rec, x, pred)
         and x.shape[0] > 1
         and (bool(getattr(x, "_ti_batch", False)) or difference_mask.of_batch(rec, x))
         and not getattr(x, "_ti_fed", False)

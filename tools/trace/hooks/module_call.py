@@ -93,6 +93,8 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
         rec.last_nograd_step = rec.n_steps + rec.counts["hand_update"]
     _first_sight(rec, module)
     training.force_module_mode(rec, module, grad)
+    # the rows the program passed mark its batch even when a replayed batch runs instead
+    difference_mask.fed(rec, tensors_in(args) or tensors_in(kwargs))
     args, kwargs, replaced = batch.fixed_forward(rec, module, args, kwargs, grad)
     tensors = tensors_in(args) or tensors_in(kwargs)
     _resolve_feeders(rec, tensors, grad)
