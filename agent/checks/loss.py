@@ -11,7 +11,7 @@ from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, usable
 from torch_investigate.agent.checks.effects import compared_steps, intervene
 from torch_investigate.agent.checks.locations import first_static_location, where
-from torch_investigate.agent.checks.loss_operands import swapped
+from torch_investigate.agent.checks.loss_operands import one_value_masks, swapped
 from torch_investigate.agent.checks.numbers import fmt, percent_range
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
@@ -315,17 +315,8 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
     # a mask (a boolean selection of the target, or 0/1 weights multiplied into an
     # element-wise loss) that keeps one target value while the batch holds others: the
     # loss is trained on that value alone (padding kept, every real token dropped)
-    cut = [
-        c
-        for c in calls
-        if c.mask
-        and c.mask.get("total")
-        and c.mask.get("kept_values") is not None
-        and len(c.mask["kept_values"]) == 1
-        and len(c.mask.get("source_values") or []) > 1
-        and c.mask["kept"] < c.mask["total"]
-    ]
-    if cut and len(cut) >= max(1, len(calls) // 2):
+    cut = one_value_masks(calls)
+    if cut:
         c = cut[0]
         src = c.mask.get("source_values") or []
         text = (

@@ -48,3 +48,21 @@ def _repeated(prediction: list[int], target: list[int]) -> bool:
         and n_pred < n_target
         and n_target % n_pred == 0
     )
+
+
+def one_value_masks(calls: list) -> list:
+    """Loss calls masked (a boolean selection of the target, or 0/1 weights multiplied
+    into an element-wise loss) to elements of one target value while the batch holds
+    others: the loss is trained on that value alone. Empty unless at least half of the
+    calls are."""
+    cut = [
+        c
+        for c in calls
+        if c.mask
+        and c.mask.get("total")
+        and c.mask.get("kept_values") is not None
+        and len(c.mask["kept_values"]) == 1
+        and len(c.mask.get("source_values") or []) > 1
+        and c.mask["kept"] < c.mask["total"]
+    ]
+    return cut if cut and len(cut) >= max(1, len(calls) // 2) else []

@@ -12,7 +12,12 @@ from torch_investigate.agent.checks.baseline import (
     numerically_dead,
     small_batchnorm,
 )
-from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses, swapped, target_of
+from torch_investigate.agent.checks.loss_operands import (
+    cross_broadcast_losses,
+    one_value_masks,
+    swapped,
+    target_of,
+)
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -44,6 +49,12 @@ def confound(session: Session, t: Trace) -> str | None:
         return "part of the model receives no gradient (stage 5)"
     if any(c.count >= 2 for c in t.created_in_forward):
         return "layers are created anew in every forward (stage 5)"
+    masked = one_value_masks(t.train_loss_calls())
+    if masked:
+        # the loss sees one target value only: a fit of the real pairs learns that value
+        return f"the loss at {masked[0].frame} is masked to elements of one target value (stage 4)"
+    if any(m.calls >= 2 and m.one_value >= max(2, m.calls // 2) for m in t.difference_masks):
+        return "the loss written by hand is masked to elements of one target value (stage 4)"
     constant = _constant_targets(t)
     if constant:
         return (

@@ -30,8 +30,8 @@ MOVES = 1e-4
 MASKED_MATCHES = 32
 
 
-def shift_axis(x: torch.Tensor, y: torch.Tensor) -> int | None:
-    """The axis along which `y` (laid out as `x`) is `x` moved one position, comparing
+def shift_axis(x: torch.Tensor, y: torch.Tensor, by: int = 1) -> int | None:
+    """The axis along which `y` (laid out as `x`) is `x` moved `by` positions, comparing
     only the positions an integer target does not mask (negative ids are no classes: an
     `ignore_index` of -1 or -100); with a mask, at least MASKED_MATCHES positions."""
     if x.numel() != y.numel() or x.dim() == 0 or x.is_complex():
@@ -39,9 +39,11 @@ def shift_axis(x: torch.Tensor, y: torch.Tensor) -> int | None:
     yy = y.reshape(x.shape)
     for ax in range(x.dim()):
         n = x.shape[ax]
-        if n < 2:
+        if n < by + 1:
             continue
-        later, target = x.narrow(ax, 1, n - 1), yy.narrow(ax, 0, n - 1)
+        later, target = x.narrow(ax, by, n - by), yy.narrow(ax, 0, n - by)
+        if by > 1 and target.numel() < MASKED_MATCHES:
+            continue  # too few positions to rule out a match by chance
         keep = (
             target >= 0
             if not target.is_floating_point()

@@ -13,6 +13,10 @@ from .future import future_probe, shift_axis
 from .recorder import Recorder
 from .tensors import frame_dict
 
+# targets equal to an integer input moved this many positions (not one: the next token)
+# pair each position with a later token than the next
+SKIPS = (2, 3, 4)
+
 
 def loaded(rec: Recorder, tensors: list[torch.Tensor]) -> None:
     """A training DataLoader batch: its tensors, to compare with what reaches the model and
@@ -80,6 +84,14 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
         )
         scored = any(x.numel() == y.numel() and not x.is_floating_point() for x in others)
         next_token = (not same or scored) and any(_shifted(x, y) for x in others or fed)
+        skip = (
+            None
+            if same or next_token or y.is_floating_point()
+            else next(
+                (k for k in SKIPS if any(shift_axis(x, y, k) is not None for x in others or fed)),
+                None,
+            )
+        )
     s = rec.target_is_input
     s["compared"] += 1
     if same and y.is_floating_point():
@@ -91,6 +103,11 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
     elif next_token:
         s["shifted"] += 1
         _probe_future(rec, others or fed, y)
+    elif skip is not None:
+        s["skipped"] += 1
+        s["skip"] = skip
+        if s["skip_frame"] is None:
+            s["skip_frame"] = frame_dict(frame)
 
 
 def _probe_future(rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor) -> None:

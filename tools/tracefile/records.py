@@ -292,6 +292,8 @@ class OpSite(TraceRecord):
     source: Frame | None = None  # renormalized: where the softmax made the probabilities
     source_in_forward: bool | None = None  # renormalized: a forward of the program made them
     caller: Frame | None = None  # renormalized: the line that called the function holding the op
+    # a graph cut: the parameters the cut tensor's graph reached (its first call)
+    reaches: list[str] | None = None
 
 
 class NogradTerm(TraceRecord):
@@ -415,6 +417,10 @@ class TargetIsInput(TraceRecord):
     frame: Frame | None = None  # the first such loss call
     reconstructed: int = 0  # floating targets equal to the model's input (an autoencoder)
     shifted: int = 0  # targets equal to an input shifted one position (the next token)
+    # integer targets equal to an input moved `skip` positions (two or more), not one
+    skipped: int = 0
+    skip: int = 0
+    skip_frame: Frame | None = None  # the first such loss call
 
 
 class CodeTargets(TraceRecord):
