@@ -151,8 +151,12 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
         # keeping the graph fails on the cut's own line (the value goes on to numpy or a
         # Python number there): the forward cuts it there by construction
         fail = kept.result.failure if kept is not None else None
+        # (a cut between the forward and the loss, when the tensor it cuts depended on
+        # the parameters the loss cannot reach: a logging detach of a prediction is no
+        # such cut, its parameters reach the loss another way)
+        hides = bool(set(o.reaches or ()) & set(names))
         forced = (
-            o.in_forward
+            (o.in_forward or hides)
             and fail is not None
             and o.frame is not None
             and (fail.file, fail.line) == (o.frame.file, o.frame.line)

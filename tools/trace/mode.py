@@ -134,7 +134,7 @@ class TraceMode(TorchFunctionMode):
         ):
             out = func(*args, **kwargs)  # the program's own call
             difference_mask.cut(name, args, out)
-            _carry_prediction(args, out)
+            provenance.carry_prediction(args, out)
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
                 provenance.carry(args, out)
                 provenance.feeds_training(rec, args, out)
@@ -460,6 +460,9 @@ class TraceMode(TorchFunctionMode):
             if site:
                 site.setdefault("shapes", list(t.shape))
                 site["phases"]["train"] = site["phases"].get("train", 0) + 1
+                if "_reaches" not in site:
+                    with rec.quiet():
+                        site["_reaches"] = provenance.leaves_reached(t)
         kept = kept_graph(rec, kind, t, kwargs, on_path)
         if kept is not None:
             return kept
@@ -476,15 +479,3 @@ class TraceMode(TorchFunctionMode):
             if fw is not None:  # the same values: still that forward's output
                 out._ti_fw = fw
         return out
-
-
-def _carry_prediction(args, out) -> None:
-    """Outside the detailed steps too, what is computed from a model's output is a
-    prediction (`model(x).squeeze(-1)`): a hand-written difference with a target is
-    recognised by it (loss_calls.difference_target)."""
-    if isinstance(out, torch.Tensor) and any(
-        isinstance(a, torch.Tensor)
-        and (getattr(a, "_ti_out", False) or getattr(a, "_ti_pred", False))
-        for a in args[:2]
-    ):
-        out._ti_pred = True

@@ -2,7 +2,9 @@
 (`_ti_fw`), tensors computed from them carry it on (`_ti_from_fw`), through ops on
 tensors and on lists of them (`torch.stack(outputs)`, `torch.cat`). The program reading a
 forward's output, and a no-grad forward's output combined with tensors that carry
-gradient, are told from it."""
+gradient, are told from it. Also: a prediction made outside the model is one in every
+step (carry_prediction), and the parameters a tensor's graph reaches (leaves_reached),
+which a cut of it hides from backward."""
 
 from __future__ import annotations
 
@@ -63,3 +65,37 @@ def feeds_training(rec: Recorder, args, out) -> None:
                     fed.add(index)
     if fed:
         rec.resolve_nograd(fed, "train")
+
+
+def carry_prediction(args, out) -> None:
+    """Outside the detailed steps too, what is computed from a model's output is a
+    prediction (`model(x).squeeze(-1)`): a hand-written difference with a target is
+    recognised by it (loss_calls.difference_target)."""
+    if isinstance(out, torch.Tensor) and any(
+        isinstance(a, torch.Tensor)
+        and (getattr(a, "_ti_out", False) or getattr(a, "_ti_pred", False))
+        for a in args[:2]
+    ):
+        out._ti_pred = True
+
+
+MAX_GRAPH_NODES = 20_000  # autograd nodes walked back from a cut tensor
+
+
+def leaves_reached(t: torch.Tensor) -> list[int]:
+    """The ids of the leaf tensors (parameters) a tensor's graph reaches: what a cut of
+    it hides from backward."""
+    fn = getattr(t, "grad_fn", None)
+    if fn is None:
+        return [id(t)] if getattr(t, "requires_grad", False) else []
+    seen, todo, leaves = {fn}, [fn], []
+    while todo and len(seen) < MAX_GRAPH_NODES:
+        node = todo.pop()
+        var = getattr(node, "variable", None)
+        if var is not None:
+            leaves.append(id(var))
+        for nxt, _ in getattr(node, "next_functions", ()):
+            if nxt is not None and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return leaves

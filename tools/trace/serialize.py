@@ -90,7 +90,7 @@ def trace_dict(rec: Recorder) -> dict:
         "backwards": rec.backwards,
         "steps": rec.steps,
         "clips": list(rec.clips.values()),
-        "ops": list(rec.ops.values()),
+        "ops": _ops(rec),
         "created_in_forward": list(rec.created_in_forward.values()),
         "batchnorm": list(rec.bn_calls.values()),
         "attention": list(rec.sdpa.values()),
@@ -205,6 +205,19 @@ def _nograd_terms(rec: Recorder) -> list[dict]:
         module = rec.models.get(term["module"])
         params = [names[id(p)] for p in module.parameters() if id(p) in names] if module else []
         out.append({"forward": term["forward"], "loss": term["loss"], "parameters": params[:64]})
+    return out
+
+
+def _ops(rec: Recorder) -> list[dict]:
+    """The op sites, a cut's reached parameters named."""
+    names = _param_names(rec)
+    out = []
+    for o in rec.ops.values():
+        o = dict(o)
+        ids = o.pop("_reaches", None)
+        if ids is not None:
+            o["reaches"] = sorted({names[i] for i in ids if i in names})[:64]
+        out.append(o)
     return out
 
 
