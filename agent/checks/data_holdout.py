@@ -283,6 +283,26 @@ def _column_leak(
     ev.item("leakage", "failed", text)
 
 
+def _linear_target(session: Session, ev: Evidence, t: Trace, width: int) -> bool:
+    """A real-valued target that a linear combination of some of three or more input
+    columns reproduces to float rounding in every training batch fitted, the other columns
+    left out (a total that holds the fare among a fare model's features): computed from
+    those features, not predicted. An exact sum of every column is a task, not a leak."""
+    b = t.batches
+    n = b.target_linear_compared
+    if width < 3 or n < 4 or b.target_linear_exact < n:
+        return False
+    text = (
+        f"in all {n} training batches fitted, a linear combination of some of the {width} "
+        "input columns and a constant reproduces the real-valued target to float rounding "
+        "(residual under 1e-4 of its spread), the other columns left out: the target is "
+        "computed from those features, not predicted"
+    )
+    confirm = "fit the target by least squares on the feature columns of one batch; drop the columns that make the fit exact (quantities known only after the target)"
+    _column_leak(session, ev, t, text, [], confirm)
+    return True
+
+
 def _train_frame(t: Trace) -> Frame | None:
     fws = t.train_forwards()
     return fws[0].frame if fws else None
@@ -319,6 +339,8 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
         text = f"input feature(s) {leaky} track the target exactly (|correlation| >= 0.999 in every training batch)"
         confirm = f"drop feature column {leaky[0]} and rerun: the metric falls to its honest level"
         _column_leak(session, ev, t, text, leaky, confirm)
+        return
+    if _linear_target(session, ev, t, len(corr)):
         return
     if shared_samples(session, ev, t):
         return

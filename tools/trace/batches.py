@@ -48,6 +48,9 @@ class BatchStats:
         # feature columns equal to the target, row for row, in every batch compared, and
         # how many batches were: [columns or None, batches]
         self.column_equal: list = [None, 0]
+        # a real-valued target that a linear combination of the input columns (and a
+        # constant) reproduces exactly: [batches where it did, batches compared]
+        self.target_linear: list = [0, 0]
         # the same per DataLoader site, for a hand-written loss the tracer cannot read a
         # target from: a loader's (x, y) with y real-valued per row
         self.loader_columns: dict[str, list] = {}
@@ -136,6 +139,7 @@ class BatchStats:
         y = target.detach().reshape(-1).double()
         if float(y.std()) > 0:
             _equal_columns(self.column_equal, inputs, y)
+            _linear_exact(self.target_linear, inputs, y)
         x = inputs.detach().double()[:, :64]
         if float(y.std()) > 0:
             xc = x - x.mean(0)
@@ -148,6 +152,33 @@ class BatchStats:
                 rec["min_abs_corr"] = min(
                     rec["min_abs_corr"], abs(c) if c == c else 0.0
                 )  # NaN: no evidence
+
+
+LINEAR_BATCHES = 20  # training batches fitted by least squares
+EXACT_RESIDUAL = 1e-4  # of the target's spread: float32 rounding, not noise
+
+
+def _linear_exact(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:
+    """Count the batches whose real-valued target a least-squares fit of some of the input
+    columns and a constant reproduces to float rounding, the others left out (a total that
+    is the fare plus the tip among the features of a fare model), with rows enough that no
+    fit is exact by construction. Targets of whole numbers (classes) are not compared."""
+    if acc[1] >= LINEAR_BATCHES or bool((y == y.round()).all()):
+        return
+    x = inputs.detach().double()
+    n, k = x.shape
+    if k < 2 or k > 256 or n < 2 * (k + 1):
+        return
+    a = torch.cat([x, torch.ones(n, 1, dtype=x.dtype)], 1)
+    fit = torch.linalg.lstsq(a, y[:, None]).solution
+    residual = float((a @ fit).squeeze(1).sub(y).std())
+    # the columns the combination leaves out: an exact sum of every feature (a toy task
+    # that adds its inputs) is the task, a few columns that give the target away among
+    # others that do not are a leak
+    weight = fit[:k, 0].abs() * x.std(0)
+    unused = int((weight <= EXACT_RESIDUAL * float(y.std())).sum())
+    acc[1] += 1
+    acc[0] += int(residual <= EXACT_RESIDUAL * float(y.std()) and unused > 0)
 
 
 def _equal_columns(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:

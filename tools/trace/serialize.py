@@ -455,6 +455,8 @@ def batches_section(stats: BatchStats, train_sites: set[str]) -> dict:
             str(j): r["min_abs_corr"] for j, r in stats.column_target.items() if r["n"] >= 2
         },
         **_columns_equal_target(stats, train_sites),
+        "target_linear_exact": stats.target_linear[0],
+        "target_linear_compared": stats.target_linear[1],
     }
 
 

@@ -478,6 +478,9 @@ class Batches(TraceRecord):
     # input columns equal to the target, row for row, in every training batch compared
     columns_equal_target: list[int] = Field(default_factory=list)
     target_compared_columns: int = 0  # training batches compared column by column
+    # batches whose target some input columns reproduce exactly (tools/trace/batches.py)
+    target_linear_exact: int = 0
+    target_linear_compared: int = 0
 
 
 class ModelInfo(TraceRecord):

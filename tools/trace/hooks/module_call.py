@@ -114,7 +114,10 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
         target_order.received(rec, tensors, (module, args, kwargs))
     if tensors and tensors[0].dim() >= 1:
         rec.batch_size = int(tensors[0].shape[0])
-        rec.last_input = tensors[0]
+        # the feature matrix a target is compared with: the first 2-D float input (a
+        # model fed integer codes beside its dense features), else the first input
+        dense = [t for t in tensors if t.is_floating_point() and t.dim() == 2]
+        rec.last_input = dense[0] if dense else tensors[0]
     _record_forward(rec, module, tensors, grad)
     if grad and rec.first_batch is None and rec.cfg.probe_code:
         rec.first_batch = (map_tensors(args, batch_copy), map_tensors(kwargs, batch_copy))
