@@ -225,6 +225,17 @@ SLOW_BY_MEASUREMENT = frozenset(
         "tests/test_seeding_suite.py::test_regenerating_the_transforms_reproduces_the_committed_suite",
         "tests/test_trace.py::test_call_order_per_iteration",
         "tests/test_trace_staging.py::test_the_staged_tracer_imports_only_the_standard_library_and_torch",
+        # 2026-12-03, about 70 s of one core in all; each keeps a twin in the default run:
+        # the sorted-ticket healthy twin and test_pairing_rules' unit tests of the rules
+        "tests/test_pairing_own_accuracy.py::test_tickets_sorted_apart_from_their_labels_are_misaligned",
+        # the refit vocabulary and the program that does not learn
+        "tests/test_eval_transfer.py::test_the_training_vocabulary_reused_passes",
+        # the leaking fare and the network that adds its inputs
+        "tests/test_linear_target.py::test_features_known_before_the_fare_are_healthy",
+        # the skipped targets; next-token models pass in test_planner and the trace tests
+        "tests/test_target_skip.py::test_next_token_targets_pass",
+        # the logging detach twin, and the numpy cut inside the forward of test_numpy_cut
+        "tests/test_cut_in_loss.py::test_an_error_wrapped_through_numpy_cuts_the_angle_head",
     }
 )
 
