@@ -309,11 +309,12 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
             "the pairs cannot be tested until the model can fit (the later stages examine why)",
         )
         return
+    own = own_accuracy(t)
     beyond = _beyond_shared(t, real)
     if beyond is not None:
         _untested_or_own(
             ev,
-            own_accuracy(t),
+            own,
             f"{text}; {beyond}: the reference fit learned only what all samples share, which "
             "shuffled pairs carry too, so the pairs cannot be told apart yet",
         )
@@ -332,7 +333,6 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
     # predicts unseen samples better than the targets' distribution allows), and the real
     # pairs to be no better than shuffled ones beyond the unseen loss's noise; anything
     # between is untested, not failed.
-    own = own_accuracy(t)
     at_chance = _run_at_chance(fresh, own)
     if real.gain <= 0 and shuffled.gain <= 0:
         # a program whose own model cannot fit its pool (a wide network stood in for it)

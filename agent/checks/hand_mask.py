@@ -17,12 +17,19 @@ if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
 
 
+def one_value_masks(t: Trace) -> list:
+    """The hand-written masked differences most of whose recorded calls keep one target
+    value while their batch holds others."""
+    return [
+        m
+        for m in t.difference_masks
+        if m.calls >= 2 and m.one_value >= max(2, m.calls // 2) and m.kept < m.total
+    ]
+
+
 def one_value_kept(session: Session, ev: Evidence, t: Trace) -> bool:
-    """A confirmed loss_mask_error when most recorded calls of a hand-written masked
-    difference keep one target value while their batch holds others."""
-    for m in t.difference_masks:
-        if m.calls < 2 or m.one_value < max(2, m.calls // 2) or m.kept >= m.total:
-            continue
+    """A confirmed loss_mask_error for the first of one_value_masks."""
+    for m in one_value_masks(t):
         value = fmt(m.kept_values[0]) if len(m.kept_values) == 1 else "one value per call"
         text = (
             f"the loss written by hand at {m.frame} is multiplied by a 0/1 mask that keeps "

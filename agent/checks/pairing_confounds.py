@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import hand_mask
 from torch_investigate.agent.checks.baseline import (
     cut_parameters,
     numerically_dead,
@@ -53,7 +54,7 @@ def confound(session: Session, t: Trace) -> str | None:
     if masked:
         # the loss sees one target value only: a fit of the real pairs learns that value
         return f"the loss at {masked[0].frame} is masked to elements of one target value (stage 4)"
-    if any(m.calls >= 2 and m.one_value >= max(2, m.calls // 2) for m in t.difference_masks):
+    if hand_mask.one_value_masks(t):
         return "the loss written by hand is masked to elements of one target value (stage 4)"
     constant = _constant_targets(t)
     if constant:

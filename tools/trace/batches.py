@@ -175,10 +175,10 @@ def _linear_exact(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:
     # the columns the combination leaves out: an exact sum of every feature (a toy task
     # that adds its inputs) is the task, a few columns that give the target away among
     # others that do not are a leak
-    weight = fit[:k, 0].abs() * x.std(0)
-    unused = int((weight <= EXACT_RESIDUAL * float(y.std())).sum())
+    exact = EXACT_RESIDUAL * float(y.std())
+    unused = int((fit[:k, 0].abs() * x.std(0) <= exact).sum())
     acc[1] += 1
-    acc[0] += int(residual <= EXACT_RESIDUAL * float(y.std()) and unused > 0)
+    acc[0] += int(residual <= exact and unused > 0)
 
 
 def _equal_columns(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:

@@ -65,10 +65,12 @@ def _values(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
 def _first_pass_labels(rec: Recorder, labels: torch.Tensor) -> None:
     """How often each label value occurs over the first evaluation pass: the share of its
     most frequent value is what always predicting one class scores."""
-    first = rec.eval_values.setdefault("first_labels", {})
-    step = rec.eval_values.setdefault("first_step", rec.n_steps)
-    if step != rec.n_steps:
+    v = rec.eval_values
+    if v["first_step"] is None:
+        v["first_step"] = rec.n_steps
+    if v["first_step"] != rec.n_steps:
         return
+    first = v["first_labels"]
     taken = torch.unique(labels, return_counts=True)
     for v, c in zip(taken[0].tolist(), taken[1].tolist(), strict=True):
         first[float(v)] = first.get(float(v), 0) + int(c)

@@ -153,7 +153,13 @@ class Recorder:
         self.eval_error_levels: list[list] = []
         self.eval_outside: dict | None = None  # the first comparison with values no label takes
         # eval_matches.py: label values of all comparisons; per pass, the predictions' values
-        self.eval_values: dict = {"labels": set(), "passes": {}}
+        # and the label counts of the first pass (its optimizer steps so far)
+        self.eval_values: dict = {
+            "labels": set(),
+            "passes": {},
+            "first_labels": {},
+            "first_step": None,
+        }
         self.eval_matches: list[
             list
         ] = []  # tools/trace/eval_matches.py: [steps, matched, compared]

@@ -193,7 +193,7 @@ def _eval_values(rec: Recorder) -> dict | None:
     return {
         "labels": sorted(labels),
         "passes": [[step, [[v, c] for v, c in sorted(counts.items())]] for step, counts in passes],
-        "first_labels": sorted(rec.eval_values.get("first_labels", {}).items()),
+        "first_labels": sorted(rec.eval_values["first_labels"].items()),
     }
 
 

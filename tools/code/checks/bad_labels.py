@@ -37,7 +37,9 @@ def bad_labels(ctx: CheckContext) -> Iterator[Finding]:
     for unit in ctx.index.units.values():
         for table_owner, table in _scope_tables(unit):
             for name, bindings in table.items():
-                if name_kind(name) != "labels" and name not in targets_of_losses.get(table_owner, ()):
+                if name_kind(name) != "labels" and name not in targets_of_losses.get(
+                    table_owner, ()
+                ):
                     continue
                 for i, b in enumerate(bindings):
                     if b.kind != "assign" or b.value is None or i == 0:

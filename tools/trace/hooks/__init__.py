@@ -31,7 +31,16 @@ from .built_at import repo_frame_of
 
 # installed in this order, undone in reverse
 ALWAYS = (cuda, torch_compile, warning_log, backward, optimizer, functional, seeds)
-WHEN_TRACING = (module_call, module_init, mode_switch, freeze, clip, scheduler, loader, legacy_variable)
+WHEN_TRACING = (
+    module_call,
+    module_init,
+    mode_switch,
+    freeze,
+    clip,
+    scheduler,
+    loader,
+    legacy_variable,
+)
 
 
 def install(rec: Recorder) -> list:

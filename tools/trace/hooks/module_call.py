@@ -108,7 +108,6 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     for t in tensors:
         t._ti_batch = True
         t._ti_fed = True  # this very tensor is a model's input (an autoencoder's target)
-    difference_mask.fed(rec, tensors)
     if grad and tensors and rec.detailed:
         target_order.fed(rec, tensors[0])
         target_order.received(rec, tensors, (module, args, kwargs))
