@@ -10,9 +10,9 @@ from torch_investigate.tools.tracefile.eval_records import EvalValues
 from torch_investigate.tools.tracefile.trace import Trace
 
 
-def _fit(gain: float, noise: float, early: float | None = None, fit: float = 0.4) -> Transfer:
+def _fit(gain: float, noise: float, early: float | None = None) -> Transfer:
     early = gain if early is None else early
-    return Transfer(lr=1e-2, fit=fit, gain=gain, first=1.16, best=1.16 * (1 - gain),
+    return Transfer(lr=1e-2, fit=0.4, gain=gain, first=1.16, best=1.16 * (1 - gain),
                     steps=120, last_train=0.6, noise=noise, early=early,
                     lowest=1.16 * (1 - early))  # fmt: skip
 
@@ -38,11 +38,6 @@ def test_both_fits_worse_is_never_better_only_when_the_real_pairs_never_lead():
     assert _never_better(_fit(-0.22, 0.1, 0.018), _fit(-0.21, 0.14, 0.005), floor=1.16)
     # real pairs that dip well below the targets' marginal before overfitting do lead
     assert not _never_better(_fit(-0.2, 0.1, 0.5), _fit(-0.2, 0.1, 0.005), floor=1.16)
-    # real pairs memorized far faster than shuffled ones are not arbitrary (a loss masked
-    # to one target value: the real fit learns that value, 85% vs 3%)
-    assert not _never_better(
-        _fit(-8.8, 0.1, 0.0, fit=0.85), _fit(-0.02, 0.01, 0.008, fit=0.03), floor=1.16
-    )
     # a dip of the real pairs below the marginal level is learning, whatever the gap
     assert not _never_better(_fit(-0.2, 0.1, 0.06), _fit(-0.2, 0.1, 0.03), floor=1.16)
 

@@ -58,10 +58,6 @@ FITS = 0.1
 # learned only what every sample shares (the mean of the targets, the class
 # frequencies), which shuffled pairs carry as well.
 MEMORIZED = 0.5
-# Real pairs memorized more than this many times as far as shuffled ones (relative fall of
-# the pool's training loss) fit in another regime than arbitrary pairs do (a loss masked to
-# one target value: 85% against 3%); misaligned pairs fit about as shuffled ones do.
-ALIKE = 2.0
 
 
 @dataclass
@@ -382,9 +378,7 @@ def _never_better(real: Transfer, shuffled: Transfer, floor: float | None) -> bo
     """Even at its lowest point the unseen batch's loss is no lower with the real pairs
     than with the shuffled ones, nor clearly below the targets' marginal level."""
     no_gap = real.early <= shuffled.early + _no_difference(real, shuffled)
-    # misaligned pairs are as arbitrary as shuffled ones: memorized no faster
-    alike = real.fit <= ALIKE * max(shuffled.fit, 0.0)
-    return no_gap and alike and (floor is None or real.lowest > floor * (1 - EVAL_LEARNS))
+    return no_gap and (floor is None or real.lowest > floor * (1 - EVAL_LEARNS))
 
 
 def _untested_or_own(ev: Evidence, own: OwnAccuracy | None, text: str) -> None:
