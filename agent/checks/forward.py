@@ -344,6 +344,11 @@ def sample_independence(session: Session, ev: Evidence) -> None:
         )
     else:
         text = f"in eval mode, reordering the rows of a {probe.batch_size}-sample batch changes outputs by up to {fmt(probe.cross_sample_relative)} of their scale beyond the reordering: samples influence each other"
+        # reordering and changing one sample held, only a batch of another size moved the
+        # outputs: a normalization over every sample, not rows stitched together
+        by_size = probe.cross_sample_relative < 1e-4
+        if by_size:
+            text = f"in eval mode, the first {probe.batch_size // 2} samples of a {probe.batch_size}-sample batch forwarded alone get outputs up to {fmt(probe.split_relative)} of the output scale away from those they got in the whole batch (reordering the rows or changing one of them moves nothing): the forward normalizes over every sample of the batch"
         already = any(f.category == "wrong_dimension" for f in ev.findings)
         # a reshape that moves the batch dimension stitches samples together; a transpose
         # moves it exactly, so it stands for the mixing only when no reduction over the
@@ -352,7 +357,7 @@ def sample_independence(session: Session, ev: Evidence) -> None:
         reshape = next((o for o in t.ops if o.kind == "batch_reshape"), None)
         moved = next((o for o in t.ops if o.kind == "batch_transpose"), None)
         site = reshape or moved
-        if not already and site is not None:
+        if not already and site is not None and not by_size:
             how = (
                 f"{site.op} at {site.frame} turns {site.shapes[0]} into {site.shapes[1]}, moving the batch dimension without a permute"
                 if site is reshape

@@ -198,12 +198,44 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
                 v["sample_axis"], v["stochastic"] = axis, stochastic
                 verdicts.append(v)
                 if v["independent"]:
+                    # the sample axis is the first one reordering holds on; a batch of
+                    # another size along it may still change the outputs
+                    if not stochastic and not v["pairwise"]:
+                        _split(v, run, args, kwargs, axis, n, out_a)
                     return v
         except Exception as e:  # noqa: BLE001 - a probe that cannot run is reported, not raised
             return {"status": "error", "reason": f"{type(e).__name__}: {e}"[:300]}
     if not verdicts:
         return {"status": "skipped", "reason": "no output holds one row per input sample"}
     return verdicts[0]
+
+
+def _split(v: dict, run, args, kwargs, axis: int, n: int, out_a: list) -> None:
+    """Forward the first half of the batch alone: independent samples get the outputs they
+    got in the whole batch. A forward that normalizes over the batch (a softmax or a
+    statistic over an axis that merged the samples) is unchanged by reordering the rows
+    and barely moved by changing one of them, but a batch of another size changes every
+    output."""
+    half = n // 2
+    if half < 1:
+        return
+    lead = tuple(int(d) for d in _along(tensors_in(args)[0], axis, n, _first(half)).shape[:2])
+    try:
+        a = map_tensors(args, lambda t: _along(t, axis, n, _first(half)))
+        k = map_tensors(kwargs, lambda t: _along(t, axis, n, _first(half)))
+        out_h = _rows(run(a, k), axis, half, lead)
+    except Exception:  # noqa: BLE001 - a forward that needs its whole batch is not judged by size
+        return
+    if len(out_h) != len(out_a) or any(h.shape[1:] != a.shape[1:] for a, h in zip(out_a, out_h)):
+        return
+    dev = max(float((h - a[:half]).abs().max()) for a, h in zip(out_a, out_h))
+    v["split_relative"] = dev / v["output_scale"]
+    if dev / v["output_scale"] >= 1e-4:  # the bound the reordering test uses
+        v["independent"] = False
+
+
+def _first(k: int):
+    return lambda t, ax: t.narrow(ax, 0, k)
 
 
 def _verdict(

@@ -68,6 +68,7 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "ignores_input": "as batch_size",
         "rows_identical": "as batch_size",
         "all_zero": "as batch_size",
+        "split_relative": "only a deterministic probe whose reordering found the samples independent",
     },
     "FutureProbe": {
         "reason": "only a skipped probe or one that raised",

@@ -25,6 +25,8 @@ class ForwardProbe(TraceRecord):
     sample_axis: int | None = None  # the input axis that holds the samples (1: time-first)
     stochastic: bool | None = None  # judged by changing one sample (a forward that samples)
     pairwise: bool | None = None  # one output entry per pair of samples ([B, B]), by design
+    # the first half of the batch forwarded alone: its outputs' largest change, relative
+    split_relative: float | None = None
 
 
 class Mixer(TraceRecord):
