@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, StringConstraints
 
 JSONValue = Any  # numbers, strings, lists and dicts of them; validated by json round trip
 # an intervention's value: a switch, a scale, a pool size (tools/trace/config.py Interventions)
-InterventionValue = int | float | bool  # a number given as text stays a number
+# or a call's place, `file:line:i:j` (note_call): only that shape stays text
+CallPlace = Annotated[str, StringConstraints(pattern=r"^[^\s]+:\d+:\d+:\d+$")]
+InterventionValue = int | float | bool | CallPlace  # a number given as text stays a number
 
 
 class InterventionEffect(BaseModel):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import hand_mask, objective, places
+from torch_investigate.agent.checks import hand_mask, helper_swap, objective, places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, usable
 from torch_investigate.agent.checks.effects import compared_steps, intervene
@@ -59,6 +59,9 @@ def output_semantics(session: Session, ev: Evidence) -> None:
         _loss_tensor(session, ev, None)
         return
     t, calls = got
+    if helper_swap.swapped_helper(session, ev):
+        _loss_tensor(session, ev, t)
+        return
     if not calls and hand_mask.one_value_kept(session, ev, t):
         _loss_tensor(session, ev, t)
         return

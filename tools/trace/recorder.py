@@ -149,6 +149,7 @@ class Recorder:
         # [optimizer steps so far, call site, value]
         self.eval_losses: list[list] = []
         self.eval_errors: list[list] = []  # [steps, sum of |prediction - target|, elements]
+        self.call_fit: list[float] = []  # call_note.py: the noted call's prediction vs target
         # [steps, sum of |target - its median|, elements]: the same calls' best constant
         self.eval_error_levels: list[list] = []
         self.eval_outside: dict | None = None  # the first comparison with values no label takes

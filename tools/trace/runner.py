@@ -12,6 +12,7 @@ import traceback
 
 import torch
 
+from . import call_note
 from .config import Config
 from .hooks import install, repo_frame_of
 from .mode import TraceMode
@@ -54,6 +55,8 @@ def run_traced(config: dict) -> int:
         _seed(cfg.seed + cfg.interventions.reseed)
     _stop_on_sigterm(rec)
     undo = install(rec)
+    if cfg.interventions.note_call:
+        call_note.install(rec, cfg.interventions.note_call, cfg.interventions.swap_call)
     # untraced runs (the benchmark's baseline) skip the function mode entirely
     mode = TraceMode(rec) if cfg.trace or cfg.map_cuda else None
     code = 0

@@ -72,6 +72,7 @@ def trace_dict(rec: Recorder) -> dict:
         "eval_values": _eval_values(rec),
         "eval_errors": rec.eval_errors,
         "eval_error_levels": rec.eval_error_levels,
+        "call_fit": rec.call_fit[:MAX_CURVE],
         "input_normalizer": rec.input_normalizer,
         "subset_overlaps": subset_overlaps(rec),
         "lrs": rec.lrs[:MAX_CURVE],

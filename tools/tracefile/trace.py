@@ -181,6 +181,8 @@ class Trace(TraceRecord):
     eval_errors: list[tuple[int, float, int]] = Field(default_factory=list)
     # per evaluation subtraction, what the target's median misses by (the best constant)
     eval_error_levels: list[tuple[int, float, int]] = Field(default_factory=list)
+    # note_call: per training call of the noted helper, mean (prediction - target)^2 / var
+    call_fit: list[float] = Field(default_factory=list)
     input_normalizer: InputNormalizer | None = None
     subset_overlaps: list[SubsetOverlap] = Field(default_factory=list)
     lrs: list[list[float | None]] = Field(default_factory=list)

@@ -20,6 +20,7 @@ from torch_investigate.tools.code.checks import (  # noqa: F401 - importing regi
     dims,
     forward_input,
     frozen,
+    helper_args,
     labels,
     leaf,
     leakage,

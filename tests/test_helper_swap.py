@@ -1,0 +1,86 @@
+"""A loss helper of the repo called with the model's output where its parameters name the
+target (`gamma_deviance(y_true, y_pred)` called as `gamma_deviance(mu, y)`, round 13).
+The names only point at the call; the run decides: with the two arguments exchanged in
+the run's own copy, the model's output ends closer to its target than any seed of the run
+as written. A helper symmetric in its arguments (a squared error written in the Keras
+order) changes nothing when exchanged, and a helper whose names agree with its call is
+never exchanged."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import planner_report
+
+from torch_investigate.tools.code.checks import run_static_checks
+from torch_investigate.tools.code.index import CodeIndex
+from torch_investigate.tools.trace.call_note import NAME, _rewrite
+
+SCRIPT = """import torch
+from torch import nn
+torch.manual_seed(0)
+def HELPER
+X = torch.randn(3000, 5)
+y = torch.exp(0.8 + 0.5 * X[:, 0] - 0.3 * X[:, 1]) * torch.distributions.Gamma(2.0, 2.0).sample((3000,))
+class Sev(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(5, 32), nn.Tanh(), nn.Linear(32, 1))
+    def forward(self, x):
+        return torch.exp(self.net(x).squeeze(-1))
+model = Sev()
+opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+for epoch in range(5):
+    perm = torch.randperm(3000)
+    for i in range(0, 3000, 100):
+        idx = perm[i:i + 100]
+        mu = model(X[idx])
+        loss = CALL
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(f"epoch {epoch} loss {loss.item():.4f}")
+"""
+GAMMA = (
+    "gamma_deviance(y_true, y_pred):\n"
+    "    return (2 * (torch.log(y_pred / y_true) + y_true / y_pred - 1)).mean()"
+)
+SQUARED = "squared_error(y_true, y_pred):\n    return ((y_pred - y_true) ** 2).mean()"
+
+
+def _repo(helper: str, call: str) -> str:
+    return SCRIPT.replace("HELPER", helper).replace("CALL", call)
+
+
+def test_the_static_check_points_at_the_call_whose_roles_the_names_reverse():
+    found = run_static_checks(
+        CodeIndex.from_sources({"train.py": _repo(GAMMA, "gamma_deviance(mu, y[idx])")}),
+        strict=True,
+    )
+    assert [(f.category, f.line) for f in found if f.category == "loss_args_swapped"] == [
+        ("loss_args_swapped", 21)
+    ]
+    agreeing = run_static_checks(
+        CodeIndex.from_sources({"train.py": _repo(GAMMA, "gamma_deviance(y[idx], mu)")}),
+        strict=True,
+    )
+    assert not [f for f in agreeing if f.category == "loss_args_swapped"]
+
+
+def test_the_rewrite_routes_only_that_call_through_the_noting_wrapper():
+    source = b"a = 1\nloss = helper(out, y, eps=1e-6) + other(y)\n"
+    rewritten = _rewrite(source, 2, 1)
+    assert rewritten == f"a = 1\nloss = {NAME}(helper)(out, y, eps=1e-6) + other(y)\n".encode()
+    assert _rewrite(source, 1, 1) is None  # no call with two arguments on line 1
+
+
+@pytest.mark.slow
+def test_a_gamma_deviance_called_in_the_keras_order_is_confirmed(tmp_path):
+    report = planner_report(tmp_path, _repo(GAMMA, "gamma_deviance(mu, y[idx])"))
+    found = [(f.category, f.line) for f in report.findings if f.status == "confirmed"]
+    assert found == [("loss_args_swapped", 21)]
+
+
+def test_a_symmetric_helper_in_the_keras_order_is_healthy(tmp_path):
+    report = planner_report(tmp_path, _repo(SQUARED, "squared_error(mu, y[idx])"))
+    assert not [f for f in report.findings if f.status == "confirmed"]
+    assert any(f.category == "loss_args_swapped" and f.status == "refuted" for f in report.findings)

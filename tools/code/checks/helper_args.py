@@ -1,0 +1,133 @@
+"""A repo helper that computes the loss, called with the model's output in the place its
+own parameters name the target and the batch's target in the place they name the
+prediction (`gamma_deviance(y_true, y_pred)` called as `gamma_deviance(out, y)`: the
+Keras order met a PyTorch caller). Torch's own losses are loss_args.py's; here the names
+only point at the call, and the run decides (agent/checks/helper_swap.py): the call is
+replayed with the two arguments exchanged and kept only if the model's output then comes
+closer to its target than chance moves it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, finding, observe, spot
+from torch_investigate.tools.code.checks.model_values import model_origins
+from torch_investigate.tools.code.names import last
+from torch_investigate.tools.records import Finding
+
+TARGET_PARAM = re.compile(
+    r"(^|_)(true|target|targets|label|labels|truth|gt|actual|observed)($|_)|^y$"
+)
+PREDICTION_PARAM = re.compile(r"pred|hat|logit|output|estimate|forecast|^input$|^out$|^mu$")
+
+
+@dataclass(frozen=True)
+class HelperCall:
+    file: str
+    line: int
+    model_at: int  # the argument position holding the model's output
+    target_at: int  # the one holding the batch's target
+    helper: str
+    params: tuple[str, str]  # the helper's names for those two positions
+
+
+def helper_calls(ctx: CheckContext) -> Iterator[tuple[HelperCall, object]]:
+    """Calls of a repo function whose result reaches a backward, with the model's output
+    where the function's parameter names a target and the batch's target where it names a
+    prediction."""
+    for unit in ctx.index.units.values():
+        for call in unit.call_nodes:
+            fn = sx.call_function(call)
+            if fn is None or fn.type != "identifier":
+                continue
+            name = last(unit.resolve_callee(fn)[1]) or sx.text(fn)
+            defs = [
+                s
+                for s in ctx.index.find_symbols(name)
+                if s.kind == "function" and s.qualname == name
+            ]
+            if len(defs) != 1:
+                continue
+            node = ctx.index.definition(defs[0])
+            positional, _ = sx.call_args(call)
+            params = sx.parameter_names(node) if node is not None else []
+            if len(positional) < 2 or len(params) < 2 or not _reaches_backward(call):
+                continue
+            for i, j in ((0, 1), (1, 0)):
+                if not (TARGET_PARAM.search(params[i]) and PREDICTION_PARAM.search(params[j])):
+                    continue
+                if TARGET_PARAM.search(params[j]) and not PREDICTION_PARAM.search(params[i]):
+                    continue
+                vi, vj = ctx.flow.value(unit, positional[i]), ctx.flow.value(unit, positional[j])
+                if not model_origins(ctx.flow, vi) or model_origins(ctx.flow, vj):
+                    continue
+                line = sx.line(call)
+                yield (
+                    HelperCall(unit.file, line, i, j, name, (params[i], params[j])),
+                    ctx.flow.value(unit, call),
+                )
+
+
+def _reaches_backward(call) -> bool:
+    """The call's value is assigned to a name that a `.backward()` in the same function
+    reads, directly or through one more assignment (`loss = a + lam * b`)."""
+    stmt = sx.statement_of(call)
+    target = stmt.child_by_field_name("left") if stmt.type == "assignment" else None
+    if target is None and stmt.type == "expression_statement" and stmt.named_children:
+        inner = stmt.named_children[0]
+        target = inner.child_by_field_name("left") if inner.type == "assignment" else None
+    if target is None or target.type != "identifier":
+        return False
+    names = {sx.text(target)}
+    scope = sx.enclosing_function(call) or _root(call)
+    for node in sx.descendants(scope):
+        if node.type == "assignment":
+            right = node.child_by_field_name("right")
+            left = node.child_by_field_name("left")
+            if right is not None and left is not None and sx.identifiers_in(right) & names:
+                names |= sx.identifiers_in(left)
+    for c in sx.calls_in(scope):
+        if sx.method_name(c) == "backward":
+            rec = sx.receiver(c)
+            if rec is not None and (sx.identifiers_in(rec) & names):
+                return True
+    return False
+
+
+def _root(node):
+    while node.parent is not None:
+        node = node.parent
+    return node
+
+
+@check("loss_args_swapped", "loss_args_swapped")
+def helper_arguments(ctx: CheckContext) -> Iterator[Finding]:
+    """A loss helper given the model's output where its parameters name the target."""
+    for hc, value in helper_calls(ctx):
+        at = spot(ctx, value)
+        yield finding(
+            "loss_args_swapped",
+            at,
+            confidence="low",
+            evidence=[
+                observe(
+                    at,
+                    f"{hc.helper}() takes `{hc.params[0]}` at position {hc.model_at + 1} and "
+                    f"`{hc.params[1]}` at position {hc.target_at + 1}; this call passes the "
+                    "model's output to the first and the batch's target to the second",
+                    model_at=hc.model_at,
+                    target_at=hc.target_at,
+                )
+            ],
+            why=(
+                f"if {hc.helper} is not symmetric in its two arguments, the model is trained "
+                "toward another objective than the one the helper defines"
+            ),
+            confirm=(
+                f"exchange the two arguments at {at.file}:{at.line} and compare how close the "
+                "model's output gets to its target"
+            ),
+        )
