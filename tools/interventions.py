@@ -47,6 +47,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("clip_to", "clip at {value}", "gradients clipped at norm {value}, their typical size, instead of the program's limit"),
         Intervention("standardize_inputs", "inputs standardized", "inputs standardized per feature"),
         Intervention("align_eval_inputs", "eval inputs aligned", "the evaluation inputs moved to the training inputs' per-feature mean and std"),
+        Intervention("align_eval_rows", "eval rows aligned", "each evaluation row given the training rows' mean and spread"),
         Intervention("swap_loss_args", "loss args swapped", "the loss arguments swapped back", changes_loss=True),
         Intervention("fix_broadcast", "loss input reshaped", "the loss input reshaped to the target's shape", changes_loss=True),
         Intervention("step_after_backward", "step after backward", "an optimizer step after each backward"),

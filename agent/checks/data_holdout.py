@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks import places, row_offsets
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
 from torch_investigate.agent.checks.future_reading import sees_future
@@ -69,6 +69,8 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
             if site is not None:  # one evaluation call transforms its inputs its own way
                 tm, em, signed, rs, site = site
             compare_moments(session, ev, t, tm, em, signed, rs, site)
+        if ev.items.get("train_eval_inputs", ("",))[0] == "passed":
+            row_offsets.wider_eval_rows(session, ev, t)
     _leakage(session, ev, t)
 
 

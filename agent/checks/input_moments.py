@@ -174,7 +174,11 @@ class Aligned:
     observation: Observation
 
 
-def aligned_evaluation(session: Session) -> Aligned | None:
+def aligned_evaluation(
+    session: Session,
+    change: str = "align_eval_inputs",
+    words: str = "the evaluation inputs moved to the training inputs' per-feature mean and std",
+) -> Aligned | None:
     """Rerun with every evaluation forward's inputs moved, per feature, to the training
     inputs' mean and std, and compare the program's own evaluation loss (or, when it
     computes none, its evaluation accuracy) at its last evaluation. A transform applied to
@@ -189,7 +193,7 @@ def aligned_evaluation(session: Session) -> Aligned | None:
     # as long as the run as written: an early evaluation can be poor for any inputs (a
     # BatchNorm's running statistics still settling), so the comparison that counts is
     # at the last evaluation the program made, when training had shaped the model
-    run = session.runner.get({"align_eval_inputs": True}, steps=base_trace.n_steps or None)
+    run = session.runner.get({change: True}, steps=base_trace.n_steps or None)
     moved_trace = run.trace if run else None
     what = "evaluation loss"
     pair = _last_shared(base_trace, moved_trace, lambda t: t.eval_curve())
@@ -204,7 +208,7 @@ def aligned_evaluation(session: Session) -> Aligned | None:
     base, moved = pair
     helps = moved < base * (1 - ALIGN_HELPS) if base > 0 else moved < base
     text = (
-        f"with the evaluation inputs moved to the training inputs' per-feature mean and std, "
+        f"with {words}, "
         f"the program's {what} at its last evaluation is {fmt(moved)} instead of "
         f"{fmt(base)} as written"
         + ("" if helps else ": the shift is in the data, not a transform of one side")
@@ -212,7 +216,7 @@ def aligned_evaluation(session: Session) -> Aligned | None:
     obs = Observation(
         source="intervention", text=text,
         values={"eval_as_written": base, "eval_aligned": moved, "measure": what,
-                "interventions": {"align_eval_inputs": True}},
+                "interventions": {change: True}},
     )  # fmt: skip
     return Aligned(helps=helps, text=text, observation=obs)
 

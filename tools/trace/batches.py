@@ -37,6 +37,9 @@ class BatchStats:
         self.moments: dict[str, list] = {}
         # "model\0call site" -> the same, for evaluation inputs per call site
         self.site_moments: dict[str, list] = {}
+        # "phase:model" -> [rows, sum of row means, sum of their squares, sum of within-row
+        # variances]: a row is one sample (one channel of it, for images and signals)
+        self.row_offsets: dict[str, list] = {}
         self.target_hist_per_batch: list[dict] = []
         self.target_means_per_batch: list[float] = []
         self.target_sites_per_batch: list[str] = []  # the loss call each histogram is from
@@ -87,6 +90,7 @@ class BatchStats:
         ):
             # per model: a pipeline's models see different inputs
             _accumulate(self.moments, f"{phase}:{model}", m)
+            _row_offsets(self.row_offsets, f"{phase}:{model}", x)
             key = f"{model}\0{site}"
             if phase == "eval" and (key in self.site_moments or len(self.site_moments) < MAX_SITES):
                 _accumulate(self.site_moments, key, m)
@@ -217,3 +221,17 @@ def _accumulate(into: dict[str, list], key: str, m) -> None:
         acc[0] = [a + b for a, b in zip(acc[0], m[0])]
         acc[1] = [a + b for a, b in zip(acc[1], m[1])]
         acc[2] += m[2]
+
+
+def _row_offsets(acc: dict[str, list], key: str, x: torch.Tensor) -> None:
+    """Each row's own mean and variance (a row: a sample, or one channel of it): how much
+    of the inputs' spread lies between rows rather than within them."""
+    rows = x.detach().reshape(x.shape[0] * (x.shape[1] if x.dim() > 2 else 1), -1).double()
+    if rows.shape[1] < 2 or not bool(torch.isfinite(rows).all()):
+        return
+    means = rows.mean(1)
+    a = acc.setdefault(key, [0, 0.0, 0.0, 0.0])
+    a[0] += int(rows.shape[0])
+    a[1] += float(means.sum())
+    a[2] += float((means**2).sum())
+    a[3] += float(rows.var(1, unbiased=False).sum())

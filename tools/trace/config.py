@@ -39,6 +39,9 @@ class Interventions:
     standardize_inputs: bool = False  # float model inputs standardized per feature
     # evaluation inputs moved, per feature, to the training inputs' mean and std
     align_eval_inputs: bool = False
+    # each evaluation row (a sample, or one channel of it) given the training rows' mean
+    # and spread
+    align_eval_rows: bool = False
     swap_loss_args: bool = False  # loss(a, b) called as loss(b, a)
     fix_broadcast: bool = False  # loss input reshaped to the target's shape when they broadcast
     step_after_backward: bool = False  # optimizer.step() after each backward when none followed

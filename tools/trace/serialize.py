@@ -73,6 +73,7 @@ def trace_dict(rec: Recorder) -> dict:
         "eval_errors": rec.eval_errors,
         "eval_error_levels": rec.eval_error_levels,
         "call_fit": rec.call_fit[:MAX_CURVE],
+        "row_offsets": {k: _offsets(a) for k, a in rec.batches.row_offsets.items() if a[0] >= 2},
         "input_normalizer": rec.input_normalizer,
         "subset_overlaps": subset_overlaps(rec),
         "lrs": rec.lrs[:MAX_CURVE],
@@ -361,6 +362,12 @@ def _moments(acc: list | None) -> dict | None:
     means = [s / n for s in acc[0]]
     stds = [math.sqrt(max(q / n - mu * mu, 0.0)) for q, mu in zip(acc[1], means)]
     return {"n": n, "mean": means, "std": stds}
+
+
+def _offsets(a: list) -> dict:
+    n = a[0]
+    mean = a[1] / n
+    return {"n": n, "between": max(a[2] / n - mean * mean, 0.0), "within": a[3] / n}
 
 
 def _site_moments(site_moments: dict[str, list]) -> dict:

@@ -183,6 +183,9 @@ class Trace(TraceRecord):
     eval_error_levels: list[tuple[int, float, int]] = Field(default_factory=list)
     # note_call: per training call of the noted helper, mean (prediction - target)^2 / var
     call_fit: list[float] = Field(default_factory=list)
+    # "phase:model" -> rows, the variance of each row's mean across rows, the mean variance
+    # within a row (a row: a sample, or one channel of it)
+    row_offsets: dict[str, dict[str, float]] = Field(default_factory=dict)
     input_normalizer: InputNormalizer | None = None
     subset_overlaps: list[SubsetOverlap] = Field(default_factory=list)
     lrs: list[list[float | None]] = Field(default_factory=list)

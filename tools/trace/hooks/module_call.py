@@ -105,6 +105,8 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
             scan_tensor_attributes(rec, module)
     args, kwargs, tensors, standardized = batch.standardized_inputs(rec, args, kwargs, tensors)
     args, kwargs, aligned = batch.aligned_eval_inputs(rec, args, kwargs, tensors, grad)
+    args, kwargs, rows_aligned = batch.aligned_eval_rows(rec, args, kwargs, tensors, grad)
+    aligned = aligned or rows_aligned
     for t in tensors:
         t._ti_batch = True
         t._ti_fed = True  # this very tensor is a model's input (an autoencoder's target)

@@ -106,6 +106,43 @@ def aligned_eval_inputs(rec: Recorder, args, kwargs, tensors: list[torch.Tensor]
     return args, kwargs, True
 
 
+def aligned_eval_rows(rec: Recorder, args, kwargs, tensors: list[torch.Tensor], grad: bool):
+    """align_eval_rows: each row of an evaluation forward's first float input (a sample,
+    or one channel of it) standardized with its own mean and spread, then given the
+    training rows' average mean and spread: offsets and scales that training rows had
+    removed (a recording standardized on its own) are removed from evaluation rows too.
+    Returns (args, kwargs, replaced)."""
+    if not (rec.iv.align_eval_rows and tensors and tensors[0].is_floating_point()):
+        return args, kwargs, False
+    x = tensors[0]
+    if x.dim() < 2 or x.shape[0] < 1:
+        return args, kwargs, False
+    rows = x.detach().reshape(x.shape[0] * (x.shape[1] if x.dim() > 2 else 1), -1).double()
+    if rows.shape[1] < 2:
+        return args, kwargs, False
+    st = rec.iv_state
+    if grad:
+        acc = st.align_rows = st.align_rows or [0, 0.0, 0.0]
+        if acc[0] < ALIGN_ROWS:
+            acc[0] += rows.shape[0]
+            acc[1] += float(rows.mean(1).sum())
+            acc[2] += float(rows.std(1, unbiased=False).sum())
+        return args, kwargs, False
+    if not st.align_rows or st.align_rows[0] < 2:
+        return args, kwargs, False
+    n, means, stds = st.align_rows
+    spread = rows.std(1, unbiased=False, keepdim=True)
+    moved = torch.where(
+        spread > 1e-6,
+        (rows - rows.mean(1, keepdim=True)) / spread.clamp_min(1e-6) * (stds / n) + means / n,
+        rows,
+    )
+    new_x = moved.to(x.dtype).reshape(x.shape)
+    args = map_tensors(args, lambda t: new_x if t is x else t)
+    kwargs = map_tensors(kwargs, lambda t: new_x if t is x else t)
+    return args, kwargs, True
+
+
 class _RandomBatches:
     """Batches of the sizes the program's own batch sampler makes, of rows drawn in
     random order: its order (and grouping) removed, its batch sizes kept."""

@@ -33,6 +33,7 @@ class InterventionState:
     perm: torch.Tensor | None = None  # shuffle_targets: one fixed permutation
     standardize: tuple | None = None  # standardize_inputs: (mean, std) of the first batch
     align: list | None = None  # align_eval_inputs: [rows, sum, sum of squares] of training inputs
+    align_rows: list | None = None  # align_eval_rows: [rows, sum of row means, of row stds]
     reference: object | None = None  # reference_lr with a hand-written update: its Adam
     # reference_model: the wide network standing in for the model, its Adam, (in, out) sizes
     reference_net: torch.nn.Module | None = None

@@ -1,0 +1,82 @@
+"""Stage 2: evaluation rows that keep offsets the training rows had removed. A recording,
+night or subject standardized on its own in training (its rows centred on its own mean)
+and by the pooled statistics in evaluation leaves the per-feature moments alike (both
+phases are centred overall), so the per-feature comparison passes; what differs is how
+much of the inputs' spread lies between rows (each row's own mean) rather than within
+them. When that share is wider in evaluation than drawing this many rows allows, the run
+decides: each evaluation row is given the training rows' average mean and spread, and the
+program's own evaluation must improve by the share the per-feature alignment needs. A
+grouped split whose groups differ (other subjects) has the same share on both sides; a
+row mean that carries the class loses it when aligned, and the evaluation gets worse."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks.base import Evidence
+from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.input_moments import (
+    aligned_evaluation,
+    chance_bounds,
+    eval_frame,
+)
+from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.tools.tracefile.trace import Trace
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.core.session import Session
+
+
+def _share(m: dict[str, float]) -> float | None:
+    total = m["between"] + m["within"]
+    return m["between"] / total if total > 0 else None
+
+
+def wider_eval_rows(session: Session, ev: Evidence, t: Trace) -> bool:
+    """A confirmed preprocessing_mismatch when evaluation rows keep offsets training rows
+    lost and aligning them repairs the program's evaluation; True when found."""
+    for key, train in t.row_offsets.items():
+        phase, _, model = key.partition(":")
+        other = t.row_offsets.get(f"eval:{model}")
+        if phase != "train" or other is None:
+            continue
+        st, se = _share(train), _share(other)
+        if not st or not se:
+            continue
+        # the rows' own means as a share of the spread, as a ratio of standard deviations
+        ratio = math.sqrt(se / st)
+        _, by_chance = chance_bounds(int(train["n"]), int(other["n"]), 1.0)
+        if ratio <= by_chance:
+            continue
+        aligned = aligned_evaluation(
+            session,
+            "align_eval_rows",
+            "each evaluation row given the training rows' mean and spread",
+        )
+        text = (
+            f"each input row's own mean carries {fmt(100 * se)}% of the evaluation inputs' "
+            f"spread against {fmt(100 * st)}% of the training inputs' ({int(train['n'])} "
+            f"training and {int(other['n'])} evaluation rows): evaluation rows keep offsets "
+            "the training rows do not have"
+        )
+        if aligned is None or not aligned.helps:
+            detail = f"; {aligned.text}" if aligned is not None else ""
+            ev.item("train_eval_inputs", "passed", f"{text}{detail}")
+            return False
+        ev.find(
+            "preprocessing_mismatch",
+            status="confirmed",
+            confidence="high",
+            evidence=[runtime(text, None, session), aligned.observation],
+            where=places.input_origin(session, eval_frame(t))
+            or first_static_location(session, "preprocessing_mismatch")
+            or where(session, eval_frame(t)),
+            why="training rows were standardized per group (a recording, a night, a subject) and evaluation rows were not, so the model is scored on inputs unlike those it learned on",
+            confirm="standardize evaluation rows the way training rows are (per group), or both by the same pooled statistics, and compare the evaluation metric",
+        )
+        ev.item("train_eval_inputs", "failed", f"{text}; {aligned.text}")
+        return True
+    return False

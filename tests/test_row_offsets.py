@@ -1,0 +1,74 @@
+"""Evaluation rows that keep offsets the training rows had removed (round 13's sleep
+stages: each training night standardized on its own, validation nights by the pooled
+statistics). Both phases are centred overall, so the per-feature moments agree; what
+differs is how much of the spread lies between rows. Giving each evaluation row the
+training rows' mean and spread repairs the program's own accuracy: confirmed. The same
+per-night standardization on both sides is healthy, and so is a split whose recordings
+differ by offsets on both sides."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import planner_report
+
+SCRIPT = """import numpy as np
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+torch.manual_seed(0)
+rng = np.random.default_rng(0)
+t = np.linspace(0, 1, 64)
+def night(n):
+    offset, gain = rng.normal(0, 3.0), rng.uniform(0.5, 3.0)
+    ys = rng.integers(0, 3, n)
+    xs = [np.sin(2 * np.pi * (3 + 4 * y) * t + rng.uniform(0, 6)) + 0.3 * rng.normal(size=64) for y in ys]
+    return gain * np.stack(xs) + offset, ys
+nights = [night(60) for _ in range(30)]
+def prepare(group, stats=None):
+    xs = []
+    for x, _ in group:
+        mean, std = stats if stats is not None else (x.mean(), x.std())
+        xs.append((x - mean) / std)
+    x = torch.tensor(np.concatenate(xs), dtype=torch.float32)
+    return x, torch.tensor(np.concatenate([y for _, y in group]))
+train, val = nights[:24], nights[24:]
+pooled = np.concatenate([x for x, _ in val])
+xtr, ytr = prepare(train)
+xva, yva = prepare(val, VAL_STATS)
+model = nn.Sequential(nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 3))
+opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+loader = DataLoader(TensorDataset(xtr, ytr), batch_size=64, shuffle=True)
+for epoch in range(6):
+    model.train()
+    for xb, yb in loader:
+        loss = nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    with torch.no_grad():
+        acc = (model(xva).argmax(1) == yva).float().mean().item()
+    print(f"epoch {epoch} loss {loss.item():.3f} val acc {acc:.3f}")
+"""
+
+
+def _confirmed(report):
+    return [(f.category, f.symbol) for f in report.findings if f.status == "confirmed"]
+
+
+@pytest.mark.slow
+def test_nights_standardized_in_training_only_are_a_preprocessing_mismatch(tmp_path):
+    report = planner_report(tmp_path, SCRIPT.replace("VAL_STATS", "(pooled.mean(), pooled.std())"))
+    assert _confirmed(report) == [("preprocessing_mismatch", "prepare")]
+
+
+def test_nights_standardized_on_both_sides_are_healthy(tmp_path):
+    report = planner_report(tmp_path, SCRIPT.replace("VAL_STATS", "None"))
+    assert _confirmed(report) == []
+
+
+def test_offsets_on_both_sides_are_healthy(tmp_path):
+    # no standardization at all: every night keeps its offset, in training and validation
+    script = SCRIPT.replace("(x - mean) / std", "x").replace("VAL_STATS", "None")
+    report = planner_report(tmp_path, script)
+    assert _confirmed(report) == []
