@@ -1,0 +1,1 @@
+"""Toy GNN toxicity model."""
