@@ -62,7 +62,9 @@ def output_semantics(session: Session, ev: Evidence) -> None:
     if helper_swap.swapped_helper(session, ev):
         _loss_tensor(session, ev, t)
         return
-    if not calls and hand_mask.one_value_kept(session, ev, t):
+    if not calls and (
+        hand_mask.one_value_kept(session, ev, t) or hand_mask.visible_kept(session, ev, t)
+    ):
         _loss_tensor(session, ev, t)
         return
     if objective.empty_mask(session, ev, t):

@@ -20,6 +20,7 @@ from .tensors import frame_dict, repo_frame
 
 ELEMENTWISE = {"pow", "__pow__", "square", "abs", "neg", "__neg__", "__abs__"}
 MULS = {"mul", "__mul__", "__rmul__"}
+ROW_KEEPING = MULS | {"add", "__add__", "__radd__", "sub", "__sub__", "masked_fill", "where"}
 MAX_KEYS = 64  # row keys fed to a model since the last backward
 MAX_VALUES = 16  # kept target values listed
 
@@ -33,12 +34,23 @@ def _rows_key(index) -> tuple | None:
 
 
 def cut(name: str, args, out) -> None:
-    """`data[index]`: the rows remember the index they were cut with."""
-    if name != "__getitem__" or len(args) < 2 or not isinstance(out, torch.Tensor):
+    """`data[index]`: the rows remember the index they were cut with. An element-wise op
+    on such rows that makes no gradient (`x * visible`, an imputer hiding readings) keeps
+    their key: the model then receives the same rows, changed."""
+    if not isinstance(out, torch.Tensor) or out.dim() < 1:
         return
-    key = _rows_key(args[1])
-    if key is not None and out.dim() >= 1:
-        out._ti_rows_key = key
+    if name == "__getitem__" and len(args) >= 2:
+        key = _rows_key(args[1])
+        if key is not None:
+            out._ti_rows_key = key
+        return
+    if name in ROW_KEEPING and not out.requires_grad:
+        keyed = next(
+            (a for a in args[:2] if isinstance(a, torch.Tensor) and hasattr(a, "_ti_rows_key")),
+            None,
+        )
+        if keyed is not None and keyed.dim() >= 1 and out.shape[0] == keyed.shape[0]:
+            out._ti_rows_key = keyed._ti_rows_key
 
 
 def fed(rec: Recorder, tensors: list) -> None:
@@ -101,13 +113,27 @@ def _masked(rec: Recorder, args, out: torch.Tensor) -> None:
     site = rec.difference_masks.setdefault(
         key,
         {"frame": frame_dict(repo_frame()), "calls": 0, "kept": 0, "total": 0,
-         "one_value": 0, "kept_values": []},
+         "one_value": 0, "kept_values": [], "kept_in_input": 0, "dropped_in_input": 0,
+         "compared": 0},
     )  # fmt: skip
     site["calls"] += 1
     site["kept"] += int(keep.sum())
     site["total"] += int(keep.numel())
+    _in_input(rec, site, keep, y)
     kept = torch.unique(y[keep]) if bool(keep.any()) else y[:0]
     if kept.numel() == 1 and torch.unique(y).numel() > 1:
         site["one_value"] += 1
     values = sorted(set(site["kept_values"]) | {float(v) for v in kept[:MAX_VALUES].tolist()})
     site["kept_values"] = values[:MAX_VALUES]
+
+
+def _in_input(rec: Recorder, site: dict, keep: torch.Tensor, y: torch.Tensor) -> None:
+    """How many kept and dropped elements the model received as they are: the target's
+    value at the same place of the model's input (an imputer's visible readings)."""
+    x = rec.last_input
+    if not isinstance(x, torch.Tensor) or x.numel() != y.numel() or not x.is_floating_point():
+        return
+    same = x.detach().reshape(-1).to(y.dtype) == y
+    site["compared"] += 1
+    site["kept_in_input"] += int((keep & same).sum())
+    site["dropped_in_input"] += int((~keep & same).sum())

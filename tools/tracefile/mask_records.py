@@ -18,3 +18,8 @@ class DifferenceMask(TraceRecord):
     total: int = 0
     one_value: int = 0  # calls whose kept targets are one value while the batch has several
     kept_values: list[float] = Field(default_factory=list)  # up to 16 distinct kept targets
+    # calls whose model input had the target's size, and over them the kept and the dropped
+    # elements whose target equals the input at the same place (the model receives it)
+    compared: int = 0
+    kept_in_input: int = 0
+    dropped_in_input: int = 0
