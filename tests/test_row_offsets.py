@@ -62,6 +62,7 @@ def test_nights_standardized_in_training_only_are_a_preprocessing_mismatch(tmp_p
     assert _confirmed(report) == [("preprocessing_mismatch", "prepare")]
 
 
+@pytest.mark.slow
 def test_nights_standardized_on_both_sides_are_healthy(tmp_path):
     report = planner_report(tmp_path, SCRIPT.replace("VAL_STATS", "None"))
     assert _confirmed(report) == []

@@ -53,6 +53,7 @@ def test_a_loss_on_the_visible_readings_is_a_mask_error_at_the_call(tmp_path):
     assert _confirmed(report) == [("loss_mask_error", 25)]
 
 
+@pytest.mark.slow
 def test_a_loss_on_the_hidden_readings_is_healthy(tmp_path):
     script = SCRIPT.replace("BASE", "base").replace("MASK", "1 - visible")
     assert _confirmed(planner_report(tmp_path, script)) == []
@@ -65,3 +66,17 @@ def test_observed_entries_with_zeros_elsewhere_are_healthy(tmp_path):
         "BASE", "base * torch.from_numpy(rng.random((4000, 24)) > 0.3).float()"
     ).replace("MASK", "(x != 0).float()")
     assert _confirmed(planner_report(tmp_path, script)) == []
+
+
+def test_the_rule_reads_kept_and_dropped_elements_of_every_call():
+    from torch_investigate.agent.checks.hand_mask import visible_masks
+    from torch_investigate.tools.tracefile.mask_records import DifferenceMask
+    from torch_investigate.tools.tracefile.trace import Trace
+
+    def trace(**counts):
+        mask = DifferenceMask(calls=25, compared=25, kept=700, total=1000, **counts)
+        return Trace(format_version=1, status="completed", difference_masks=[mask])
+
+    assert visible_masks(trace(kept_in_input=700, dropped_in_input=0))  # copy the input
+    assert not visible_masks(trace(kept_in_input=690, dropped_in_input=0))  # not every one
+    assert not visible_masks(trace(kept_in_input=700, dropped_in_input=200))  # zeros both
