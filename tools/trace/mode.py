@@ -244,9 +244,11 @@ class TraceMode(TorchFunctionMode):
             self._tag_prob(PROB_OPS[name], out, a0, args, kwargs)
         elif name in PASSTHROUGH:
             self._passthrough(name, func, args, kwargs, a0, out)
-        bc = getattr(a0, "_ti_bcast", None) if isinstance(a0, torch.Tensor) else None
-        if bc is None and len(args) > 1 and isinstance(args[1], torch.Tensor):
-            bc = getattr(args[1], "_ti_bcast", None)
+        # the operand on the gradient's path speaks first: a broadcast that made the data
+        # (a grid minus centres, before training) must not hide one inside the loss
+        tagged = [a for a in args[:2] if isinstance(a, torch.Tensor) and hasattr(a, "_ti_bcast")]
+        tagged.sort(key=lambda a: not a.requires_grad)
+        bc = tagged[0]._ti_bcast if tagged else None
         if bc is not None:
             out._ti_bcast = bc
         if name in BINARY and self._grew:
