@@ -73,3 +73,26 @@ def test_offsets_on_both_sides_are_healthy(tmp_path):
     script = SCRIPT.replace("(x - mean) / std", "x").replace("VAL_STATS", "None")
     report = planner_report(tmp_path, script)
     assert _confirmed(report) == []
+
+
+@pytest.mark.slow
+def test_an_evaluation_the_tracer_cannot_read_is_judged_by_the_training_loss(tmp_path):
+    # validation through its own DataLoader, scored in numpy: the investigator applies the
+    # training loss to the validation batches itself
+    script = (
+        SCRIPT.replace("VAL_STATS", "(pooled.mean(), pooled.std())")
+        .replace(
+            "        acc = (model(xva).argmax(1) == yva).float().mean().item()",
+            "        preds = [model(xb).argmax(1).numpy() for xb, _ in val_loader]\n"
+            "        acc = float((np.concatenate(preds) == yva.numpy()).mean())",
+        )
+        .replace(
+            "for epoch in range(6):",
+            "val_loader = DataLoader(TensorDataset(xva, yva), batch_size=256)\n"
+            "for epoch in range(6):",
+        )
+    )
+    report = planner_report(tmp_path, script)
+    assert [c for c, _ in _confirmed(report)] == ["preprocessing_mismatch"]
+    text = " ".join(e.text for f in report.findings for e in f.evidence)
+    assert "computed by the investigator" in text

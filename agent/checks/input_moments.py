@@ -187,7 +187,10 @@ def aligned_evaluation(
     neither."""
     base_trace = session.baseline().trace
     if base_trace is None or not (
-        base_trace.eval_losses or base_trace.eval_matches or base_trace.eval_errors
+        base_trace.eval_losses
+        or base_trace.eval_matches
+        or base_trace.eval_errors
+        or base_trace.shadow_eval
     ):
         return None
     # as long as the run as written: an early evaluation can be poor for any inputs (a
@@ -203,6 +206,9 @@ def aligned_evaluation(
     if pair is None:
         what = "mean absolute evaluation error (its own prediction - target differences)"
         pair = _last_shared(base_trace, moved_trace, lambda t: t.eval_error_curve())
+    if pair is None:
+        what = "training loss on its evaluation batches (computed by the investigator)"
+        pair = _last_shared(base_trace, moved_trace, lambda t: t.shadow_eval_curve())
     if pair is None:
         return None
     base, moved = pair

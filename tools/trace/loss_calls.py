@@ -12,7 +12,7 @@ import math
 
 import torch
 
-from . import class_stream, difference_mask, indexed_rows, target_order, term_marks
+from . import class_stream, difference_mask, indexed_rows, shadow_eval, target_order, term_marks
 from .difference_mask import zero_one_keep
 from .hooks.guard import guarded
 from .interventions.batch import fixed_target
@@ -73,6 +73,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
             class_stream.record(rec, key, tgt)
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
         _keep_for_probes(rec, func, ops, tgt)
+        shadow_eval.target_seen(rec, tgt)
         ops.put(0, "input", inp)
         ops.put(1, "target", tgt)
 

@@ -235,6 +235,11 @@ class Recorder:
         self.first_model = None  # the module that received `first_batch`
         self.first_target = None
         self.loss_fn: tuple | None = None  # (func, kwargs, extra args) of the first training loss
+        # shadow_eval.py: the training target's position in its loader's batch, the batch
+        # the current loader gave last, and [steps, loss sum, rows] per evaluation forward
+        self.target_pos: int | None = None
+        self.current_batch: list | None = None
+        self.shadow_eval: list[list] = []
         # (file, line, function) where the tensor first passed to backward was computed, when
         # that is a function other than the one calling backward (the program's loss function)
         self.loss_maker: tuple | None = None

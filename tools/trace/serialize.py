@@ -73,6 +73,7 @@ def trace_dict(rec: Recorder) -> dict:
         "eval_errors": rec.eval_errors,
         "eval_error_levels": rec.eval_error_levels,
         "call_fit": rec.call_fit[:MAX_CURVE],
+        "shadow_eval": rec.shadow_eval,
         "row_offsets": {k: _offsets(a) for k, a in rec.batches.row_offsets.items() if a[0] >= 2},
         "input_normalizer": rec.input_normalizer,
         "subset_overlaps": subset_overlaps(rec),

@@ -183,6 +183,8 @@ class Trace(TraceRecord):
     eval_error_levels: list[tuple[int, float, int]] = Field(default_factory=list)
     # note_call: per training call of the noted helper, mean (prediction - target)^2 / var
     call_fit: list[float] = Field(default_factory=list)
+    # the training loss on evaluation loaders' batches (shadow_eval.py): [steps, sum, rows]
+    shadow_eval: list[tuple[int, float, int]] = Field(default_factory=list)
     # "phase:model" -> rows, the variance of each row's mean across rows, the mean variance
     # within a row (a row: a sample, or one channel of it)
     row_offsets: dict[str, dict[str, float]] = Field(default_factory=dict)
@@ -256,6 +258,11 @@ class Trace(TraceRecord):
         """The mean absolute difference between predictions and targets per evaluation
         pass, as the program's own subtractions in evaluation made them."""
         return _ratio_per_pass(self.eval_errors)
+
+    def shadow_eval_curve(self) -> list[tuple[int, float]]:
+        """The program's training loss on its evaluation loaders' batches per pass, as the
+        tracer computed it (for a program whose own evaluation measure it cannot read)."""
+        return _ratio_per_pass(self.shadow_eval)
 
     def eval_error_level_curve(self) -> list[tuple[int, float]]:
         """What predicting each evaluation call's target median would miss by, per pass,

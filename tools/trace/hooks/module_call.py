@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .. import difference_mask, indexed_rows, target_order, term_marks
+from .. import difference_mask, indexed_rows, shadow_eval, target_order, term_marks
 from ..interventions import batch, reference_model, training
 from ..mode import under_transform
 from ..probes import forward_probes
@@ -268,6 +268,7 @@ def _model_output(rec: Recorder, module: nn.Module, output) -> None:
     rec.current_forward = None
     if not rec.stack:  # a top-level model's output
         rec.last_output_eval = not torch.is_grad_enabled() or not module.training
+        shadow_eval.evaluated(rec, outs)
     if record is None:
         return
     term_marks.nograd_forward(rec, outs, record.get("frame"), module)
