@@ -20,6 +20,7 @@ from torch_investigate.agent.checks.baseline import (
 from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
 from torch_investigate.agent.checks.numbers import fmt, listed
+from torch_investigate.agent.checks.shifted_labels import shifted_labels
 from torch_investigate.tools.records import Location, Stage
 from torch_investigate.tools.tracefile.trace import Forward, Frame, Trace
 
@@ -273,6 +274,7 @@ def metrics(session: Session, ev: Evidence) -> None:
     ]
     farthest = [o for o in t.ops if o.kind in ("farthest", "opposite_sorts")]
     outside = _outside_share(t)
+    shifted = shifted_labels(t)
     if bcast:
         o = bcast[0]
         text = f"`{o.op}` at {o.frame} compares {o.shapes[0]} with {o.shapes[1]} and gets {o.out_shape}: every prediction is compared with every target"
@@ -307,6 +309,9 @@ def metrics(session: Session, ev: Evidence) -> None:
             "the metric compares something other than classes"
         )
         o = SimpleNamespace(frame=o.made or o.compared)  # where the finding points
+    elif shifted is not None:
+        text, frame = shifted
+        o = SimpleNamespace(frame=frame)
     else:
         missing = eval_missing(t)
         if missing and missing[0] == "skipped":

@@ -37,6 +37,7 @@ def after_op(rec: Recorder, name: str, args, out) -> None:
         pred, labels = (a, b) if preds[0] else (b, a)
         rec.eval_matches.append([rec.n_steps, int(out.sum()), int(out.numel())])
         _values(rec, pred, labels)
+        _shifted(rec, pred, labels)
 
 
 def _values(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
@@ -60,6 +61,18 @@ def _values(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
             "compared": frame_dict(repo_frame()),
             "made": frame_dict(made) if made is not None else None,
         }
+
+
+def _shifted(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
+    """How many predictions would equal their labels one value up and one value down: an
+    ordinal level decoded from 0 compared with levels counted from 1 matches shifted."""
+    if pred.dtype == torch.bool or labels.dtype == torch.bool:
+        return
+    if rec.eval_shift_frame is None:
+        rec.eval_shift_frame = frame_dict(repo_frame())
+    p = pred.detach()
+    up, down = int((p + 1 == labels).sum()), int((p - 1 == labels).sum())
+    rec.eval_shifted.append([rec.n_steps, up, down, int(labels.numel())])
 
 
 def _first_pass_labels(rec: Recorder, labels: torch.Tensor) -> None:

@@ -240,6 +240,9 @@ class Recorder:
         self.target_pos: int | None = None
         self.current_batch: list | None = None
         self.shadow_eval: list[list] = []
+        # eval_matches.py: [steps, matches one value up, one value down, compared] per `==`
+        self.eval_shifted: list[list] = []
+        self.eval_shift_frame: dict | None = None  # the first such comparison
         # (file, line, function) where the tensor first passed to backward was computed, when
         # that is a function other than the one calling backward (the program's loss function)
         self.loss_maker: tuple | None = None

@@ -74,6 +74,8 @@ def trace_dict(rec: Recorder) -> dict:
         "eval_error_levels": rec.eval_error_levels,
         "call_fit": rec.call_fit[:MAX_CURVE],
         "shadow_eval": rec.shadow_eval,
+        "eval_shifted": rec.eval_shifted,
+        "eval_shift_frame": rec.eval_shift_frame,
         "row_offsets": {k: _offsets(a) for k, a in rec.batches.row_offsets.items() if a[0] >= 2},
         "input_normalizer": rec.input_normalizer,
         "subset_overlaps": subset_overlaps(rec),

@@ -185,6 +185,10 @@ class Trace(TraceRecord):
     call_fit: list[float] = Field(default_factory=list)
     # the training loss on evaluation loaders' batches (shadow_eval.py): [steps, sum, rows]
     shadow_eval: list[tuple[int, float, int]] = Field(default_factory=list)
+    # per evaluation `==` of predictions and labels: (steps, matches with the predictions
+    # one value up, one value down, compared) and where the first was made
+    eval_shifted: list[tuple[int, int, int, int]] = Field(default_factory=list)
+    eval_shift_frame: Frame | None = None
     # "phase:model" -> rows, the variance of each row's mean across rows, the mean variance
     # within a row (a row: a sample, or one channel of it)
     row_offsets: dict[str, dict[str, float]] = Field(default_factory=dict)

@@ -1,0 +1,71 @@
+"""Predictions compared with labels counted from another origin (round 14's roast levels:
+decoded 0..4 against jar labels 1..5): the program's `==` matches few, while the same
+predictions one value up match far more than the most frequent label would. A model
+that is simply poor, or one whose errors fall on a neighbour, matches best as written."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import planner_report
+
+from torch_investigate.agent.checks.shifted_labels import shifted_labels
+from torch_investigate.tools.tracefile.eval_records import EvalValues
+from torch_investigate.tools.tracefile.trace import Trace
+
+
+def _trace(matched: int, up: int, down: int, labels=((1.0, 30), (2.0, 40), (3.0, 30))) -> Trace:
+    return Trace(
+        format_version=1,
+        status="completed",
+        eval_matches=[(5, 10, 100), (9, matched, 100)],
+        eval_shifted=[(5, 10, 10, 100), (9, up, down, 100)],
+        eval_values=EvalValues(first_labels=list(labels)),
+    )
+
+
+def test_predictions_that_match_one_value_up_are_a_metric_bug():
+    found = shifted_labels(_trace(matched=5, up=90, down=3))
+    assert found is not None and "one value up" in found[0]
+
+
+def test_a_good_or_a_poor_model_matches_best_as_written():
+    assert shifted_labels(_trace(matched=70, up=15, down=15)) is None  # off by one at times
+    assert shifted_labels(_trace(matched=30, up=35, down=30)) is None  # no better than 40%
+    assert shifted_labels(_trace(matched=45, up=50, down=5)) is None  # beats the majority
+
+
+SCRIPT = """import torch
+from torch import nn
+torch.manual_seed(0)
+x = torch.randn(3000, 6)
+level = (x[:, 0] * 1.2 + x[:, 1]).clamp(-1.99, 1.99).add(2).floor().long() + 1   # 1..4
+def encode(level):
+    return (level[:, None] - 1 > torch.arange(3)[None]).float()
+def decode(logits):
+    return (logits > 0).sum(1)
+model = nn.Sequential(nn.Linear(6, 32), nn.Tanh(), nn.Linear(32, 3))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+xtr, ltr, xva, lva = x[:2400], level[:2400], x[2400:], level[2400:]
+for epoch in range(30):
+    for i in range(0, 2400, 100):
+        loss = nn.functional.binary_cross_entropy_with_logits(model(xtr[i:i + 100]), encode(ltr[i:i + 100]))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        pred = decode(model(xva))OFFSET
+    print(f"epoch {epoch} loss {loss.item():.3f} acc {(pred == lva).float().mean().item():.3f}")
+"""
+
+
+@pytest.mark.slow
+def test_levels_decoded_from_zero_against_labels_from_one(tmp_path):
+    report = planner_report(tmp_path, SCRIPT.replace("OFFSET", ""))
+    found = [f.category for f in report.findings if f.status == "confirmed"]
+    assert found == ["metric_bug"]
+
+
+@pytest.mark.slow
+def test_levels_decoded_to_the_labels_origin_are_healthy(tmp_path):
+    report = planner_report(tmp_path, SCRIPT.replace("OFFSET", " + 1"))
+    assert not [f for f in report.findings if f.status == "confirmed"]
