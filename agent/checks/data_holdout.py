@@ -254,11 +254,12 @@ def _target_among_inputs(session: Session, ev: Evidence, t: Trace) -> bool:
     b = t.batches
     equal = b.columns_equal_target
     shapes = [s["tensors"][0].shape for s in b.train[:1] if s.get("tensors")]
-    width = shapes[0][-1] if shapes and len(shapes[0]) == 2 else 0
+    width = math.prod(shapes[0][1:]) if shapes and len(shapes[0]) >= 2 else 0
     if not equal or width < 2 or b.target_compared_columns < 2:
         return False
+    what = "column" if len(shapes[0]) == 2 else f"element (of each {list(shapes[0][1:])} row)"
     text = (
-        f"input column {equal[0]} of {width} equals the target, row for row, in all "
+        f"input {what} {equal[0]} of {width} equals the target, row for row, in all "
         f"{b.target_compared_columns} training batches compared: the model is handed the "
         "value it must predict"
     )

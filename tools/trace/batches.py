@@ -128,6 +128,20 @@ class BatchStats:
 
     def _column_target(self, target: torch.Tensor, inputs: torch.Tensor | None) -> None:
         """A feature column equal to (or perfectly tracking) the target: leakage of the target."""
+        if (
+            inputs is not None
+            and inputs.dim() >= 3
+            and inputs.is_floating_point()
+            and inputs.shape[0] == target.shape[0] == target.numel()
+            and inputs.shape[0] >= 8
+            and inputs[0].numel() <= MAX_ROW_ELEMENTS
+            and (flat := strided(inputs)) is not None
+        ):
+            # a window of channels (B, C, T): each element of a row is a column here
+            y = target.detach().reshape(-1).double()
+            if float(y.std()) > 0:
+                _equal_columns(self.column_equal, flat.reshape(flat.shape[0], -1), y)
+            return
         if not (
             inputs is not None
             and inputs.dim() == 2
@@ -158,6 +172,7 @@ class BatchStats:
                 )  # NaN: no evidence
 
 
+MAX_ROW_ELEMENTS = 4096  # elements of a (B, C, T) input's row compared with its target
 LINEAR_BATCHES = 20  # training batches fitted by least squares
 EXACT_RESIDUAL = 1e-4  # of the target's spread: float32 rounding, not noise
 
