@@ -19,6 +19,7 @@ from torch_investigate.agent.checks.baseline import (
 )
 from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
+from torch_investigate.agent.checks.metric_perfect import imperfect_metric
 from torch_investigate.agent.checks.numbers import fmt, listed
 from torch_investigate.agent.checks.shifted_labels import shifted_labels
 from torch_investigate.tools.records import Location, Stage
@@ -275,6 +276,7 @@ def metrics(session: Session, ev: Evidence) -> None:
     farthest = [o for o in t.ops if o.kind in ("farthest", "opposite_sorts")]
     outside = _outside_share(t)
     shifted = shifted_labels(t)
+    imperfect = imperfect_metric(session, t)
     if bcast:
         o = bcast[0]
         text = f"`{o.op}` at {o.frame} compares {o.shapes[0]} with {o.shapes[1]} and gets {o.out_shape}: every prediction is compared with every target"
@@ -312,6 +314,9 @@ def metrics(session: Session, ev: Evidence) -> None:
     elif shifted is not None:
         text, frame = shifted
         o = SimpleNamespace(frame=frame)
+    elif imperfect is not None:
+        text, helper = imperfect
+        o = SimpleNamespace(frame=None, location=helper)
     else:
         missing = eval_missing(t)
         if missing and missing[0] == "skipped":
@@ -328,7 +333,9 @@ def metrics(session: Session, ev: Evidence) -> None:
         status="confirmed",
         confidence="high",
         evidence=[runtime(text, o.frame, session)],
-        where=where(session, o.frame) or first_static_location(session, "metric_bug"),
+        where=getattr(o, "location", None)
+        or where(session, o.frame)
+        or first_static_location(session, "metric_bug"),
         why="the reported metric is computed from the wrong comparison, so it does not describe the model (training may be fine)",
         confirm="recompute the metric for a batch by hand: (logits.argmax(dim=1) == y).float().mean(), or (logit >= 0) == y for one logit",
     )

@@ -124,8 +124,11 @@ class Runner:
         save_dir: Path | None = None,
         env: dict[str, str] | None = None,
         on_run: RunListener | None = None,
+        metric_calls: list[str] | None = None,
     ) -> None:
         self.sandbox = sandbox
+        # evaluation helpers' calls the baseline probes with a perfect prediction
+        self.metric_calls = list(metric_calls or [])
         self.on_run = on_run
         self.env = env or {}
         self.argv = argv
@@ -154,6 +157,7 @@ class Runner:
             fast_forward=baseline,
             probes=baseline,
             train_loader=train_loader,
+            metric_calls=self.metric_calls if baseline else [],
             interventions=tracer_interventions(changes),
         )
 

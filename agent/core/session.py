@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -25,7 +26,10 @@ from torch_investigate.agent.core.runs import (
 )
 from torch_investigate.agent.core.tool_args import Candidate
 from torch_investigate.tools.code import CodeIndex
+from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.checks import run_static_checks
+from torch_investigate.tools.code.checks.base import CheckContext
+from torch_investigate.tools.code.checks.helper_args import metric_calls
 from torch_investigate.tools.cpu_option import cpu_variants
 from torch_investigate.tools.entry import EntryError, find_command
 from torch_investigate.tools.gitfacts import git_facts
@@ -168,7 +172,13 @@ class Session:
             save_dir=self.options.save_trace,
             env=dict(getattr(self.command, "env", {}) or {}),
             on_run=self.on_run,
+            metric_calls=list(self.metric_helpers),
         )
+
+    @cached_property
+    def metric_helpers(self) -> dict[str, str]:
+        """Evaluation helpers' calls (`file:line:i:j`) -> the helper (`file:line:name`)."""
+        return dict(metric_calls(CheckContext(self.index, analysis(self.index))))
 
     @property
     def symptom(self) -> str | None:

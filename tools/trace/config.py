@@ -87,6 +87,8 @@ class Config:
     probe_code: str | None = (
         None  # a snippet to run after the first step (tools/trace/user_probe.py)  # creation site "file:line" of the training DataLoader
     )
+    # `file:line:i:j` calls of an evaluation helper probed with a perfect prediction
+    metric_calls: list[str] = field(default_factory=list)
     progress_out: str | None = None  # where to keep {"steps", "forwards", "phase"} up to date
     progress_interval_s: float = 0.5  # at most one progress write per this much wall time
     interventions: Interventions = field(default_factory=Interventions)

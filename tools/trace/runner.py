@@ -55,6 +55,8 @@ def run_traced(config: dict) -> int:
         _seed(cfg.seed + cfg.interventions.reseed)
     _stop_on_sigterm(rec)
     undo = install(rec)
+    for spec in cfg.metric_calls:
+        call_note.install_metric(rec, spec)
     if cfg.interventions.note_call:
         call_note.install(rec, cfg.interventions.note_call, cfg.interventions.swap_call)
     # untraced runs (the benchmark's baseline) skip the function mode entirely

@@ -76,6 +76,7 @@ def trace_dict(rec: Recorder) -> dict:
         "shadow_eval": rec.shadow_eval,
         "eval_shifted": rec.eval_shifted,
         "eval_shift_frame": rec.eval_shift_frame,
+        "metric_probes": rec.metric_probes,
         "row_offsets": {k: _offsets(a) for k, a in rec.batches.row_offsets.items() if a[0] >= 2},
         "input_normalizer": rec.input_normalizer,
         "subset_overlaps": subset_overlaps(rec),

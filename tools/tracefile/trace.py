@@ -189,6 +189,9 @@ class Trace(TraceRecord):
     # one value up, one value down, compared) and where the first was made
     eval_shifted: list[tuple[int, int, int, int]] = Field(default_factory=list)
     eval_shift_frame: Frame | None = None
+    # `file:line:i:j` of an evaluation helper's call -> per probed call, its value as
+    # called, with a perfect prediction and with a perfectly wrong one
+    metric_probes: dict[str, list[tuple[float, float, float]]] = Field(default_factory=dict)
     # "phase:model" -> rows, the variance of each row's mean across rows, the mean variance
     # within a row (a row: a sample, or one channel of it)
     row_offsets: dict[str, dict[str, float]] = Field(default_factory=dict)

@@ -71,6 +71,59 @@ def helper_calls(ctx: CheckContext) -> Iterator[tuple[HelperCall, object]]:
                 )
 
 
+def metric_calls(ctx: CheckContext, limit: int = 3) -> list[tuple[str, str]]:
+    """Calls of a repo function with the model's output and a value that is not, whose
+    result no backward reads (an evaluation metric, `dice(logits, mask)`): `file:line:i:j`
+    (i the output's position, j the other's) and the function's `file:line:name`."""
+    found = []
+    for unit in ctx.index.units.values():
+        for call in unit.call_nodes:
+            fn = sx.call_function(call)
+            if fn is None or fn.type != "identifier" or _reaches_backward(call) or _compiled(call):
+                continue
+            name = last(unit.resolve_callee(fn)[1]) or sx.text(fn)
+            defs = [
+                s
+                for s in ctx.index.find_symbols(name)
+                if s.kind == "function" and s.qualname == name
+            ]
+            positional, _ = sx.call_args(call)
+            if len(defs) != 1 or len(positional) < 2:
+                continue
+            for i, j in ((0, 1), (1, 0)):
+                vi, vj = ctx.flow.value(unit, positional[i]), ctx.flow.value(unit, positional[j])
+                if model_origins(ctx.flow, vi) and not model_origins(ctx.flow, vj):
+                    d = defs[0]
+                    found.append(
+                        (
+                            f"{unit.file}:{sx.line(call)}:{i}:{j}",
+                            f"{d.file}:{d.def_line}:{d.qualname}",
+                        )
+                    )
+                    break
+            if len(found) >= limit:
+                return found
+    return found
+
+
+def _compiled(call) -> bool:
+    """Inside a function TorchScript or a compiler reads as source (its call must stay as
+    written)."""
+    fn = sx.enclosing_function(call)
+    while fn is not None:
+        definition = (
+            fn.parent if fn.parent is not None and fn.parent.type == "decorated_definition" else fn
+        )
+        if any(
+            w in sx.text(d)
+            for d in sx.decorators_of(definition)
+            for w in ("jit", "script", "compile")
+        ):
+            return True
+        fn = sx.enclosing_function(fn)
+    return False
+
+
 def _reaches_backward(call) -> bool:
     """The call's value is assigned to a name that a `.backward()` in the same function
     reads, directly or through one more assignment (`loss = a + lam * b`)."""

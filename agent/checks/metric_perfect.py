@@ -1,0 +1,48 @@
+"""Stage 7: the program's metric given a perfect prediction. The baseline run calls each
+evaluation helper (`dice_per_image(logits, mask)`) once more with the model's output
+replaced by a perfect prediction built from the target, and once by a perfectly wrong one
+(tools/trace/metric_probe.py). A metric whose values lie in [0, 1] gives the perfect
+prediction one of its ends (1 for a score, 0 for an error); one that gives it less in
+every probed call, while the wrong prediction scores differently, is computed wrongly (a
+Dice with its smoothing only in the denominator scores every correctly empty mask 0)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.tools.records import Location
+from torch_investigate.tools.tracefile.trace import Trace
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.core.session import Session
+
+# what a perfect prediction may miss its end by: float rounding and a smoothing term
+ROUNDING = 1e-3
+
+
+def imperfect_metric(session: Session, t: Trace) -> tuple[str, Location] | None:
+    """(the observation, the helper) for the first probed helper that fails."""
+    helpers = session.metric_helpers if session.runner is not None else {}
+    for spec, calls in t.metric_probes.items():
+        if not calls or spec not in helpers:
+            continue
+        if not all(0.0 <= v <= 1.0 for call in calls for v in call):
+            continue
+        if any(abs(p - w) <= ROUNDING for _, p, w in calls):
+            continue  # the metric does not tell right from wrong answers
+        gaps = [(1.0 - p) if p > w else p for _, p, w in calls]
+        if min(gaps) <= ROUNDING:
+            continue
+        _, p, w = calls[0]
+        file, line, name = helpers[spec].split(":", 2)
+        call_file, call_line = spec.split(":")[:2]
+        end = "1" if p > w else "0"
+        text = (
+            f"{name}() called at {call_file}:{call_line} gives a perfect prediction (built "
+            f"from the target) {fmt(p)}, not {end}, in all {len(calls)} evaluation calls "
+            f"probed (a perfectly wrong one: {fmt(w)}; the model's: {fmt(calls[0][0])}): "
+            "the metric is computed wrongly"
+        )
+        return text, Location(file=file, line=int(line), symbol=name)
+    return None

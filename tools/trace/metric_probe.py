@@ -1,0 +1,85 @@
+"""A perfect prediction through the program's own metric. An evaluation helper called
+with the model's output and a target (`dice_per_image(logits, mask)`) is called once more
+with the output replaced by a perfect prediction built from the target (the target
+itself, or logits of +-20 on a 0/1 target, or a one-hot of class indices) and once with a
+perfectly wrong one. A metric in [0, 1] must give the perfect prediction one of its ends:
+a Dice whose empty masks score 0 gives it less (tools' host check: agent/checks/
+metric_perfect.py). The program's own result is returned unchanged."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from .recorder import Recorder
+
+NAME = "__torch_investigate_metric__"
+MAX_CALLS = 6  # calls probed per site
+BIG = 20.0  # a logit this large is a certain answer
+
+
+def probed(rec: Recorder, fn, key: str):
+    i, j = (int(p) for p in key.rsplit(":", 2)[1:])
+
+    def call(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        calls = rec.metric_probes.setdefault(key, [])
+        if len(calls) < MAX_CALLS and len(args) > max(i, j):
+            try:
+                with rec.quiet(), torch.no_grad():
+                    _probe(calls, fn, list(args), kwargs, i, j, out)
+            except Exception:  # noqa: BLE001 - a probe that cannot run is no reading
+                pass
+        return out
+
+    return call
+
+
+def _probe(calls: list, fn, args: list, kwargs: dict, i: int, j: int, out) -> None:
+    pred, target = args[i], args[j]
+    if not (isinstance(pred, torch.Tensor) and isinstance(target, torch.Tensor)):
+        return
+    made = _answers(pred.detach(), target.detach())
+    if made is None:
+        return
+    values = [_scalar(out)]
+    for answer in made:
+        args[i] = answer
+        values.append(_scalar(fn(*args, **kwargs)))
+    if all(v is not None for v in values):
+        calls.append(values)  # as called, perfect, perfectly wrong
+
+
+def _answers(pred: torch.Tensor, target: torch.Tensor) -> tuple | None:
+    """(perfect, perfectly wrong) predictions in the output's form, or None."""
+    if not pred.is_floating_point():
+        return None
+    probs = bool(pred.min() >= 0) and bool(pred.max() <= 1)
+    if pred.shape == target.shape and bool(((target == 0) | (target == 1)).all()):
+        t = target.to(pred.dtype)
+        if probs:
+            return t, 1 - t
+        return (2 * t - 1) * BIG, (1 - 2 * t) * BIG
+    index = target.dtype in (torch.int64, torch.int32, torch.int16, torch.uint8)
+    if index and pred.dim() == target.dim() + 1 and pred.shape[0] == target.shape[0]:
+        classes = pred.shape[1]
+        if pred.shape[2:] != target.shape[1:] or classes < 2 or int(target.max()) >= classes:
+            return None
+        hot = torch.nn.functional.one_hot(target.long(), classes).movedim(-1, 1).to(pred.dtype)
+        wrong = torch.nn.functional.one_hot((target.long() + 1) % classes, classes)
+        wrong = wrong.movedim(-1, 1).to(pred.dtype)
+        if probs:
+            return hot, wrong
+        return (2 * hot - 1) * BIG, (2 * wrong - 1) * BIG
+    return None
+
+
+def _scalar(v) -> float | None:
+    if isinstance(v, torch.Tensor) and v.is_floating_point() and v.numel() >= 1:
+        x = float(v.detach().float().mean())
+    elif isinstance(v, (int, float)) and not isinstance(v, bool):
+        x = float(v)
+    else:
+        return None
+    return x if math.isfinite(x) else None
