@@ -69,3 +69,8 @@ def test_levels_decoded_from_zero_against_labels_from_one(tmp_path):
 def test_levels_decoded_to_the_labels_origin_are_healthy(tmp_path):
     report = planner_report(tmp_path, SCRIPT.replace("OFFSET", " + 1"))
     assert not [f for f in report.findings if f.status == "confirmed"]
+
+
+def test_a_model_at_chance_matches_no_better_shifted_beyond_chance():
+    # 100 labels: a 45% shifted share against a 40% majority is within chance
+    assert shifted_labels(_trace(matched=30, up=45, down=30)) is None

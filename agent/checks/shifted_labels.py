@@ -8,6 +8,9 @@ matches best as written."""
 
 from __future__ import annotations
 
+import math
+
+from torch_investigate.agent.checks.input_moments import CHANCE_SE
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.tracefile.trace import Frame, Trace
 
@@ -27,7 +30,10 @@ def shifted_labels(t: Trace) -> tuple[str, Frame | None] | None:
         return None
     majority = max(counts) / sum(counts)
     written, best = matched / compared, max(up, down) / compared
-    if not (best > majority and best > written and written < majority):
+    # beyond what matching this many labels by chance moves a share (a model still at
+    # chance matches about the same shifted or not)
+    margin = CHANCE_SE * math.sqrt(majority * (1 - majority) / compared)
+    if not (best > majority + margin and best > written + margin and written < majority):
         return None
     side = "up" if up >= down else "down"
     text = (
