@@ -34,10 +34,10 @@ class HelperCall:
     params: tuple[str, str]  # the helper's names for those two positions
 
 
-def helper_calls(ctx: CheckContext) -> Iterator[tuple[HelperCall, object]]:
-    """Calls of a repo function whose result reaches a backward, with the model's output
-    where the function's parameter names a target and the batch's target where it names a
-    prediction."""
+def _repo_function_calls(ctx: CheckContext):
+    """(unit, call, the called repo function's symbol, positional arguments) for calls by
+    plain name of a function the repo defines once at module level, with two or more
+    positional arguments."""
     for unit in ctx.index.units.values():
         for call in unit.call_nodes:
             fn = sx.call_function(call)
@@ -49,26 +49,37 @@ def helper_calls(ctx: CheckContext) -> Iterator[tuple[HelperCall, object]]:
                 for s in ctx.index.find_symbols(name)
                 if s.kind == "function" and s.qualname == name
             ]
-            if len(defs) != 1:
-                continue
-            node = ctx.index.definition(defs[0])
             positional, _ = sx.call_args(call)
-            params = sx.parameter_names(node) if node is not None else []
-            if len(positional) < 2 or len(params) < 2 or not _reaches_backward(call):
+            if len(defs) == 1 and len(positional) >= 2:
+                yield unit, call, defs[0], positional
+
+
+def _model_roles(ctx: CheckContext, unit, positional) -> Iterator[tuple[int, int]]:
+    """(i, j) for the first two arguments: i comes from the model's output, j does not."""
+    for i, j in ((0, 1), (1, 0)):
+        vi, vj = ctx.flow.value(unit, positional[i]), ctx.flow.value(unit, positional[j])
+        if model_origins(ctx.flow, vi) and not model_origins(ctx.flow, vj):
+            yield i, j
+
+
+def helper_calls(ctx: CheckContext) -> Iterator[tuple[HelperCall, object]]:
+    """Calls of a repo function whose result reaches a backward, with the model's output
+    where the function's parameter names a target and the batch's target where it names a
+    prediction."""
+    for unit, call, sym, positional in _repo_function_calls(ctx):
+        node = ctx.index.definition(sym)
+        params = sx.parameter_names(node) if node is not None else []
+        if len(params) < 2 or not _reaches_backward(call):
+            continue
+        for i, j in _model_roles(ctx, unit, positional):
+            if not (TARGET_PARAM.search(params[i]) and PREDICTION_PARAM.search(params[j])):
                 continue
-            for i, j in ((0, 1), (1, 0)):
-                if not (TARGET_PARAM.search(params[i]) and PREDICTION_PARAM.search(params[j])):
-                    continue
-                if TARGET_PARAM.search(params[j]) and not PREDICTION_PARAM.search(params[i]):
-                    continue
-                vi, vj = ctx.flow.value(unit, positional[i]), ctx.flow.value(unit, positional[j])
-                if not model_origins(ctx.flow, vi) or model_origins(ctx.flow, vj):
-                    continue
-                line = sx.line(call)
-                yield (
-                    HelperCall(unit.file, line, i, j, name, (params[i], params[j])),
-                    ctx.flow.value(unit, call),
-                )
+            if TARGET_PARAM.search(params[j]) and not PREDICTION_PARAM.search(params[i]):
+                continue
+            yield (
+                HelperCall(unit.file, sx.line(call), i, j, sym.qualname, (params[i], params[j])),
+                ctx.flow.value(unit, call),
+            )
 
 
 def metric_calls(ctx: CheckContext, limit: int = 3) -> list[tuple[str, str]]:
@@ -76,33 +87,19 @@ def metric_calls(ctx: CheckContext, limit: int = 3) -> list[tuple[str, str]]:
     result no backward reads (an evaluation metric, `dice(logits, mask)`): `file:line:i:j`
     (i the output's position, j the other's) and the function's `file:line:name`."""
     found = []
-    for unit in ctx.index.units.values():
-        for call in unit.call_nodes:
-            fn = sx.call_function(call)
-            if fn is None or fn.type != "identifier" or _reaches_backward(call) or _compiled(call):
-                continue
-            name = last(unit.resolve_callee(fn)[1]) or sx.text(fn)
-            defs = [
-                s
-                for s in ctx.index.find_symbols(name)
-                if s.kind == "function" and s.qualname == name
-            ]
-            positional, _ = sx.call_args(call)
-            if len(defs) != 1 or len(positional) < 2:
-                continue
-            for i, j in ((0, 1), (1, 0)):
-                vi, vj = ctx.flow.value(unit, positional[i]), ctx.flow.value(unit, positional[j])
-                if model_origins(ctx.flow, vi) and not model_origins(ctx.flow, vj):
-                    d = defs[0]
-                    found.append(
-                        (
-                            f"{unit.file}:{sx.line(call)}:{i}:{j}",
-                            f"{d.file}:{d.def_line}:{d.qualname}",
-                        )
-                    )
-                    break
-            if len(found) >= limit:
-                return found
+    for unit, call, sym, positional in _repo_function_calls(ctx):
+        if _reaches_backward(call) or _compiled(call):
+            continue
+        for i, j in _model_roles(ctx, unit, positional):
+            found.append(
+                (
+                    f"{unit.file}:{sx.line(call)}:{i}:{j}",
+                    f"{sym.file}:{sym.def_line}:{sym.qualname}",
+                )
+            )
+            break
+        if len(found) >= limit:
+            break
     return found
 
 
