@@ -34,6 +34,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("force_eval_mode_in_eval", "eval mode in eval", "the model in eval mode for every evaluation forward"),
         Intervention("strip_prob", "softmax removed", "the softmax before the loss removed", changes_loss=True),
         Intervention("add_missing_params", "missing params added", "the missing parameters given to the optimizer"),
+        Intervention("unfreeze_params", "frozen params trained", "the frozen parameters the optimizer holds set to train"),
         Intervention("fixed_batch", "fixed batch", "one fixed batch"),
         Intervention("shuffle_targets", "shuffled targets", "targets shuffled against their inputs"),
         Intervention("holdout", "held-out", "the loss also measured on an unseen batch"),

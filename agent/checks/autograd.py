@@ -15,6 +15,7 @@ from torch_investigate.agent.checks.baseline import (
 )
 from torch_investigate.agent.checks.cut_numbers import cut_term, number_term, reentered_cut
 from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.frozen_intent import frozen_meant_to_train
 from torch_investigate.agent.checks.locations import (
     attribute_location,
     first_static_location,
@@ -380,11 +381,12 @@ def registration(session: Session, ev: Evidence) -> None:
     if frozen:
         names = [p.name for p in frozen]
         text = f"{len(frozen)} parameters are held by an optimizer that steps, but have requires_grad=False: {listed(names)}; they never change"
+        meant, evidence = frozen_meant_to_train(session, t, frozen)
         ev.find(
             "frozen_parameters",
-            status="confirmed",
-            confidence="high",
-            evidence=[runtime(text, None, session, frozen=names[:20])],
+            status="confirmed" if meant else "plausible",
+            confidence="high" if meant else "low",
+            evidence=[runtime(text, None, session, frozen=names[:20]), *evidence],
             where=first_static_location(session, "frozen_parameters")
             or places.unfreeze_that_ran(session)
             or where(session, next((p.frozen_at for p in frozen if p.frozen_at), None))
@@ -392,7 +394,8 @@ def registration(session: Session, ev: Evidence) -> None:
             why="requires_grad=False parameters get no gradient, so the optimizer cannot move them although it was given them to train",
             confirm=f"print([n for n, p in model.named_parameters() if not p.requires_grad]); set requires_grad=True on {names[0]} if it is meant to train",
         )
-        problems.append(text)
+        if meant:
+            problems.append(text)
     leaves.frozen_by_eval(session, ev, t, problems)
     # layers run in the forward whose parameters the model does not own
     # (or, held by no module at all, a leaf the loss reaches at every step that no

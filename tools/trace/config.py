@@ -24,6 +24,7 @@ class Interventions:
     force_eval_mode_in_eval: bool = False  # no-grad forwards run with model.eval()
     strip_prob: bool = False  # give the loss the logits instead of softmax/sigmoid/relu output
     add_missing_params: bool = False  # add trainable parameters the optimizer lacks
+    unfreeze_params: bool = False  # parameters an optimizer holds with requires_grad=False train
     fixed_batch: bool = False  # every training batch is the first one
     shuffle_targets: bool = False  # with fixed_batch: targets permuted against the inputs
     holdout: bool = False  # with fixed_batch: loss on an unseen batch after each update

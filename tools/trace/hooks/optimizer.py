@@ -162,6 +162,7 @@ def _step_pre(rec: Recorder, opt) -> None:
         return
     rec.optimizers.setdefault(id(opt), opt)
     training.add_missing_params(rec, opt)
+    training.unfreeze_params(rec, opt)
     for g in opt.param_groups:
         for p in g["params"]:
             if not p.requires_grad:

@@ -46,6 +46,19 @@ def add_missing_params(rec: Recorder, opt: torch.optim.Optimizer) -> None:
         )
 
 
+def unfreeze_params(rec: Recorder, opt: torch.optim.Optimizer) -> None:
+    """unfreeze_params: at the first step, the parameters this optimizer holds with
+    requires_grad=False are set to train (from the next backward on)."""
+    st = rec.iv_state
+    if not rec.iv.unfreeze_params or st.unfrozen:
+        return
+    st.unfrozen = True
+    for g in opt.param_groups:
+        for p in g["params"]:
+            if p.is_leaf and not p.requires_grad:
+                p.requires_grad_(True)
+
+
 def scale_hyperparameters(rec: Recorder, opt: torch.optim.Optimizer) -> None:
     """lr_scale, weight_decay_scale: scaled for this step only (the program's own
     schedule keeps reading its values)."""

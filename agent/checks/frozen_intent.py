@@ -1,0 +1,74 @@
+"""Stage 5: parameters an optimizer holds with requires_grad=False are a defect when they
+were meant to train (taxonomy: frozen_parameters). Handing `model.parameters()` to the
+optimizer with a part frozen on purpose (a pretrained backbone, a fixed random projection)
+is ordinary PyTorch: the optimizer skips them. The run tells the two apart: they were
+meant to train when nothing the optimizer holds trains at all, or when training them
+makes the loss fall beyond chance and either several times further than as written or to
+the level the run as written ends at several times sooner (the freeze makes learning
+fail, not merely a little slower). A frozen random layer that does not slow learning is,
+at run time, a fixed projection: left a suspicion."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.tools.records import Observation
+from torch_investigate.tools.tracefile.trace import Trace
+
+if TYPE_CHECKING:
+    from torch_investigate.agent.core.session import Session
+
+# the issue's "several times slower": the falls from the first loss trained and frozen, or
+# the steps the frozen run takes to reach its own final loss against the trained run's
+SEVERAL = 3.0
+
+
+def frozen_meant_to_train(
+    session: Session, t: Trace, frozen: list
+) -> tuple[bool, list[Observation]]:
+    """(meant to train, the evidence)."""
+    held = [p for p in t.parameters if p.registered and (p.frozen_steps > 0 or p.in_optimizer)]
+    if held and all(not p.requires_grad for p in held):
+        text = (
+            f"every one of the {len(held)} parameters the optimizer holds is frozen: nothing trains"
+        )
+        return True, [runtime(text, None, session)]
+    change = {"unfreeze_params": True}
+    eff = intervene(session, change, "with the frozen parameters the optimizer holds set to train")
+    written = _reached(session.baseline().trace, eff.steps, eff.base_final)
+    trained = _reached(session.runner.get(change).trace, eff.steps, eff.base_final)
+    # the loss falls several times further trained than frozen (frozen, it barely falls),
+    # or it gets where the frozen run ends several times sooner
+    further = (
+        eff.first is not None
+        and eff.base_final is not None
+        and eff.iv_final is not None
+        and eff.first - eff.iv_final >= SEVERAL * max(eff.first - eff.base_final, 0.0)
+    )
+    sooner = bool(written and trained and SEVERAL * trained <= written)
+    fails = bool(eff.improved and (further or sooner))
+    tail = (
+        f"; trained, they reach the loss the run as written ends at in {trained} steps "
+        f"instead of {written}"
+        if written and trained
+        else ""
+    )
+    if not fails:
+        tail += "; not several times faster, so the freeze reads as deliberate (a fixed or pretrained part)"
+    obs = eff.observation()
+    return fails, [obs.model_copy(update={"text": obs.text + tail})]
+
+
+def _reached(t: Trace | None, steps: int, level: float | None) -> int | None:
+    """The first step at which the loss, averaged over a short window, is at `level` or
+    below (learning speed: how long a run takes to get where the other ends)."""
+    if t is None or level is None or steps < 2:
+        return None
+    curve = [v for v in t.optimizer_curve(None)[:steps] if v is not None]
+    w = max(1, len(curve) // 20)
+    for k in range(w, len(curve) + 1):
+        if sum(curve[k - w : k]) / w <= level:
+            return k
+    return None
