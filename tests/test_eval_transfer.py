@@ -110,3 +110,15 @@ def test_own_error_against_the_targets_median():
     assert stays is not None and not stays.learns and abs(stays.best - 1.02) < 1e-9
     learns = own_error(_errors([0.9, 0.4, 0.3]))
     assert learns is not None and learns.learns
+
+
+def test_two_optimizers_leave_the_evaluated_head_unshown():
+    # round 15: a value head trains while the evaluated move head's optimizer holds a
+    # replaced layer; the program's falling loss says nothing of the head evaluated
+    from torch_investigate.agent.checks.eval_transfer import evaluation_untransferred
+    from torch_investigate.tools.tracefile.records import OptimizerInfo
+
+    t = _errors([1.3, 1.1, 1.02])
+    t.losses = [1.0 - 0.05 * i for i in range(12)]  # training that falls
+    t.optimizers = [OptimizerInfo(index=i, **{"class": "Adam"}) for i in range(2)]
+    assert evaluation_untransferred(None, None, t, "fresh batches carry their targets") is False

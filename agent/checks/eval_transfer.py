@@ -39,6 +39,10 @@ def evaluation_untransferred(
     program's evaluation stays trivial."""
     if t.eval_outside is not None:
         return False  # predictions that are no labels: a metric question (stage 7)
+    if len(t.optimizers) > 1 or len({str(c.frame) for c in t.train_loss_calls()}) > 1:
+        # several losses or optimizers (two heads, a GAN): the training that carries its
+        # targets need not be the one the evaluation scores (an untrained second head)
+        return False
     acc, err = own_accuracy(t), own_error(t)
     trivial = (
         acc.text()
