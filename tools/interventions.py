@@ -57,7 +57,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("gather_renormalized", "picked axis normalized", "the probabilities normalized over the axis they are picked along"),
         Intervention("rejoin_cuts", "cuts rejoined", "numbers cut from the graph and used again given their tensors back"),
         Intervention("reshape_as_permute", "reshape as permute", "the reshape to a reordered shape done as a permute"),
-        Intervention("note_call", "call noted", "the call at {value} noted (prediction against target)"),
+        Intervention("note_call", "call {value} noted", "the call at {value} noted (prediction against target)"),
         Intervention("swap_call", "call args swapped", "the helper's arguments swapped at the noted call", changes_loss=True),
         Intervention("reseed", "seeds +{value}", "the run's seeds and the program's own seed calls shifted by {value} (chance alone)"),
     )

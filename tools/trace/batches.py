@@ -134,7 +134,7 @@ class BatchStats:
             and inputs.is_floating_point()
             and inputs.shape[0] == target.shape[0] == target.numel()
             and inputs.shape[0] >= 8
-            and inputs[0].numel() <= MAX_ROW_ELEMENTS
+            and math.prod(inputs.shape[1:]) <= MAX_ROW_ELEMENTS
             and (flat := strided(inputs)) is not None
         ):
             # a window of channels (B, C, T): each element of a row is a column here
@@ -241,7 +241,10 @@ def _accumulate(into: dict[str, list], key: str, m) -> None:
 def _row_offsets(acc: dict[str, list], key: str, x: torch.Tensor) -> None:
     """Each row's own mean and variance (a row: a sample, or one channel of it): how much
     of the inputs' spread lies between rows rather than within them."""
-    rows = x.detach().reshape(x.shape[0] * (x.shape[1] if x.dim() > 2 else 1), -1).double()
+    dense = strided(x)
+    if dense is None:
+        return
+    rows = dense.detach().reshape(x.shape[0] * (x.shape[1] if x.dim() > 2 else 1), -1).double()
     if rows.shape[1] < 2 or not bool(torch.isfinite(rows).all()):
         return
     means = rows.mean(1)

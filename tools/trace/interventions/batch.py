@@ -115,7 +115,7 @@ def aligned_eval_rows(rec: Recorder, args, kwargs, tensors: list[torch.Tensor], 
     if not (rec.iv.align_eval_rows and tensors and tensors[0].is_floating_point()):
         return args, kwargs, False
     x = tensors[0]
-    if x.dim() < 2 or x.shape[0] < 1:
+    if x.dim() < 2 or x.shape[0] < 1 or x.layout != torch.strided:
         return args, kwargs, False
     rows = x.detach().reshape(x.shape[0] * (x.shape[1] if x.dim() > 2 else 1), -1).double()
     if rows.shape[1] < 2:
