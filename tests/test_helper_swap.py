@@ -84,3 +84,9 @@ def test_a_symmetric_helper_in_the_keras_order_is_healthy(tmp_path):
     report = planner_report(tmp_path, _repo(SQUARED, "squared_error(mu, y[idx])"))
     assert not [f for f in report.findings if f.status == "confirmed"]
     assert any(f.category == "loss_args_swapped" and f.status == "refuted" for f in report.findings)
+
+
+def test_a_call_inside_an_f_string_is_left_as_written():
+    # test_gan_ring: `print(f"... {accuracy(out, y):.3f}")` once became a SyntaxError
+    source = b'print(f"acc {accuracy(out, y):.3f}")\n'
+    assert _rewrite(source, 1, 1, "NAME", ', "train.py:1:0:1"') is None

@@ -72,10 +72,16 @@ def _rewrite(
         tree = ast.parse(source)
     except SyntaxError:
         return None
+    # positions inside an f-string are not reliable before Python 3.12, and quotes may
+    # clash there: a call inside one is left as written
+    in_fstrings = {
+        id(n) for j in ast.walk(tree) if isinstance(j, ast.JoinedStr) for n in ast.walk(j)
+    }
     calls = [
         n
         for n in ast.walk(tree)
         if isinstance(n, ast.Call)
+        and id(n) not in in_fstrings
         and n.lineno == line
         and len(n.args) > needs
         and not any(isinstance(a, ast.Starred) for a in n.args[: needs + 1])
@@ -93,7 +99,12 @@ def _rewrite(
     lines[f.lineno - 1] = (
         row[:start] + f"{name}(".encode() + row[start:end] + f"{extra})".encode() + row[end:]
     )
-    return b"".join(lines)
+    rewritten = b"".join(lines)
+    try:
+        ast.parse(rewritten)
+    except SyntaxError:
+        return None  # never hand the program a file it cannot compile
+    return rewritten
 
 
 def _noted(rec: Recorder, fn, i: int, j: int, swap: bool):
