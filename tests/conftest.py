@@ -79,6 +79,16 @@ def tree_hash(root: Path, *, caches: bool = True) -> str:
 
 SLOW_BY_MEASUREMENT = frozenset(
     {
+        # siblings in the default run (stop 34: the default run had grown to 4 min 39 s):
+        # the vocabulary refit and own_error units, the sum of every column, the GAN's
+        # label sites, the helper's own mask, the unscaled-evaluation twin's units, the
+        # pairing rules' units
+        "tests/test_eval_transfer.py::test_a_program_that_does_not_learn_is_no_mismatch",
+        "tests/test_linear_target.py::test_the_total_among_the_features_gives_the_fare_away",
+        "tests/test_loss_sites.py::test_the_second_loss_s_unreset_gradients_are_placed_at_its_backward",
+        "tests/test_hand_mask.py::test_the_mask_the_helper_expects_is_healthy",
+        "tests/test_eval_alignment.py::test_a_later_window_of_a_trending_series_is_drift_not_a_mismatch",
+        "tests/test_pairing_own_accuracy.py::test_tickets_sorted_with_their_labels_pass",
         # siblings in the default run: the broadcast_mismatch cases of test_planner,
         # the per-feature table beside the frozen scale, the intact and sorted pairs
         "tests/test_per_feature_broadcast.py::test_a_prediction_column_against_per_sample_targets_still_is",
