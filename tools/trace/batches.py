@@ -12,7 +12,7 @@ from collections import Counter
 
 import torch
 
-from .tensors import feature_moments, strided, summarize
+from .tensors import feature_moments, rows_of, strided, summarize
 
 MAX_SUMMARIES = 400  # per phase
 MAX_FINGERPRINTS = 50_000  # per phase
@@ -244,7 +244,7 @@ def _row_offsets(acc: dict[str, list], key: str, x: torch.Tensor) -> None:
     dense = strided(x)
     if dense is None:
         return
-    rows = dense.detach().reshape(x.shape[0] * (x.shape[1] if x.dim() > 2 else 1), -1).double()
+    rows = rows_of(dense)
     if rows.shape[1] < 2 or not bool(torch.isfinite(rows).all()):
         return
     means = rows.mean(1)

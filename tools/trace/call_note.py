@@ -30,18 +30,9 @@ def install(rec: Recorder, spec: str, swap: bool) -> None:
     """Rewrite the call named by `spec` and define the wrapper; a call that is not there
     leaves the run as written (the host sees no noted values)."""
     parsed = parse(spec)
-    if parsed is None:
-        return
-    file, line, i, j = parsed
-    path = Path(file)
-    if not path.is_file() or path.is_absolute() or ".." in path.parts:
-        return
-    source = path.read_bytes()
-    rewritten = _rewrite(source, line, max(i, j))
-    if rewritten is None:
-        return
-    path.write_bytes(rewritten)
-    setattr(builtins, NAME, lambda fn, a=i, b=j: _noted(rec, fn, a, b, swap))
+    if parsed is not None and _rewrite_file(parsed[0], parsed[1], max(parsed[2:]), NAME, ""):
+        i, j = parsed[2:]
+        setattr(builtins, NAME, lambda fn, a=i, b=j: _noted(rec, fn, a, b, swap))
 
 
 def install_metric(rec: Recorder, spec: str) -> None:
@@ -50,17 +41,23 @@ def install_metric(rec: Recorder, spec: str) -> None:
     from . import metric_probe
 
     parsed = parse(spec)
-    if parsed is None:
-        return
-    file, line, i, j = parsed
+    extra = f', "{spec}"'
+    if parsed is not None and _rewrite_file(
+        parsed[0], parsed[1], max(parsed[2:]), metric_probe.NAME, extra
+    ):
+        setattr(builtins, metric_probe.NAME, lambda fn, key: metric_probe.probed(rec, fn, key))
+
+
+def _rewrite_file(file: str, line: int, needs: int, name: str, extra: str) -> bool:
+    """Rewrite the call at `file:line` in this run's copy (a path inside it only)."""
     path = Path(file)
     if not path.is_file() or path.is_absolute() or ".." in path.parts:
-        return
-    rewritten = _rewrite(path.read_bytes(), line, max(i, j), metric_probe.NAME, f', "{spec}"')
+        return False
+    rewritten = _rewrite(path.read_bytes(), line, needs, name, extra)
     if rewritten is None:
-        return
+        return False
     path.write_bytes(rewritten)
-    setattr(builtins, metric_probe.NAME, lambda fn, key: metric_probe.probed(rec, fn, key))
+    return True
 
 
 def _rewrite(

@@ -279,3 +279,9 @@ def repo_frame_in_tb(tb) -> tuple[str, int, str] | None:
         if in_repo(f.filename):
             return (relpath(f.filename), f.lineno, f.name)
     return None
+
+
+def rows_of(x: torch.Tensor) -> torch.Tensor:
+    """`x` as rows, float64: one per sample, or one per channel of a sample for inputs of
+    three or more dimensions (a signal's channels, an image's planes)."""
+    return x.detach().reshape(x.shape[0] * (x.shape[1] if x.dim() > 2 else 1), -1).double()

@@ -9,7 +9,7 @@ from torch.utils.data import BatchSampler, DataLoader, RandomSampler
 
 from ..probes import Restore
 from ..recorder import MAX_CURVE, Recorder
-from ..tensors import batch_copy, map_tensors, tensors_in
+from ..tensors import batch_copy, map_tensors, rows_of, tensors_in
 from . import reference_model
 
 
@@ -117,7 +117,7 @@ def aligned_eval_rows(rec: Recorder, args, kwargs, tensors: list[torch.Tensor], 
     x = tensors[0]
     if x.dim() < 2 or x.shape[0] < 1 or x.layout != torch.strided:
         return args, kwargs, False
-    rows = x.detach().reshape(x.shape[0] * (x.shape[1] if x.dim() > 2 else 1), -1).double()
+    rows = rows_of(x)
     if rows.shape[1] < 2:
         return args, kwargs, False
     st = rec.iv_state
