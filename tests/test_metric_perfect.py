@@ -51,3 +51,41 @@ def test_a_dice_that_scores_empty_masks_zero_is_a_metric_bug(tmp_path):
 def test_a_dice_smoothed_on_both_sides_is_healthy(tmp_path):
     report = planner_report(tmp_path, SCRIPT.replace("DICE", "(2 * inter + eps) / (denom + eps)"))
     assert _confirmed(report) == []
+
+
+AUC = """import numpy as np
+import torch
+from torch import nn
+torch.manual_seed(0)
+x = torch.randn(3000, 6)
+y = (x[:, 0] - x[:, 1] + 0.5 * torch.randn(3000) > 0).float()
+def auc(scores, labels):
+    scores, labels = np.asarray(scores), np.asarray(labels)
+    ranks = RANKS + 1
+    pos = labels.sum()
+    return (ranks[labels == 1].sum() - pos * (pos + 1) / 2) / (pos * (len(labels) - pos))
+model = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 1))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+for epoch in range(4):
+    for i in range(0, 2400, 100):
+        loss = nn.functional.binary_cross_entropy_with_logits(model(x[i:i + 100]).squeeze(1), y[i:i + 100])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        p = torch.sigmoid(model(x[2400:]).squeeze(1))
+    score = auc(p.numpy(), y[2400:].numpy())
+    print(f"epoch {epoch} loss {loss.item():.3f} auc {score:.3f}")
+"""
+
+
+def test_an_auc_in_numpy_that_ranks_by_sorting_indices_is_a_metric_bug(tmp_path):
+    """The metric is written in numpy: the probe hands it numpy answers. Sorting indices
+    taken for ranks score a perfect prediction about one half."""
+    report = planner_report(tmp_path, AUC.replace("RANKS", "np.argsort(scores)"))
+    assert _confirmed(report) == [("metric_bug", "auc")]
+
+
+def test_an_auc_in_numpy_with_true_ranks_is_healthy(tmp_path):
+    report = planner_report(tmp_path, AUC.replace("RANKS", "np.argsort(np.argsort(scores))"))
+    assert _confirmed(report) == []

@@ -2,7 +2,8 @@
 with the model's output and a target (`dice_per_image(logits, mask)`) is called once more
 with the output replaced by a perfect prediction built from the target (the target
 itself, or logits of +-20 on a 0/1 target, or a one-hot of class indices) and once with a
-perfectly wrong one. A metric in [0, 1] must give the perfect prediction one of its ends:
+perfectly wrong one. A metric written in numpy is probed with answers in numpy. A metric in [0, 1] must give
+the perfect prediction one of its ends:
 a Dice whose empty masks score 0 gives it less (tools' host check: agent/checks/
 metric_perfect.py). The program's own result is returned unchanged."""
 
@@ -37,18 +38,32 @@ def probed(rec: Recorder, fn, key: str):
 
 
 def _probe(calls: list, fn, args: list, kwargs: dict, i: int, j: int, out) -> None:
-    pred, target = args[i], args[j]
-    if not (isinstance(pred, torch.Tensor) and isinstance(target, torch.Tensor)):
+    (pred, back), (target, _) = _tensor(args[i]), _tensor(args[j])
+    if pred is None or target is None:
         return
-    made = _answers(pred.detach(), target.detach())
+    made = _answers(pred, target)
     if made is None:
         return
     values = [_scalar(out)]
     for answer in made:
-        args[i] = answer
+        args[i] = back(answer)
         values.append(_scalar(fn(*args, **kwargs)))
     if all(v is not None for v in values):
         calls.append(values)  # as called, perfect, perfectly wrong
+
+
+def _tensor(x) -> tuple:
+    """(a tensor of x's values, a function giving an answer back in x's own form): a
+    tensor as it is, a numpy array (a metric written in numpy) through a copy."""
+    if isinstance(x, torch.Tensor):
+        return x.detach(), lambda a: a
+    if type(x).__module__ == "numpy" and hasattr(x, "dtype") and getattr(x, "ndim", 0) >= 1:
+        try:
+            t = torch.from_numpy(x.copy())
+        except (TypeError, ValueError):  # an object or string array
+            return None, None
+        return t, lambda a: a.numpy().astype(x.dtype)
+    return None, None
 
 
 def _answers(pred: torch.Tensor, target: torch.Tensor) -> tuple | None:
@@ -80,6 +95,10 @@ def _scalar(v) -> float | None:
         x = float(v.detach().float().mean())
     elif isinstance(v, (int, float)) and not isinstance(v, bool):
         x = float(v)
+    elif type(v).__module__ == "numpy" and getattr(v, "dtype", None) is not None:
+        if v.dtype.kind != "f" or v.size < 1:  # a numpy float or float array
+            return None
+        x = float(v.mean())
     else:
         return None
     return x if math.isfinite(x) else None
