@@ -169,6 +169,8 @@ SLOW_BY_MEASUREMENT = frozenset(
         "tests/test_lag_zero.py::test_the_lag_zero_copy_among_the_features_is_leakage",
         "tests/test_output_activation.py::test_a_softmax_regressed_onto_pixels_is_an_activation_the_targets_cannot_reach",
         "tests/test_log_likelihood.py::test_a_log_likelihood_added_with_a_plus_sign_is_an_objective_without_minimum",
+        "tests/test_eval_transfer.py::test_a_vocabulary_refit_on_validation_is_a_preprocessing_mismatch",
+        "tests/test_sort_order.py::test_scores_sorted_against_the_ideal_s_order_are_a_metric_bug",
         "tests/test_bench.py::test_ci_subset_scores_and_writes_json",
         "tests/test_bench_llm.py::test_an_llm_policy_is_scored_with_its_usage_and_cached_apart",
         "tests/test_bisect.py::test_a_crashing_commit_is_skipped_and_the_answer_still_found",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks import caller_places, places
 from torch_investigate.tools.code.index import CodeIndex
 from torch_investigate.tools.tracefile.trace import Frame
 
@@ -45,14 +45,14 @@ def session(tmp_path: Path, files: dict[str, str]) -> SimpleNamespace:
 
 def test_a_generic_helper_is_placed_at_the_training_call_that_passes_the_operands(tmp_path):
     s = session(tmp_path, {"fit.py": LOSS_HELPER})
-    loc = places.caller_passing(s, Frame(file="fit.py", line=5))
+    loc = caller_places.caller_passing(s, Frame(file="fit.py", line=5))
     assert loc is not None and (loc.file, loc.line, loc.symbol) == ("fit.py", 18, "main")
 
 
 def test_an_expression_with_its_own_constants_stays_where_it_is(tmp_path):
     s = session(tmp_path, {"fit.py": LOSS_HELPER})
-    assert places.caller_passing(s, Frame(file="fit.py", line=9)) is None
-    assert places.caller_passing(s, Frame(file="fit.py", line=18)) is None
+    assert caller_places.caller_passing(s, Frame(file="fit.py", line=9)) is None
+    assert caller_places.caller_passing(s, Frame(file="fit.py", line=18)) is None
 
 
 def test_a_hyperparameter_is_followed_to_the_literal_it_comes_from(tmp_path):
@@ -107,10 +107,10 @@ class AutoEncoder(torch.nn.Module):
 
 def test_a_returned_loss_thrown_away_by_its_caller_is_placed_at_that_call(tmp_path):
     s = session(tmp_path, {"ae.py": STEP_HELPER})
-    loc = places.discarding_caller(s, Frame(file="ae.py", line=7))
+    loc = caller_places.discarding_caller(s, Frame(file="ae.py", line=7))
     assert loc is not None and (loc.line, loc.symbol) == (11, "AutoEncoder.training_step")
     # nothing returned: no caller is to blame
-    assert places.discarding_caller(s, Frame(file="ae.py", line=11)) is None
+    assert caller_places.discarding_caller(s, Frame(file="ae.py", line=11)) is None
 
 
 EVAL_LOADER = """import torch
@@ -181,3 +181,109 @@ def test_targets_passed_into_a_forward_are_followed_to_where_they_are_cut(tmp_pa
     assert loc is not None and (loc.file, loc.line, loc.symbol) == ("lm.py", 10, "get_batch")
     # without the model call the input's way is unknown: no guess
     assert places.target_cut(s, Frame(file="lm.py", line=21), Frame(file="lm.py", line=3)) is None
+
+
+WINDOWS = """import numpy as np
+import torch
+from torch import nn
+
+
+def make_inputs(series, n, stride):
+    return np.stack([series[s : s + 8] for s in range(0, n, stride)])
+
+
+def make_targets(series, n, stride):
+    return series[8 : 8 + len(range(0, n, stride))]
+
+
+series = np.sin(np.arange(500.0)).astype(np.float32)
+xs = make_inputs(series, 400, 3)
+ys = make_targets(series, 400, 3)
+xs, ys = map(torch.from_numpy, (xs, ys))
+model = nn.Linear(8, 1)
+for i in range(0, len(xs), 16):
+    loss = nn.functional.mse_loss(model(xs[i : i + 16]).squeeze(-1), ys[i : i + 16])
+"""
+
+
+def test_targets_converted_by_map_are_followed_to_their_own_helper(tmp_path):
+    """`xs, ys = map(torch.from_numpy, (xs, ys))` passes each element on; on a line that
+    holds both the loss and the model call, the model call is the forward (a
+    torch.nn.functional loss is no module): the target is cut in make_targets."""
+    s = session(tmp_path, {"fc.py": WINDOWS})
+    at = Frame(file="fc.py", line=20)
+    loc = places.target_cut(s, at, at)
+    assert loc is not None and (loc.file, loc.symbol) == ("fc.py", "make_targets")
+
+
+MASKED = """import torch
+import torch.nn.functional as F
+
+
+def masked_bce(logits, target, mask):
+    mask = mask.float()
+    per_px = F.binary_cross_entropy_with_logits(logits, target, reduction="none")
+    return (per_px * mask).sum() / mask.sum()
+
+
+def own_mask(logits, target, lengths):
+    keep = (torch.arange(logits.shape[1]) < lengths[:, None]).float()
+    per_px = F.binary_cross_entropy_with_logits(logits, target, reduction="none")
+    return (per_px * keep).sum() / keep.sum()
+
+
+def main(model, opt, x, y, m, n):
+    for step in range(10):
+        opt.zero_grad()
+        loss = masked_bce(model(x), y, m) + own_mask(model(x), y, n)
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_a_mask_handed_to_a_loss_helper_is_placed_where_it_is_passed(tmp_path):
+    """The helper only casts the mask it was given: its convention is the caller's
+    choice. A helper that builds its mask itself keeps the finding."""
+    s = session(tmp_path, {"losses.py": MASKED})
+    loc = caller_places.mask_passed_in(s, Frame(file="losses.py", line=7))
+    assert loc is not None and (loc.line, loc.symbol) == (20, "main")
+    assert caller_places.mask_passed_in(s, Frame(file="losses.py", line=13)) is None
+
+
+BUILT_LOADER = """import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Windows(Dataset):
+    def __init__(self, xs, scale=True):
+        self.xs = [x / x.std() if scale else x for x in xs]
+
+    def __len__(self):
+        return len(self.xs)
+
+    def __getitem__(self, i):
+        return self.xs[i]
+
+
+def build(train, val):
+    return Windows(train), Windows(val, False)
+
+
+def evaluate(model, loader):
+    with torch.no_grad():
+        return [model(x) for x in loader]
+
+
+def main(model, train, val):
+    train_ds, val_ds = build(train, val)
+    val_dl = DataLoader(val_ds, batch_size=8)
+    return evaluate(model, val_dl)
+"""
+
+
+def test_evaluation_inputs_are_followed_through_the_loader_to_where_its_dataset_is_made(tmp_path):
+    """The evaluation forward reads batches of a loader passed in; the loader is built
+    in main, its dataset in build(): the inputs' transform is chosen there."""
+    s = session(tmp_path, {"ev.py": BUILT_LOADER})
+    loc = places.input_origin(s, Frame(file="ev.py", line=22))
+    assert loc is not None and (loc.line, loc.symbol) == (17, "build")

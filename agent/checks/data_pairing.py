@@ -32,6 +32,7 @@ from torch_investigate.agent.checks.pairing_fresh import (
     Fresh,
     OwnAccuracy,
     evaluation_learns,
+    evaluation_stays,
     fresh_batches,
     own_accuracy,
 )
@@ -329,7 +330,7 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
     # predicts unseen samples better than the targets' distribution allows), and the real
     # pairs to be no better than shuffled ones beyond the unseen loss's noise; anything
     # between is untested, not failed.
-    at_chance = _run_at_chance(fresh, own)
+    at_chance = _run_at_chance(t, fresh, own)
     if real.gain <= 0 and shuffled.gain <= 0:
         # a program whose own model cannot fit its pool (a wide network stood in for it)
         # predicts nothing unseen, whatever the pairs: its held-out reading cannot side
@@ -366,12 +367,15 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
     _misaligned(session, ev, t, real, shuffled, f"{text}; {at_chance}")
 
 
-def _run_at_chance(fresh: Fresh | None, own: OwnAccuracy | None) -> str | None:
+def _run_at_chance(t: Trace, fresh: Fresh | None, own: OwnAccuracy | None) -> str | None:
     """What the run itself shows of a model that never predicts unseen samples better than
-    chance (its fresh batches, else its own evaluation accuracy), or None."""
+    chance (its fresh batches, else its own evaluation accuracy, else its own evaluation
+    loss against the evaluation targets' level), or None."""
     if fresh is not None:
         return None if fresh.learns else fresh.text()
-    return own.text() if own is not None and own.stays else None
+    if own is not None:
+        return own.text() if own.stays else None
+    return evaluation_stays(t)
 
 
 def _never_better(real: Transfer, shuffled: Transfer, floor: float | None) -> bool:
@@ -415,12 +419,22 @@ def _misaligned(
         ],  # fmt: skip
         where=first_static_location(session, "label_misaligned")
         or places.dataset_class(session, loader.dataset_class if loader else None)
+        or _target_cut(session, t)
         or places.batch_source(session)
         or loader_location(session, t),
         why=taxonomy().category("label_misaligned").why,
         confirm="print a few (input, target) pairs next to their source records; check both are indexed by the same permutation",
     )
     ev.item("pairing", "failed", text)
+
+
+def _target_cut(session: Session, t: Trace):
+    """Where the training targets are cut from the data apart from the inputs (their own
+    helper, `make_targets(series)` beside `make_inputs(series)`)."""
+    calls, forwards = t.train_loss_calls(), t.train_forwards()
+    if not calls or not forwards:
+        return None
+    return places.target_cut(session, calls[0].frame, forwards[0].frame)
 
 
 def _fit_pairs(

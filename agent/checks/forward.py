@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks import caller_places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import (
     MODULE_LESS,
@@ -176,7 +176,7 @@ def _broadcast_finding(
         confidence="medium" if suspicion else "high",
         evidence=evidence,
         where=first_static_location(session, "broadcast_mismatch")
-        or places.caller_passing(session, frame)
+        or caller_places.caller_passing(session, frame)
         or where(session, frame),
         why="the loss averages all pairwise differences instead of each prediction against its own target; its minimum is not the right weights",
         confirm="assert pred.shape == target.shape before the loss; squeeze/view the prediction to the target's shape",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks import caller_places
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.locations import first_static_location, where
@@ -84,7 +84,7 @@ def visible_kept(session: Session, ev: Evidence, t: Trace) -> bool:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, m.frame, session, kept=m.kept, total=m.total)],
-            where=places.caller_passing(session, m.frame)  # the mask was passed in there
+            where=caller_places.caller_passing(session, m.frame)  # the mask was passed in there
             or first_static_location(session, "loss_mask_error")
             or where(session, m.frame),
             why="a model can drive this loss to zero by copying its input, so the elements it should predict get no gradient",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import hand_mask, helper_swap, objective, places
+from torch_investigate.agent.checks import caller_places, hand_mask, helper_swap, objective
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, usable
 from torch_investigate.agent.checks.effects import compared_steps, intervene
@@ -290,7 +290,7 @@ def _order(session: Session, ev: Evidence, t: Trace, calls: list[LossCall]) -> N
         status="confirmed",
         confidence="high",
         evidence=[runtime(text, c.frame, session), eff.observation()],
-        where=places.swapped_by_caller(session, c.frame)
+        where=caller_places.swapped_by_caller(session, c.frame)
         or where(session, c.frame)
         or first_static_location(session, "loss_args_swapped"),
         why="the loss treats the targets as predictions and the predictions as targets, so the gradient pushes the model toward a different objective",
@@ -415,6 +415,7 @@ def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> Non
             if c.module_frame and c.ignore_index is not None
             else None
         )
+        or caller_places.mask_passed_in(session, c.frame)
         or first_static_location(session, "loss_mask_error")
         or where(session, c.frame),
         why="the loss is averaged over the wrong elements (or none), so the gradient trains the wrong positions or is NaN",

@@ -7,7 +7,7 @@ import math
 from statistics import median
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks import caller_places
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.locations import first_static_location, where
@@ -109,7 +109,7 @@ def empty_mask(session: Session, ev: Evidence, t: Trace) -> bool:
         status="confirmed",
         confidence="high",
         evidence=[runtime(text, o.frame, session, empty=o.empty, calls=o.count)],
-        where=places.caller_passing(session, o.frame)
+        where=caller_places.caller_passing(session, o.frame)
         or first_static_location(session, "loss_mask_error")
         or where(session, o.frame),
         why="a mask that keeps nothing (or the opposite of what it should) leaves the loss without the elements it is about: it is zero and teaches nothing",

@@ -83,15 +83,40 @@ def fresh_batches(t: Trace) -> Fresh | None:
     return Fresh(len(fresh), best, level, clearly)
 
 
-def evaluation_learns(t: Trace) -> str | None:
-    """The run's own evaluation loss falls below what the targets' distribution alone
-    allows: the inputs tell the model something about their targets. A fall that stops
-    short of it (the class frequencies, the mean, learned from misaligned pairs as well
-    as from true ones) says nothing about the pairs."""
+@dataclass
+class OwnLoss:
+    """The program's own evaluation loss at one call site, per pass, against what the
+    evaluation targets' distribution alone allows (per element)."""
+
+    site: str
+    first: tuple[int, float]  # (steps before the pass, loss per element)
+    best: tuple[int, float]  # the lowest pass after the first
+    passes: int
+    level: float
+
+    @property
+    def learns(self) -> bool:
+        return self.best[1] <= self.level * (1 - EVAL_LEARNS)
+
+    def text(self) -> str:
+        (s0, first), (s1, best) = self.first, self.best
+        verdict = "below" if self.learns else "never clearly below"
+        return (
+            f"the program's own evaluation loss at {self.site} goes from {fmt(first)} (after "
+            f"{s0} steps) to at best {fmt(best)} per element (after {s1} steps, {self.passes} "
+            f"passes), {verdict} the {fmt(self.level)} that the evaluation targets' "
+            "distribution alone allows"
+        )
+
+
+def own_losses(t: Trace) -> list[OwnLoss]:
+    """The program's evaluation loss per call site with a known marginal level and at
+    least two passes."""
     by_site: dict[str, list] = {}
     for c in t.eval_loss_calls():
         if c.frame is not None:
             by_site.setdefault(f"{c.frame.file}:{c.frame.line}", []).append(c)
+    out = []
     for site, calls in by_site.items():
         level, scale = marginal_level(calls), per_element(calls[0])
         passes: dict[int, list[float]] = {}
@@ -100,16 +125,38 @@ def evaluation_learns(t: Trace) -> str | None:
                 passes.setdefault(step, []).append(value)
         if level is None or not scale or len(passes) < 2 or level <= 0:
             continue
-        (s0, first), *later = [(k, sum(v) / len(v) / scale) for k, v in sorted(passes.items())]
-        s1, best = min(later, key=lambda p: p[1])
-        if best <= level * (1 - EVAL_LEARNS):
-            return (
-                f"the program's own evaluation loss at {site} falls from {fmt(first)} (after {s0} "
-                f"steps) to {fmt(best)} per element (after {s1} steps), below the {fmt(level)} "
-                "that the targets' distribution alone allows: the inputs carry information about "
-                "their targets"
-            )
+        first, *later = [(k, sum(v) / len(v) / scale) for k, v in sorted(passes.items())]
+        out.append(OwnLoss(site, first, min(later, key=lambda p: p[1]), len(passes), level))
+    return out
+
+
+def evaluation_learns(t: Trace) -> str | None:
+    """The run's own evaluation loss falls below what the targets' distribution alone
+    allows: the inputs tell the model something about their targets. A fall that stops
+    short of it (the class frequencies, the mean, learned from misaligned pairs as well
+    as from true ones) says nothing about the pairs."""
+    for own in own_losses(t):
+        if own.learns:
+            return f"{own.text()}: the inputs carry information about their targets"
     return None
+
+
+# Passes after training began that the program's own evaluation loss must stay at the
+# targets' level through before it reads as a model that predicts nothing unseen.
+STAYS_PASSES = 3
+
+
+def evaluation_stays(t: Trace) -> str | None:
+    """The run's own evaluation loss never gets clearly below what the evaluation
+    targets' distribution alone allows, over several passes of a training that ran to
+    its end: the model predicts no unseen sample better than a constant. None when any
+    site learns or none can be read."""
+    owns = own_losses(t)
+    if not owns or any(o.learns for o in owns):
+        return None
+    own = max(owns, key=lambda o: o.passes)
+    trained = [s for s, _ in t.eval_curve() if s > 0]
+    return own.text() if len(set(trained)) >= STAYS_PASSES else None
 
 
 # The program's own accuracy tells learning from chance only when chance is far from

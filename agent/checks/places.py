@@ -2,7 +2,7 @@
 written: the hand-written update that never resets gradients, the function that yields
 the training batches, the Dataset class that pairs inputs with targets, the literal a
 hyperparameter comes from (`LR = 0.1` at the top of a script, not the optimizer call), and
-the training call that passes mismatched operands to a generic helper.
+where the data a check saw was made (caller_places.py: the training call that passed it).
 
 The run decides the finding; these only place it, from the code index, and return None
 when the code does not say.
@@ -182,7 +182,12 @@ def _calls_a_module(session: Session, unit, call) -> bool:
         return False
     flow = analysis(session.index).flow
     return any(
-        o.kind == "instance" or (o.kind == "external" and o.resolved.startswith("torch.nn."))
+        o.kind == "instance"
+        or (
+            o.kind == "external"
+            and o.resolved.startswith("torch.nn.")
+            and not o.resolved.startswith("torch.nn.functional.")
+        )
         for o in flow.objects(Value(fn, flow.frame_at(unit, fn)))
     )
 
@@ -203,9 +208,26 @@ def _made_elsewhere(session: Session, unit, call, arg) -> Location | None:
             for further in a.flow.trace(origin.value, dataflow=True):
                 for v in further.path:
                     if v.node.type not in _NAMES:
-                        symbol = session.index.enclosing_symbol(v.file, v.line)
-                        return Location(file=v.file, line=v.line, symbol=symbol)
+                        return _dataset_made(session, v) or Location(
+                            file=v.file,
+                            line=v.line,
+                            symbol=session.index.enclosing_symbol(v.file, v.line),
+                        )
     return None
+
+
+def _dataset_made(session: Session, v: Value) -> Location | None:
+    """For a `DataLoader(ds, ...)` built at `v`: where its dataset is made, when that is in
+    another function (`val_ds` returned by a build_datasets() helper)."""
+    if v.node.type != "call" or not sx.text(sx.call_function(v.node) or v.node).endswith(
+        "DataLoader"
+    ):
+        return None
+    unit = session.index.unit(v.file)
+    ds = sx.argument(v.node, 0, "dataset")
+    return (
+        _made_elsewhere(session, unit, v.node, ds) if unit is not None and ds is not None else None
+    )
 
 
 _NAMES = ("identifier", "expression_list", "tuple", "pattern_list", "return_statement")
@@ -244,105 +266,6 @@ def _way(session: Session, frame: Frame | None, index: int, name: str, *, models
         if origins:
             return origins[0].path
     return []
-
-
-_COMBINE = ("binary_operator", "call")
-
-
-def caller_passing(session: Session, frame: Frame | None) -> Location | None:
-    """When the expression at `frame` only combines the enclosing function's own
-    parameters (`(pred - target) ** 2` in a generic `squared_error(pred, target)`), what
-    went wrong was passed in: the call site inside a training loop."""
-    if frame is None:
-        return None
-    unit = session.index.unit(frame.file)
-    if unit is None:
-        return None
-    combines = [
-        n
-        for n in sx.descendants(unit.tree.root_node, into_scopes=True)
-        if n.type in _COMBINE and sx.line(n) == frame.line
-    ]
-    for node in combines:
-        fn = sx.enclosing_function(node)
-        if fn is None or not _only_parameters(node, set(sx.parameter_names(fn))):
-            continue
-        a = analysis(session.index)
-        loops = find_training_loops(session.index)
-        for caller in a.flow.callers(fn):
-            if any(
-                lp.file == caller.file and lp.line_start <= caller.line <= lp.line_end
-                for lp in loops
-            ):
-                return _location(session, caller.file, caller.line)
-    return None
-
-
-def swapped_by_caller(session: Session, frame: Frame | None) -> Location | None:
-    """A loss called inside a helper on the helper's own parameters, swapped at run time:
-    when a training-loop caller passes, at one parameter's position, an argument spelled
-    as another of the helper's parameters (`helper(y, logits)` into `def helper(logits,
-    labels)`), the swap was passed in and the call site is where it is. Only the spelling
-    tells the caller's order from the helper's here: it breaks the tie."""
-    if frame is None or (unit := session.index.unit(frame.file)) is None:
-        return None
-    calls = [
-        n
-        for n in sx.descendants(unit.tree.root_node, into_scopes=True)
-        if n.type == "call" and sx.line(n) == frame.line
-    ]
-    loops = find_training_loops(session.index)
-    for node in calls:
-        fn = sx.enclosing_function(node)
-        if fn is None:
-            continue
-        params = [p for p in sx.parameter_names(fn) if p not in ("self", "cls")]
-        for caller in analysis(session.index).flow.callers(fn):
-            if caller.node.type != "call" or not any(
-                lp.file == caller.file and lp.line_start <= caller.line <= lp.line_end
-                for lp in loops
-            ):
-                continue
-            pos, kw = sx.call_args(caller.node)
-            passed = {
-                **dict(zip(params, pos, strict=False)),
-                **{k: v for k, v in kw.items() if k in params},
-            }
-            if any(
-                a.type == "identifier" and sx.text(a) in params and sx.text(a) != p
-                for p, a in passed.items()
-            ):
-                return _location(session, caller.file, caller.line)
-    return None
-
-
-def discarding_caller(session: Session, frame: Frame | None) -> Location | None:
-    """The call that throws away what the function at `frame` returns: a helper that
-    computes and returns the loss, called by a framework's training step as a bare
-    statement (`self._common_step(batch)` with no `return`), so the step hands nothing on."""
-    fn = _function_at(session, frame)
-    if fn is None or not any(
-        n.type == "return_statement" and n.named_child_count
-        for n in sx.descendants(fn)
-        if sx.enclosing_function(n) == fn
-    ):
-        return None
-    for caller in analysis(session.index).flow.callers(fn):
-        parent = caller.node.parent
-        if parent is not None and parent.type == "expression_statement":
-            return _location(session, caller.file, caller.line)
-    return None
-
-
-def _only_parameters(node, params: set[str]) -> bool:
-    """Two or more operands, each one of `params` (the callee of a call aside)."""
-    if node.type == "binary_operator":
-        operands = [node.child_by_field_name("left"), node.child_by_field_name("right")]
-    else:
-        operands = sx.call_args(node)[0][:2]
-    return len(operands) == 2 and all(
-        o is not None and o.type == "identifier" and sx.text(o) in params for o in operands
-    )
 
 
 _UNFREEZE = re.compile(r"requires_grad\s*=\s*True|requires_grad_\(\s*(True)?\s*\)")

@@ -7,7 +7,7 @@ import re
 import shlex
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks import caller_places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.crash_origin import tracer_broke
@@ -216,7 +216,7 @@ def _loss_never_backpropagated(session: Session, ev: Evidence, t: Trace) -> bool
         status="confirmed",
         confidence="high",
         evidence=[runtime(text, site.frame, session, loss_calls=site.grad_calls, backward=0)],
-        where=places.discarding_caller(session, site.frame) or where(session, site.frame),
+        where=caller_places.discarding_caller(session, site.frame) or where(session, site.frame),
         why="the loss is computed and thrown away: without a backward pass and an update nothing learns",
         confirm=f"make the function at {site.frame} hand its loss to the update (return it from a framework's training step; call backward and step in a hand-written loop)",
         stage=Stage.OPTIMIZER,

@@ -174,6 +174,12 @@ class Tracer:
         if fn is None:
             return Origin("call", v, [])
         resolved = v.frame.unit.resolve_callee(fn)[1]
+        if resolved == "map" and dataflow and v.index:
+            # `a, b = map(torch.from_numpy, (x, y))`: element i is the function applied to
+            # element i of the iterable
+            items = sx.argument(n, 1, "iterable")
+            if items is not None:
+                return [Value(items, v.frame, v.index)]
         if resolved.startswith("torch.") and last(resolved) in KEEP_VALUE_FUNCTIONS:
             first = sx.argument(n, 0, "input")
             if first is not None:

@@ -24,6 +24,9 @@ from .recorder import MAX_EVENTS, Recorder
 from .tensors import frame_dict, frame_key, repo_frame, summarize
 
 MAX_EVAL_VALUES = 20_000
+# evaluation calls described per site while the run is fast-forwarded: their targets give
+# the level an evaluation that learned nothing stays at (pairing_fresh.evaluation_stays)
+EVAL_RECORDS_PER_SITE = 16
 
 
 class _Operands:
@@ -80,7 +83,9 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     if key not in rec.loss_sites and not rec.detailed and grad:
         rec.open_detail_window(f"a new loss at {key}")
     detailed = rec.detailed or (
-        not grad and len(rec.loss_calls) < MAX_EVENTS and not rec.fast_forward
+        not grad
+        and len(rec.loss_calls) < MAX_EVENTS
+        and (not rec.fast_forward or _eval_records(rec, frame) < EVAL_RECORDS_PER_SITE)
     )
     record = None
     with rec.quiet():
@@ -114,6 +119,12 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
             _link_output(rec, record, inp, tgt, out, grad)
         rec.event("loss", frame)
     return out
+
+
+def _eval_records(rec: Recorder, frame) -> int:
+    """How many evaluation calls of this site are described already."""
+    where = frame_dict(frame)
+    return sum(1 for r in rec.loss_calls if not r["grad_enabled"] and r["frame"] == where)
 
 
 def _targets_from_nograd(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor) -> None:
