@@ -19,6 +19,7 @@ from torch_investigate.agent.checks.baseline import (
 )
 from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
+from torch_investigate.agent.checks.metric_average import wrong_average
 from torch_investigate.agent.checks.metric_perfect import imperfect_metric
 from torch_investigate.agent.checks.numbers import fmt, listed
 from torch_investigate.agent.checks.shifted_labels import shifted_labels
@@ -277,6 +278,7 @@ def metrics(session: Session, ev: Evidence) -> None:
     outside = _outside_share(t)
     shifted = shifted_labels(t)
     imperfect = imperfect_metric(session, t)
+    averaged = wrong_average(session, t)
     if bcast:
         o = bcast[0]
         text = f"`{o.op}` at {o.frame} compares {o.shapes[0]} with {o.shapes[1]} and gets {o.out_shape}: every prediction is compared with every target"
@@ -317,6 +319,9 @@ def metrics(session: Session, ev: Evidence) -> None:
     elif imperfect is not None:
         text, helper = imperfect
         o = SimpleNamespace(frame=None, location=helper)
+    elif averaged is not None:
+        text, divided, frame = averaged
+        o = SimpleNamespace(frame=frame, location=divided)
     else:
         missing = eval_missing(t)
         if missing and missing[0] == "skipped":

@@ -114,7 +114,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     with rec.quiet():
         _count_site(rec, name, frame, grad, out, record)
         if not grad:
-            _eval_value(rec, key, out)
+            _eval_value(rec, key, out, tgt)
         if record is not None:
             _link_output(rec, record, inp, tgt, out, grad)
         rec.event("loss", frame)
@@ -170,9 +170,10 @@ def _count_site(rec: Recorder, name: str, frame, grad: bool, out, record: dict |
             record["value"] = v if math.isfinite(v) else str(v)
 
 
-def _eval_value(rec: Recorder, site: str, out) -> None:
-    """An evaluation loss value, over the whole run (fast-forwarded part included): the
-    symptom compares evaluations made at different points of training."""
+def _eval_value(rec: Recorder, site: str, out, tgt: torch.Tensor) -> None:
+    """An evaluation loss value, over the whole run (fast-forwarded part included), with
+    the rows of its target: the symptom compares evaluations made at different points of
+    training, and the rows tell a per-row average from a per-batch one."""
     if (
         isinstance(out, torch.Tensor)
         and out.numel() == 1
@@ -180,6 +181,7 @@ def _eval_value(rec: Recorder, site: str, out) -> None:
     ):
         v = float(out.detach())
         rec.eval_losses.append([rec.n_steps, site, v if math.isfinite(v) else str(v)])
+        rec.eval_loss_rows.append(int(tgt.shape[0]) if tgt.dim() else 1)
 
 
 def _link_output(rec: Recorder, record: dict, inp, tgt, out, grad: bool) -> None:
@@ -230,9 +232,18 @@ def describe_loss(rec: Recorder, name, inp, tgt, ops: _Operands, frame, grad) ->
         d["module_frame"] = frame_dict(getattr(owner[0], "_ti_created", None))
     isum["from_batch"] = bool(getattr(inp, "_ti_batch", False))
     d["target"] = tsum
-    d["reduction"] = ops.kwargs.get("reduction", "mean")
+    d["reduction"] = _reduction(ops.kwargs)
     _elements(d, name, inp, tgt, ops)
     return d
+
+
+def _reduction(kwargs: dict) -> str:
+    """The call's reduction, the legacy flags read too (`size_average=False` sums)."""
+    if "reduction" in kwargs:
+        return str(kwargs["reduction"])
+    if kwargs.get("reduce") is False:
+        return "none"
+    return "sum" if kwargs.get("size_average") is False else "mean"
 
 
 def _operand_summary(t: torch.Tensor, *, values: bool, dim: bool) -> dict:

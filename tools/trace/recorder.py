@@ -148,6 +148,7 @@ class Recorder:
         # every evaluation loss value of the whole run, fast-forwarded part included:
         # [optimizer steps so far, call site, value]
         self.eval_losses: list[list] = []
+        self.eval_loss_rows: list[int] = []  # the rows of each of those calls' target
         self.eval_errors: list[list] = []  # [steps, sum of |prediction - target|, elements]
         self.call_fit: list[float] = []  # call_note.py: the noted call's prediction vs target
         # [steps, sum of |target - its median|, elements]: the same calls' best constant

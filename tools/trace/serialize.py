@@ -67,6 +67,7 @@ def trace_dict(rec: Recorder) -> dict:
         "holdout_losses": rec.holdout_losses[:MAX_CURVE],
         "holdout_level": rec.iv_state.holdout_level,
         "eval_losses": rec.eval_losses,
+        "eval_loss_rows": rec.eval_loss_rows,
         "eval_matches": rec.eval_matches,
         "eval_outside": rec.eval_outside,
         "eval_values": _eval_values(rec),

@@ -173,6 +173,7 @@ class Trace(TraceRecord):
     # every evaluation loss value of the run, the fast-forwarded part included:
     # (optimizer steps so far, call site, value; a non-finite value as a string)
     eval_losses: list[tuple[int, str, float | str]] = Field(default_factory=list)
+    eval_loss_rows: list[int] = Field(default_factory=list)  # per eval_losses call, target rows
     # the program's evaluation accuracy: (optimizer steps so far, matched, compared)
     eval_matches: list[tuple[int, int, int]] = Field(default_factory=list)
     eval_outside: EvalOutside | None = None

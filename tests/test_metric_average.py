@@ -1,0 +1,58 @@
+"""An evaluation loss summed over each batch and divided by the number of batches
+(`total / len(loader)`): the printed figure is the per-row average times the batch size.
+The tracer records each evaluation call's value and its rows; the printed number equals
+the wrong average to its digits and no right one -> metric_bug, placed at the division.
+Divided by the rows (`len(loader.dataset)`) it is healthy."""
+
+from __future__ import annotations
+
+from conftest import planner_report
+
+from torch_investigate.agent.checks.metric_average import printed_numbers
+
+SCRIPT = """import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+torch.manual_seed(0)
+x = torch.randn(3000, 10)
+y = (x[:, :3].sum(1) > 0).long()
+train = DataLoader(TensorDataset(x[:2400], y[:2400]), batch_size=50, shuffle=True)
+val = DataLoader(TensorDataset(x[2400:], y[2400:]), batch_size=100)
+model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 2))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+def evaluate():
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        for xb, yb in val:
+            total += nn.functional.cross_entropy(model(xb), yb, reduction="sum").item()
+    model.train()
+    return total / DIVISOR
+for epoch in range(5):
+    for xb, yb in train:
+        loss = nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(f"epoch {epoch} train {loss.item():.4f} val_loss {evaluate():.4f}")
+"""
+
+
+def _confirmed(report):
+    return [(f.category, f.symbol, f.line) for f in report.findings if f.status == "confirmed"]
+
+
+def test_summed_batches_divided_by_their_number_are_a_metric_bug(tmp_path):
+    report = planner_report(tmp_path, SCRIPT.replace("DIVISOR", "len(val)"))
+    assert _confirmed(report) == [("metric_bug", "evaluate", 18)]
+
+
+def test_summed_batches_divided_by_the_rows_are_healthy(tmp_path):
+    report = planner_report(tmp_path, SCRIPT.replace("DIVISOR", "len(val.dataset)"))
+    assert _confirmed(report) == []
+
+
+def test_only_numbers_with_enough_digits_are_read():
+    assert printed_numbers("epoch 3 loss 0.0008 acc 97.25 lr 1e-3 step12 x=1.5e-02") == [
+        (97.25, 0.005)
+    ]
