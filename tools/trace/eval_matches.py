@@ -23,7 +23,7 @@ _LABELS = (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch
 def after_op(rec: Recorder, name: str, args, out) -> None:
     if name in SUBTRACTIONS:
         _error(rec, args, out)
-    if name not in EQUALS or len(args) < 2 or not rec.last_output_eval:
+    if name not in EQUALS or len(args) < 2 or not rec.last_output_eval or rec.eval_scores_train:
         return
     a, b = args[0], args[1]
     if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
@@ -112,7 +112,12 @@ def _is_pred(t: torch.Tensor) -> bool:
 
 
 def _error(rec: Recorder, args, out) -> None:
-    if len(args) < 2 or not rec.last_output_eval or len(rec.eval_errors) >= MAX_MATCHES:
+    if (
+        len(args) < 2
+        or not rec.last_output_eval
+        or rec.eval_scores_train
+        or len(rec.eval_errors) >= MAX_MATCHES
+    ):
         return
     a, b = args[0], args[1]
     if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):

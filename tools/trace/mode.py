@@ -28,6 +28,7 @@ from . import (
     softmax_axis,
     target_order,
     term_marks,
+    train_rows,
 )
 from .interventions import reentry
 from .interventions.loss import kept_graph, renormalizing
@@ -334,6 +335,8 @@ class TraceMode(TorchFunctionMode):
             getattr(a0, "_ti_expanded", False) or _adds_unit_axis(name, a0, out, args)
         ):
             out._ti_expanded = True  # an axis of size one the code added on purpose
+        if name == "__getitem__" and len(args) > 1 and self.rec.depth == 0:
+            train_rows.cut(a0, args[1], out)
         if isinstance(a0, torch.Tensor):
             if getattr(a0, "_ti_out", False):
                 out._ti_out = True

@@ -167,6 +167,11 @@ class Recorder:
         ] = []  # tools/trace/eval_matches.py: [steps, matched, compared]
         self.last_nograd_step: int | None = None  # optimizer steps at the last no-grad model call
         self.last_output_eval = False  # the last model output came from an evaluation forward
+        # train_rows.py: what training batches were cut from (tensor ids and shapes) or
+        # loaded by (loader sites), and whether the last evaluation forward scored them
+        self.train_sources: set[tuple] = set()
+        self.train_loaders: set[str] = set()
+        self.eval_scores_train = False
         self.activations: dict[str, dict] = {}
         # scalar terms added into a training loss (ops.loss_term): site -> the line of
         # the sum, and each term's values by the line that computed it

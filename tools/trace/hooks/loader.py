@@ -15,7 +15,7 @@ import inspect
 import torch
 from torch.utils.data import BatchSampler, ConcatDataset, DataLoader, RandomSampler, Subset
 
-from .. import shadow_eval, target_order
+from .. import shadow_eval, target_order, train_rows
 from ..batches import loader_columns
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
@@ -56,6 +56,7 @@ class LoaderIter:
         tensors = tensors_in(batch)
         for t in tensors:
             t._ti_batch = True
+        train_rows.loaded(tensors, self.site)
         shadow_eval.tag(tensors)
         rec.current_batch = tensors
         with rec.quiet():

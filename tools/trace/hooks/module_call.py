@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .. import difference_mask, indexed_rows, shadow_eval, target_order, term_marks
+from .. import difference_mask, indexed_rows, shadow_eval, target_order, term_marks, train_rows
 from ..interventions import batch, reference_model, training
 from ..mode import under_transform
 from ..probes import forward_probes
@@ -110,6 +110,7 @@ def _model_forward(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict):
     for t in tensors:
         t._ti_batch = True
         t._ti_fed = True  # this very tensor is a model's input (an autoencoder's target)
+    train_rows.at_forward(rec, tensors, not grad or not module.training)
     if grad and tensors and rec.detailed:
         target_order.fed(rec, tensors[0])
         target_order.received(rec, tensors, (module, args, kwargs))

@@ -1,0 +1,53 @@
+"""Evaluation forwards that score the training rows: a train-set accuracy through the
+evaluation code (`accuracy(model, train_x, train_y)` on the very tensor the training
+batches are cut from, or the training loader iterated with the model in eval mode). Their
+comparisons are no held-out reading: the program's own evaluation accuracy and error
+(eval_matches.py) leave them out, so memorized rows do not read as learned ones."""
+
+from __future__ import annotations
+
+import torch
+
+from .recorder import Recorder
+
+
+def _key(t: torch.Tensor) -> tuple[int, tuple[int, ...]]:
+    return id(t), tuple(t.shape)
+
+
+def cut(a0, index, out) -> None:
+    """`out = a0[index]` by a 1-D index tensor: the rows of a batch cut from a0."""
+    if (
+        isinstance(a0, torch.Tensor)
+        and isinstance(out, torch.Tensor)
+        and isinstance(index, torch.Tensor)
+        and index.dim() == 1
+        and a0.dim() >= 1
+    ):
+        out._ti_cut_from = _key(a0)
+
+
+def loaded(tensors: list[torch.Tensor], site: str) -> None:
+    for t in tensors:
+        t._ti_loader = site
+
+
+def at_forward(rec: Recorder, tensors: list, evaluation: bool) -> None:
+    """A top-level model forward: a training forward notes where its batch came from; an
+    evaluation forward notes whether its input is the training data itself."""
+    x = tensors[0] if tensors and isinstance(tensors[0], torch.Tensor) else None
+    if x is None:
+        rec.eval_scores_train = False
+        return
+    if not evaluation:
+        source = getattr(x, "_ti_cut_from", None)
+        if source is not None:
+            rec.train_sources.add(source)
+        loader = getattr(x, "_ti_loader", None)
+        if loader is not None:
+            rec.train_loaders.add(loader)
+        return
+    loader = getattr(x, "_ti_loader", None)
+    rec.eval_scores_train = _key(x) in rec.train_sources or (
+        loader is not None and loader in rec.train_loaders
+    )
