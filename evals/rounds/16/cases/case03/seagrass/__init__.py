@@ -1,0 +1,1 @@
+"""Seagrass cover segmentation on side-scan sonar tiles."""
