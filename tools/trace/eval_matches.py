@@ -55,6 +55,9 @@ def _values(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
     counts = rec.eval_values["passes"].setdefault(rec.n_steps, {})
     for v, c in zip(taken[0].tolist(), taken[1].tolist(), strict=True):
         counts[float(v)] = counts.get(float(v), 0) + int(c)
+    classes = getattr(pred, "_ti_classes", None)
+    if classes in rec.class_axes and all(0 <= v < classes for v in taken[0].tolist()):
+        return  # indices into the class axis the training loss reads
     if rec.eval_outside is None and any(float(v) not in known for v in taken[0].tolist()):
         made = getattr(pred, "_ti_made_at", None)
         rec.eval_outside = {
@@ -105,6 +108,31 @@ def index_made(name: str, args, out) -> None:
     if isinstance(a0, torch.Tensor) and _is_pred(a0) and isinstance(out[1], torch.Tensor):
         out[1]._ti_made_at = repo_frame()
         out[1]._ti_pred = True
+
+
+# ops that keep a tensor's values (select, reorder, reshape, convert): class indices stay
+# class indices through them
+KEEP_VALUES = {
+    "__getitem__", "view", "reshape", "flatten", "squeeze", "unsqueeze", "contiguous",
+    "clone", "to", "cpu", "long", "int", "masked_select", "t", "transpose", "permute",
+}  # fmt: skip
+
+
+def classes_of(name: str, args, kwargs, out) -> None:
+    """`logits.argmax(dim)` of a prediction: its values are indices into an axis of C
+    entries, and stay so through ops that keep values (`pred[mask]`). When C is the class
+    axis a training loss reads (Recorder.class_axes), a predicted class that no label of
+    the evaluation takes is the model's answer, not a metric of something other than
+    classes."""
+    a0 = args[0] if args else None
+    if not isinstance(a0, torch.Tensor) or not isinstance(out, torch.Tensor):
+        return
+    if name in ("argmax", "argmin") and _is_pred(a0):
+        dim = kwargs.get("dim", args[1] if len(args) > 1 else None)
+        if isinstance(dim, int) and a0.dim():
+            out._ti_classes = int(a0.shape[dim])
+    elif name in KEEP_VALUES and getattr(a0, "_ti_classes", None) is not None:
+        out._ti_classes = a0._ti_classes
 
 
 def _is_pred(t: torch.Tensor) -> bool:

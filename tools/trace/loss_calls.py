@@ -74,6 +74,8 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
     if grad and rec.status == "running":
         if inp.requires_grad and not tgt.requires_grad:  # a loss that trains something
             class_stream.record(rec, key, tgt)
+            if name in INDEX_TARGET and inp.dim() >= 2:
+                rec.class_axes.add(int(inp.shape[1]))
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
         _keep_for_probes(rec, func, ops, tgt)
         shadow_eval.target_seen(rec, tgt)

@@ -157,6 +157,7 @@ class TraceMode(TorchFunctionMode):
             out = func(*args, **kwargs)  # the program's own call
         if isinstance(out, torch.Tensor):
             out = self._reshape_as_permute(name, args, out)
+            eval_matches.classes_of(name, args, kwargs, out)
             self._after_op(name, func, args, kwargs, out)
             if rec.pending_nograd:
                 provenance.feeds_training(rec, args, out)
@@ -201,7 +202,9 @@ class TraceMode(TorchFunctionMode):
             rec.op_site("from_numpy", repo_frame(), in_forward=True)
         if name in BINARY and len(args) >= 2:
             grew = ops.broadcast(rec, name, args)
-            if grew is not None:
+            if grew is not None and any(ops.on_gradient_path(a) for a in args[:2]):
+                # a broadcast among data alone (a padding mask `pos < lengths`, a grid) makes
+                # data: only one that grows a tensor on the gradient's path marks the loss
                 self._grew = grew
         if name in DIM_OPS:
             ops.reduction_dim(rec, name, args, kwargs)

@@ -172,6 +172,7 @@ class Recorder:
         self.train_sources: set[tuple] = set()
         self.train_loaders: set[str] = set()
         self.eval_scores_train = False
+        self.class_axes: set[int] = set()  # the class-axis sizes of training class-index losses
         self.activations: dict[str, dict] = {}
         # scalar terms added into a training loss (ops.loss_term): site -> the line of
         # the sum, and each term's values by the line that computed it
