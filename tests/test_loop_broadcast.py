@@ -65,3 +65,53 @@ print(f"loss={loss.item():.4f}")
 """
     report = planner_report(tmp_path, script)
     assert not [f for f in report.findings if f.status == "confirmed"], report.findings
+
+
+PADDED = """import torch
+from torch import nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+# sequences of 1..5 digits counting up (wrapping), padded with 0 to length 12
+def batch(n):
+    start = torch.randint(1, 6, (n, 1))
+    length = torch.randint(4, 12, (n, 1))
+    pos = torch.arange(12)
+    seq = (start + pos - 1) % 5 + 1
+    return torch.where(pos < length, seq, torch.zeros_like(seq))
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(6, 16)
+        self.rnn = nn.GRU(16, 32, batch_first=True)
+        self.out = nn.Linear(32, 6)
+    def forward(self, tokens):
+        return self.out(self.rnn(self.emb(tokens))[0])
+def token_loss(logits, targets):
+    ce = F.cross_entropy(logits.reshape(-1, 6), targets.reshape(-1), reduction="none")
+    keep = (targets != 0).reshape(-1).float()
+    return (ce * keep).sum() / keep.sum().clamp(min=1.0)
+@torch.no_grad()
+def fives_accuracy(model, data):
+    inp, tgt = data[:, :-1], data[:, 1:]
+    pred = model(inp).argmax(-1)
+    fives = tgt == 5
+    return (pred[fives] == tgt[fives]).float().mean().item()
+model = LM()
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+val = batch(300)
+for step in range(150):
+    data = batch(64)
+    loss = token_loss(model(data[:, :-1]), data[:, 1:])
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 50 == 49:
+        print(f"step {step} loss {loss.item():.4f} fives_acc {fives_accuracy(model, val):.3f}")
+"""
+
+
+def test_a_padding_mask_built_by_a_broadcast_in_the_loop_is_data(tmp_path):
+    # each step makes its batch: `pos < length` ([12] against [64, 1]) pads the sequences;
+    # no operand is on the gradient's path, so the loss computed from them reads data
+    report = planner_report(tmp_path, PADDED)
+    assert not [f for f in report.findings if f.status == "confirmed"], report.findings

@@ -228,6 +228,11 @@ def _per_feature(rec: Recorder, t: torch.Tensor, shape) -> bool:
     )
 
 
+def on_gradient_path(t) -> bool:
+    """A tensor the loss's gradient can flow through, or computed from a model's output."""
+    return isinstance(t, torch.Tensor) and (t.requires_grad or _role(t) == "prediction")
+
+
 def _role(t: torch.Tensor) -> str:
     """What an operand is: computed from a model's output, from a batch, or neither."""
     if getattr(t, "_ti_out", False) or getattr(t, "_ti_pred", False):
