@@ -91,3 +91,46 @@ def test_features_known_before_the_fare_are_healthy(tmp_path):
 def test_a_network_that_adds_its_inputs_is_no_leak(tmp_path):
     report = planner_report(tmp_path, ADDER)
     assert "split_leakage" not in _confirmed(report)
+
+
+WINDOWS = """import numpy as np
+import torch
+from torch import nn
+rng = np.random.default_rng(1)
+walk = np.cumsum(rng.normal(0, 1, 5000)) * 0.1 + np.sin(np.arange(5000) / 9)
+W = 30
+starts = np.arange(len(walk) - W - 5)
+X = np.stack([walk[s:s + W] for s in starts]).astype(np.float32)
+y = np.array([TARGET for s in starts], dtype=np.float32)
+y = y - X[:, -1]                      # the change from the last reading
+X = (X - X.mean(0)) / X.std(0)
+y = (y - y.mean()) / y.std()
+X, y = torch.from_numpy(X), torch.from_numpy(y)
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(W, 64), nn.Tanh(), nn.Linear(64, 1))
+opt = torch.optim.Adam(model.parameters(), lr=2e-3)
+cut = 4000
+for epoch in range(4):
+    perm = torch.randperm(cut)
+    for i in range(0, cut, 16):
+        b = perm[i:i + 16]
+        loss = nn.functional.mse_loss(model(X[b]).squeeze(1), y[b])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        val = nn.functional.mse_loss(model(X[cut:]).squeeze(1), y[cut:]).item()
+    print(f"epoch {epoch} loss {loss.item():.4f} val_mse {val:.4f}")
+"""
+
+
+def test_a_target_inside_its_window_is_found_over_batches_pooled_to_enough_rows(tmp_path):
+    # 30 columns, batches of 16 rows: no batch alone can show an exact fit; pooled, the
+    # target (a reading inside the window minus the last one) is two columns' difference
+    report = planner_report(tmp_path, WINDOWS.replace("TARGET", "walk[s + 12]"))
+    assert [f.category for f in report.findings if f.status == "confirmed"] == ["split_leakage"]
+
+
+def test_a_target_beyond_its_window_is_healthy(tmp_path):
+    report = planner_report(tmp_path, WINDOWS.replace("TARGET", "walk[s + W + 4]"))
+    assert not [f for f in report.findings if f.status == "confirmed"]

@@ -53,7 +53,7 @@ class BatchStats:
         self.column_equal: list = [None, 0]
         # a real-valued target that a linear combination of the input columns (and a
         # constant) reproduces exactly: [batches where it did, batches compared]
-        self.target_linear: list = [0, 0]
+        self.target_linear: list = [0, 0, []]  # exact fits, fits, rows pooled for the next
         # the same per DataLoader site, for a hand-written loss the tracer cannot read a
         # target from: a loader's (x, y) with y real-valued per row
         self.loader_columns: dict[str, list] = {}
@@ -181,13 +181,22 @@ def _linear_exact(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:
     """Count the batches whose real-valued target a least-squares fit of some of the input
     columns and a constant reproduces to float rounding, the others left out (a total that
     is the fare plus the tip among the features of a fare model), with rows enough that no
-    fit is exact by construction. Targets of whole numbers (classes) are not compared."""
+    fit is exact by construction: batches with fewer rows than that are pooled (acc[2])
+    until they have them. Targets of whole numbers (classes) are not compared."""
     if acc[1] >= LINEAR_BATCHES or bool((y == y.round()).all()):
         return
     x = inputs.detach().double()
-    n, k = x.shape
-    if k < 2 or k > 256 or n < 2 * (k + 1):
+    k = x.shape[1]
+    if k < 2 or k > 256:
         return
+    pool = acc[2] if len(acc) > 2 and acc[2] and acc[2][0][0].shape[1] == k else []
+    pool.append((x, y))
+    if sum(len(p) for _, p in pool) < 2 * (k + 1):
+        acc[2:] = [pool]
+        return
+    acc[2:] = [[]]
+    x, y = torch.cat([p for p, _ in pool]), torch.cat([q for _, q in pool])
+    n = x.shape[0]
     a = torch.cat([x, torch.ones(n, 1, dtype=x.dtype)], 1)
     fit = torch.linalg.lstsq(a, y[:, None]).solution
     residual = float((a @ fit).squeeze(1).sub(y).std())

@@ -11,6 +11,7 @@ from collections import Counter
 
 from . import class_stream, indexed_rows
 from .batches import BatchStats
+from .hooks import loader
 from .hooks.module_facts import end_stats
 from .recorder import FORMAT_VERSION, MAX_CURVE, Recorder
 from .tensors import SEEN_FUNCTIONS, frame_dict, frame_key, norm
@@ -80,7 +81,7 @@ def trace_dict(rec: Recorder) -> dict:
         "metric_probes": rec.metric_probes,
         "row_offsets": {k: _offsets(a) for k, a in rec.batches.row_offsets.items() if a[0] >= 2},
         "input_normalizer": rec.input_normalizer,
-        "subset_overlaps": subset_overlaps(rec),
+        "subset_overlaps": loader.subset_overlaps(rec),
         "lrs": rec.lrs[:MAX_CURVE],
         "models": models,
         "parameters": params,
@@ -471,24 +472,6 @@ def batches_section(stats: BatchStats, train_sites: set[str]) -> dict:
         "target_linear_exact": stats.target_linear[0],
         "target_linear_compared": stats.target_linear[1],
     }
-
-
-def subset_overlaps(rec: Recorder) -> list[dict]:
-    """Samples a training loader and another loader read from the same dataset."""
-    out = []
-    for train_site, (base, train_ids) in rec.subsets.items():
-        if rec.loaders.get(train_site, {}).get("role") != "train":
-            continue
-        for other_site, (other_base, other_ids) in rec.subsets.items():
-            if other_site == train_site or other_base is not base:
-                continue
-            if rec.loaders.get(other_site, {}).get("role") == "train":
-                continue
-            out.append({
-                "train": train_site, "eval": other_site, "train_n": len(train_ids),
-                "eval_n": len(other_ids), "overlap": len(train_ids & other_ids),
-            })  # fmt: skip
-    return out
 
 
 def _f(v) -> float | None:

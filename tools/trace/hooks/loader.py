@@ -224,3 +224,21 @@ def _loader_info(loader: DataLoader, site: str, frame) -> dict:
         "iterations": 0,
         "role": None,
     }
+
+
+def subset_overlaps(rec: Recorder) -> list[dict]:
+    """Samples a training loader and another loader read from the same dataset."""
+    out = []
+    for train_site, (base, train_ids) in rec.subsets.items():
+        if rec.loaders.get(train_site, {}).get("role") != "train":
+            continue
+        for other_site, (other_base, other_ids) in rec.subsets.items():
+            if other_site == train_site or other_base is not base:
+                continue
+            if rec.loaders.get(other_site, {}).get("role") == "train":
+                continue
+            out.append({
+                "train": train_site, "eval": other_site, "train_n": len(train_ids),
+                "eval_n": len(other_ids), "overlap": len(train_ids & other_ids),
+            })  # fmt: skip
+    return out
