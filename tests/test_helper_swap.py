@@ -66,6 +66,26 @@ def test_the_static_check_points_at_the_call_whose_roles_the_names_reverse():
     assert not [f for f in agreeing if f.category == "loss_args_swapped"]
 
 
+POISSON = (
+    "poisson_nll(counts, log_rate):\n    return (torch.exp(log_rate) - counts * log_rate).mean()"
+)
+
+
+def test_an_argument_spelled_as_the_helper_s_other_parameter_points_at_the_call():
+    """Names that say nothing of roles (`counts`, `log_rate`): the caller passes its
+    `log_rate` where the helper has `counts`, so the orders differ, whatever they mean."""
+    calls = {
+        "poisson_nll(log_rate, y[idx])": [("loss_args_swapped", 21)],
+        "poisson_nll(y[idx], log_rate)": [],
+    }
+    for call, expected in calls.items():
+        source = _repo(POISSON, call).replace("mu = model(X[idx])", "log_rate = model(X[idx])")
+        found = run_static_checks(CodeIndex.from_sources({"train.py": source}), strict=True)
+        assert [
+            (f.category, f.line) for f in found if f.category == "loss_args_swapped"
+        ] == expected
+
+
 def test_the_rewrite_routes_only_that_call_through_the_noting_wrapper():
     source = b"a = 1\nloss = helper(out, y, eps=1e-6) + other(y)\n"
     rewritten = _rewrite(source, 2, 1)

@@ -62,6 +62,21 @@ def _model_roles(ctx: CheckContext, unit, positional) -> Iterator[tuple[int, int
             yield i, j
 
 
+def _named_reversed(params: list[str], i: int, j: int) -> bool:
+    """The helper names a target where the model's output goes, a prediction where the
+    target goes."""
+    if not (TARGET_PARAM.search(params[i]) and PREDICTION_PARAM.search(params[j])):
+        return False
+    return not (TARGET_PARAM.search(params[j]) and not PREDICTION_PARAM.search(params[i]))
+
+
+def _spelled_reversed(positional, params: list[str], i: int, j: int) -> bool:
+    """The caller's argument at one of the two positions is spelled as the helper's
+    parameter at the other (`nll(log_rate, y)` into `def nll(counts, log_rate)`): the
+    caller's order is not the helper's, whatever the names mean."""
+    return sx.text(positional[i]) == params[j] or sx.text(positional[j]) == params[i]
+
+
 def helper_calls(ctx: CheckContext) -> Iterator[tuple[HelperCall, object]]:
     """Calls of a repo function whose result reaches a backward, with the model's output
     where the function's parameter names a target and the batch's target where it names a
@@ -72,9 +87,7 @@ def helper_calls(ctx: CheckContext) -> Iterator[tuple[HelperCall, object]]:
         if len(params) < 2 or not _reaches_backward(call):
             continue
         for i, j in _model_roles(ctx, unit, positional):
-            if not (TARGET_PARAM.search(params[i]) and PREDICTION_PARAM.search(params[j])):
-                continue
-            if TARGET_PARAM.search(params[j]) and not PREDICTION_PARAM.search(params[i]):
+            if not (_named_reversed(params, i, j) or _spelled_reversed(positional, params, i, j)):
                 continue
             yield (
                 HelperCall(unit.file, sx.line(call), i, j, sym.qualname, (params[i], params[j])),
