@@ -17,6 +17,7 @@ from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.locations import first_static_location, where
+from torch_investigate.agent.checks.metric_bound import tracer_learns
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.checks.pairing_fresh import own_accuracy, own_error
 from torch_investigate.tools.tracefile.trace import Trace
@@ -37,8 +38,10 @@ def evaluation_untransferred(
     (`train_side` says how that was shown: the program's own fresh batches, else the
     reference fits with `floor`, the loss's marginal level in the curve's units) but the
     program's evaluation stays trivial."""
-    if t.eval_outside is not None:
-        return False  # predictions that are no labels: a metric question (stage 7)
+    if t.eval_outside is not None or tracer_learns(t):
+        # predictions that are no labels, or that the tracer finds right on the same
+        # evaluation rows far more often than the program counts: a metric question
+        return False
     if len(t.optimizers) > 1 or len({str(c.frame) for c in t.train_loss_calls()}) > 1:
         # several losses or optimizers (two heads, a GAN): the training that carries its
         # targets need not be the one the evaluation scores (an untrained second head)

@@ -20,6 +20,7 @@ from torch_investigate.agent.checks.baseline import (
 from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
 from torch_investigate.agent.checks.metric_average import wrong_average
+from torch_investigate.agent.checks.metric_bound import accuracy_gap
 from torch_investigate.agent.checks.metric_perfect import imperfect_metric
 from torch_investigate.agent.checks.numbers import fmt, listed
 from torch_investigate.agent.checks.shifted_labels import shifted_labels
@@ -279,6 +280,7 @@ def metrics(session: Session, ev: Evidence) -> None:
     shifted = shifted_labels(t)
     imperfect = imperfect_metric(session, t)
     averaged = wrong_average(session, t)
+    bounded = accuracy_gap(t)
     if bcast:
         o = bcast[0]
         text = f"`{o.op}` at {o.frame} compares {o.shapes[0]} with {o.shapes[1]} and gets {o.out_shape}: every prediction is compared with every target"
@@ -322,6 +324,9 @@ def metrics(session: Session, ev: Evidence) -> None:
     elif averaged is not None:
         text, divided, frame = averaged
         o = SimpleNamespace(frame=frame, location=divided)
+    elif bounded is not None:
+        text, frame = bounded
+        o = SimpleNamespace(frame=frame)
     else:
         missing = eval_missing(t)
         if missing and missing[0] == "skipped":

@@ -235,10 +235,15 @@ class TraceMode(TorchFunctionMode):
         ):
             # the last in-place write before training: where the weight got its start
             self.rec.init_sites[id(a0)] = repo_frame()
+        parts = (
+            list(args[0])
+            if name in ("cat", "stack", "concat") and args and isinstance(args[0], (list, tuple))
+            else args[:2]
+        )
         if any(
             isinstance(a, torch.Tensor)
             and (getattr(a, "_ti_out", False) or getattr(a, "_ti_pred", False))
-            for a in args[:2]
+            for a in parts
         ):
             out._ti_pred = True  # computed from a model's output (a prediction, a score)
         src = provenance.derived_from(args)

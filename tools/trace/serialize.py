@@ -76,6 +76,7 @@ def trace_dict(rec: Recorder) -> dict:
         "eval_error_levels": rec.eval_error_levels,
         "call_fit": rec.call_fit[:MAX_CURVE],
         "shadow_eval": rec.shadow_eval,
+        "shadow_correct": rec.shadow_correct,
         "eval_shifted": rec.eval_shifted,
         "eval_shift_frame": rec.eval_shift_frame,
         "metric_probes": rec.metric_probes,

@@ -186,6 +186,8 @@ class Trace(TraceRecord):
     call_fit: list[float] = Field(default_factory=list)
     # the training loss on evaluation loaders' batches (shadow_eval.py): [steps, sum, rows]
     shadow_eval: list[tuple[int, float, int]] = Field(default_factory=list)
+    # the same batches classified by the tracer: [steps, rows right, rows]
+    shadow_correct: list[tuple[int, int, int]] = Field(default_factory=list)
     # per evaluation `==` of predictions and labels: (steps, matches with the predictions
     # one value up, one value down, compared) and where the first was made
     eval_shifted: list[tuple[int, int, int, int]] = Field(default_factory=list)

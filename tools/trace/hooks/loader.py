@@ -20,7 +20,7 @@ from ..batches import loader_columns
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
 from ..tensors import frame_dict, frame_key, tensors_in
-from .built_at import construction_frame
+from .built_at import caller_of_construction, construction_frame
 from .guard import Undo, guarded
 
 
@@ -89,7 +89,7 @@ def install(rec: Recorder, undo: Undo) -> None:
         if rec.busy:
             return
         frame = construction_frame(self)
-        site = frame_key(frame)
+        frame, site = _own_site(rec, frame, *caller_of_construction(self))
         object.__setattr__(self, "_ti_site", site)
         if site not in rec.loaders:
             rec.loaders[site] = _loader_info(self, site, frame)
@@ -109,6 +109,27 @@ def install(rec: Recorder, undo: Undo) -> None:
     DataLoader.__iter__ = iter_
     undo.append(lambda: setattr(DataLoader, "__init__", orig_init))
     undo.append(lambda: setattr(DataLoader, "__iter__", orig_iter))
+
+
+def _own_site(rec: Recorder, frame, caller, at) -> tuple:
+    """(frame, site) a loader is known by: where it is built, unless a loader built there
+    came from another call of the helper that builds both (`make_loader(train_ds)`,
+    `make_loader(val_ds)`): then the line of that call, or, for two calls on one line,
+    the line with the call's rank (`train.py:17#2`). A loader rebuilt by the same call
+    (every epoch) keeps its site."""
+    site = frame_key(frame)
+    first = rec.loader_callers.setdefault(site, (frame_key(caller), at))
+    if caller is None or first == (frame_key(caller), at):
+        return frame, site
+    if first[0] != frame_key(caller):
+        frame, site = caller, frame_key(caller)
+        rec.loader_callers.setdefault(site, (site, at))
+        if rec.loader_callers[site] == (site, at):
+            return frame, site
+    calls = rec.loader_calls.setdefault(site, [])
+    if at not in calls:
+        calls.append(at)
+    return frame, f"{site}#{calls.index(at) + 2}"
 
 
 def _in_process(signature: inspect.Signature, loader, a: tuple, k: dict) -> tuple[tuple, dict, int]:
