@@ -390,6 +390,8 @@ def registration(session: Session, ev: Evidence) -> None:
             where=first_static_location(session, "frozen_parameters")
             or places.unfreeze_that_ran(session)
             or where(session, next((p.frozen_at for p in frozen if p.frozen_at), None))
+            # no line froze them: they were made frozen (`from_pretrained`, freeze=True)
+            or where(session, next((p.module_created for p in frozen if p.module_created), None))
             or (where(session, t.optimizers[0].frame) if t.optimizers else None),
             why="requires_grad=False parameters get no gradient, so the optimizer cannot move them although it was given them to train",
             confirm=f"print([n for n, p in model.named_parameters() if not p.requires_grad]); set requires_grad=True on {names[0]} if it is meant to train",

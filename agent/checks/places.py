@@ -153,7 +153,10 @@ def input_origin(session: Session, frame: Frame | None) -> Location | None:
     another function (`model(torch.from_numpy(prepare_inputs(X)))`: prepare_inputs; a batch
     of a loader passed in: where that loader and its dataset are built)."""
     unit = session.index.unit(frame.file) if frame is not None else None
-    for call in _calls_on(session, unit, frame, models=True):
+    calls = _calls_on(session, unit, frame, models=True)
+    if calls and all(_calls_a_module(session, unit, c) for c in calls):
+        calls = calls[::-1]  # the innermost model call takes the data (`probe(encoder(x))`)
+    for call in calls:
         arg = sx.argument(call, 0, "x")
         origin = _made_elsewhere(session, unit, call, arg) if arg is not None else None
         if origin is not None:
@@ -192,12 +195,27 @@ def _calls_a_module(session: Session, unit, call) -> bool:
     )
 
 
-def _made_elsewhere(session: Session, unit, call, arg) -> Location | None:
+def _made_elsewhere(session: Session, unit, call, arg, *, local: bool = True) -> Location | None:
     """The first expression on the way to `arg` that is written in another function than
-    the call's, else None."""
+    the call's (with `local`, arithmetic on it in the call's own function first), else
+    None."""
     a = analysis(session.index)
     start = session.index.enclosing_symbol(unit.file, sx.line(call))
     for origin in a.flow.trace(Value(arg, a.flow.frame_at(unit, arg)), dataflow=True):
+        # a batch (or the data passed in) worked on by arithmetic right before the model
+        # (`model(x / x.abs().max())`): the inputs are transformed there
+        worked = next(
+            (
+                v
+                for v in origin.path
+                if local
+                and v.node.type == "binary_operator"
+                and session.index.enclosing_symbol(v.file, v.line) == start
+            ),
+            None,
+        )
+        if worked is not None:
+            return Location(file=worked.file, line=worked.line, symbol=start)
         for v in origin.path:
             symbol = session.index.enclosing_symbol(v.file, v.line)
             if symbol != start and v.node.type not in _NAMES:
@@ -225,9 +243,9 @@ def _dataset_made(session: Session, v: Value) -> Location | None:
         return None
     unit = session.index.unit(v.file)
     ds = sx.argument(v.node, 0, "dataset")
-    return (
-        _made_elsewhere(session, unit, v.node, ds) if unit is not None and ds is not None else None
-    )
+    if unit is None or ds is None:
+        return None
+    return _made_elsewhere(session, unit, v.node, ds, local=False)
 
 
 _NAMES = ("identifier", "expression_list", "tuple", "pattern_list", "return_statement")

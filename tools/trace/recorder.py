@@ -172,7 +172,14 @@ class Recorder:
         self.train_sources: set[tuple] = set()
         self.train_loaders: set[str] = set()
         self.eval_scores_train = False
-        self.class_axes: set[int] = set()  # the class-axis sizes of training class-index losses
+        # loader site -> (its builder's caller, the instruction there) of the first loader
+        # built at it; site -> further calls on one line (hooks/loader.py: _own_site)
+        self.loader_callers: dict[str, tuple] = {}
+        self.loader_calls: dict[str, list] = {}
+        self.class_axes: set[int] = set()
+        self.backwards_at_cap: int | None = (
+            None  # _evaluated: backwards when the cap was met  # the class-axis sizes of training class-index losses
+        )
         self.activations: dict[str, dict] = {}
         # scalar terms added into a training loss (ops.loss_term): site -> the line of
         # the sum, and each term's values by the line that computed it
@@ -247,6 +254,7 @@ class Recorder:
         self.target_pos: int | None = None
         self.current_batch: list | None = None
         self.shadow_eval: list[list] = []
+        self.shadow_correct: list[list] = []  # [steps, rows classified right, rows]
         # eval_matches.py: [steps, matches one value up, one value down, compared] per `==`
         self.eval_shifted: list[list] = []
         self.eval_shift_frame: dict | None = None  # the first such comparison
@@ -407,8 +415,16 @@ class Recorder:
         ensemble evaluated once all its members are trained) goes on, up to EVAL_WAIT
         times the cap, until a training step follows its first evaluation: the
         evaluation is what the data and mode stages read."""
-        if not self.cfg.fast_forward or steps >= self.cfg.max_total_steps * EVAL_WAIT:
-            return True  # a run with a change stops at its steps
+        if not self.cfg.fast_forward:
+            # a run with a change stops at its steps, once what follows the last of them
+            # up to the next backward has run (the evaluation after training: compared)
+            if steps > self.cfg.max_total_steps:
+                return True
+            if self.backwards_at_cap is None:
+                self.backwards_at_cap = self.counts["backward"]
+            return self.counts["backward"] > self.backwards_at_cap
+        if steps >= self.cfg.max_total_steps * EVAL_WAIT:
+            return True
         return self.last_nograd_step is not None and steps > self.last_nograd_step
 
     def progress_snapshot(self) -> dict:
