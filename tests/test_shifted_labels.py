@@ -13,12 +13,17 @@ from torch_investigate.tools.tracefile.eval_records import EvalValues
 from torch_investigate.tools.tracefile.trace import Trace
 
 
-def _trace(matched: int, up: int, down: int, labels=((1.0, 30), (2.0, 40), (3.0, 30))) -> Trace:
+def _trace(
+    matched: int, up: int, down: int, labels=((1.0, 30), (2.0, 40), (3.0, 30)), before=None
+) -> Trace:
+    """Two evaluation passes: the one before the last as `before` (matched, up, down),
+    by default the last one's."""
+    b = before or (matched, up, down)
     return Trace(
         format_version=1,
         status="completed",
-        eval_matches=[(5, 10, 100), (9, matched, 100)],
-        eval_shifted=[(5, 10, 10, 100), (9, up, down, 100)],
+        eval_matches=[(5, b[0], 100), (9, matched, 100)],
+        eval_shifted=[(5, b[1], b[2], 100), (9, up, down, 100)],
         eval_values=EvalValues(first_labels=list(labels)),
     )
 
@@ -26,6 +31,12 @@ def _trace(matched: int, up: int, down: int, labels=((1.0, 30), (2.0, 40), (3.0,
 def test_predictions_that_match_one_value_up_are_a_metric_bug():
     found = shifted_labels(_trace(matched=5, up=90, down=3))
     assert found is not None and "one value up" in found[0]
+
+
+def test_a_shift_seen_in_one_pass_only_is_chance():
+    """A head rebuilt at every call lines up with a neighbour in one pass, not the next."""
+    assert shifted_labels(_trace(matched=5, up=90, down=3, before=(20, 15, 60))) is None
+    assert shifted_labels(_trace(matched=5, up=90, down=3, before=(30, 25, 30))) is None
 
 
 def test_a_good_or_a_poor_model_matches_best_as_written():

@@ -17,29 +17,44 @@ from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 def shifted_labels(t: Trace) -> tuple[str, Frame | None] | None:
     """(the observation, where the comparison is) when the last evaluation pass matches
-    clearly better shifted by one value than as written."""
+    clearly better shifted by one value than as written, and the pass before it (when
+    there is one) the same way: an encoding holds from pass to pass, a model that draws
+    its answers afresh (a head rebuilt at every call) lines up with a neighbour only by
+    chance, once."""
     if not t.eval_shifted or not t.eval_matches or t.eval_values is None:
         return None
-    last = max(step for step, *_ in t.eval_matches)
-    matched = sum(m for step, m, _ in t.eval_matches if step == last)
-    compared = sum(n for step, _, n in t.eval_matches if step == last)
-    up = sum(u for step, u, _, _ in t.eval_shifted if step == last)
-    down = sum(d for step, _, d, _ in t.eval_shifted if step == last)
     counts = [c for _, c in t.eval_values.first_labels]
-    if not compared or not counts:
+    if not counts:
         return None
     majority = max(counts) / sum(counts)
+    steps = sorted({step for step, *_ in t.eval_matches})
+    found = [_shifted_pass(t, step, majority) for step in steps[-2:]]
+    if any(f is None for f in found) or len({side for side, *_ in found}) != 1:
+        return None
+    side, written, best = found[-1]
+    text = (
+        f"at the last evaluation {fmt(100 * written)}% of the predictions equal their labels "
+        f"(the most frequent label alone would give {fmt(100 * majority)}%), but "
+        f"{fmt(100 * best)}% equal them one value {side}"
+        f"{' (and so at the evaluation before)' if len(found) > 1 else ''}: the predictions "
+        "and the labels count the classes from different origins"
+    )
+    return text, t.eval_shift_frame
+
+
+def _shifted_pass(t: Trace, step: int, majority: float) -> tuple[str, float, float] | None:
+    """(side, share as written, share shifted) when this pass matches clearly better
+    shifted than as written and than the most frequent label, else None."""
+    matched = sum(m for s, m, _ in t.eval_matches if s == step)
+    compared = sum(n for s, _, n in t.eval_matches if s == step)
+    up = sum(u for s, u, _, _ in t.eval_shifted if s == step)
+    down = sum(d for s, _, d, _ in t.eval_shifted if s == step)
+    if not compared:
+        return None
     written, best = matched / compared, max(up, down) / compared
     # beyond what matching this many labels by chance moves a share (a model still at
     # chance matches about the same shifted or not)
     margin = CHANCE_SE * math.sqrt(majority * (1 - majority) / compared)
     if not (best > majority + margin and best > written + margin and written < majority):
         return None
-    side = "up" if up >= down else "down"
-    text = (
-        f"at the last evaluation {fmt(100 * written)}% of the predictions equal their labels "
-        f"(the most frequent label alone would give {fmt(100 * majority)}%), but "
-        f"{fmt(100 * best)}% equal them one value {side}: the predictions and the labels "
-        "count the classes from different origins"
-    )
-    return text, t.eval_shift_frame
+    return ("up" if up >= down else "down"), written, best
