@@ -71,7 +71,7 @@ from torch import nn
 
 torch.manual_seed(0)
 raw = torch.rand(3000, 4) * torch.tensor([1.0, 2.0, 3.0, 4.0]) + 0.5
-y = torch.log(raw[:, :1]) * 2 + raw[:, 1:2] - 0.5 * raw[:, 2:3]
+y = torch.log(raw[:, :1]) * 2 + raw[:, 1:2] - 0.5 * raw[:, 2:3] + 0.05 * torch.randn(3000, 1)
 
 
 def features(r):

@@ -11,6 +11,7 @@ keeps every column's distribution and changes what each one means."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks import places
@@ -19,7 +20,12 @@ from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.metric_bound import tracer_learns
 from torch_investigate.agent.checks.numbers import fmt
-from torch_investigate.agent.checks.pairing_fresh import own_accuracy, own_error
+from torch_investigate.agent.checks.pairing_fresh import (
+    CHANCE_SE,
+    EVAL_LEARNS,
+    own_accuracy,
+    own_error,
+)
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -57,6 +63,10 @@ def evaluation_untransferred(
     curve = t.curve()
     if trivial is None or len(curve) < 10:
         return False
+    if acc is not None and acc.stays and not _fresh_accuracy_learns(t, acc.majority):
+        # a loss below the targets' level with an accuracy still at the majority share is
+        # a model early in learning: the evaluation's accuracy then says nothing new
+        return False
     k = max(1, len(curve) // 10)
     last = sum(curve[-k:]) / k
     if floor is not None:
@@ -85,3 +95,20 @@ def evaluation_untransferred(
     )
     ev.item("train_eval_inputs", "failed", text)
     return True
+
+
+def _fresh_accuracy_learns(t: Trace, majority: float) -> bool:
+    """The training batches of the first pass over the data, each classified before the
+    model trained on it, are right clearly more often than the majority share; True
+    when the run does not tell (no loader, no class-index loss)."""
+    loader = t.train_loader()
+    if loader is None or not loader.dataset_len or not loader.batch_size or not t.train_correct:
+        return True
+    per_epoch = math.ceil(loader.dataset_len / loader.batch_size)
+    fresh = [(h, n) for step, h, n in t.train_correct if per_epoch // 2 <= step < per_epoch]
+    n = sum(m for _, m in fresh)
+    if not n:
+        return True
+    right = sum(h for h, _ in fresh) / n
+    se = math.sqrt(majority * (1 - majority) / n)
+    return right >= majority + max(EVAL_LEARNS * (1 - majority), CHANCE_SE * se)

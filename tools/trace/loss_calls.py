@@ -76,6 +76,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
             class_stream.record(rec, key, tgt)
             if name in INDEX_TARGET and inp.dim() >= 2:
                 rec.class_axes.add(int(inp.shape[1]))
+                _train_correct(rec, inp, tgt)
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
         _keep_for_probes(rec, func, ops, tgt)
         shadow_eval.target_seen(rec, tgt)
@@ -135,6 +136,20 @@ def _targets_from_nograd(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor) ->
     fed = {getattr(t, key, None) for t in (inp, tgt) for key in ("_ti_fw", "_ti_from_fw")} - {None}
     if fed:
         rec.resolve_nograd(fed, "train")
+
+
+MAX_TRAIN_CORRECT = 400
+
+
+def _train_correct(rec: Recorder, inp: torch.Tensor, tgt: torch.Tensor) -> None:
+    """How many rows of a training batch the model classifies right before it trains on
+    them (the argmax of [N, C] logits against class indices): the training side of an
+    accuracy the evaluation's can be compared with."""
+    if len(rec.train_correct) >= MAX_TRAIN_CORRECT or inp.dim() != 2 or tgt.shape != inp.shape[:1]:
+        return
+    with rec.quiet():
+        hit = inp.detach().argmax(1) == tgt
+        rec.train_correct.append([rec.n_steps, int(hit.sum()), int(hit.numel())])
 
 
 def _keep_for_probes(rec: Recorder, func, ops: _Operands, tgt: torch.Tensor) -> None:

@@ -177,6 +177,7 @@ class Recorder:
         self.loader_callers: dict[str, tuple] = {}
         self.loader_calls: dict[str, list] = {}
         self.class_axes: set[int] = set()
+        self.train_correct: list[list] = []  # [steps, rows right, rows] of training batches
         self.backwards_at_cap: int | None = (
             None  # _evaluated: backwards when the cap was met  # the class-axis sizes of training class-index losses
         )

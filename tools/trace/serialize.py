@@ -77,6 +77,7 @@ def trace_dict(rec: Recorder) -> dict:
         "call_fit": rec.call_fit[:MAX_CURVE],
         "shadow_eval": rec.shadow_eval,
         "shadow_correct": rec.shadow_correct,
+        "train_correct": rec.train_correct,
         "eval_shifted": rec.eval_shifted,
         "eval_shift_frame": rec.eval_shift_frame,
         "metric_probes": rec.metric_probes,

@@ -188,6 +188,8 @@ class Trace(TraceRecord):
     shadow_eval: list[tuple[int, float, int]] = Field(default_factory=list)
     # the same batches classified by the tracer: [steps, rows right, rows]
     shadow_correct: list[tuple[int, int, int]] = Field(default_factory=list)
+    # training batches classified before the step on them: [steps, rows right, rows]
+    train_correct: list[tuple[int, int, int]] = Field(default_factory=list)
     # per evaluation `==` of predictions and labels: (steps, matches with the predictions
     # one value up, one value down, compared) and where the first was made
     eval_shifted: list[tuple[int, int, int, int]] = Field(default_factory=list)
