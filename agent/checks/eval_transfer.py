@@ -88,7 +88,7 @@ def evaluation_untransferred(
         confidence="medium",
         evidence=[runtime(text, frame, session)],
         where=first_static_location(session, "preprocessing_mismatch")
-        or places.input_origin(session, frame)
+        or places.input_origin(session, frame, transformed=True)
         or where(session, frame),
         why="the model is scored on inputs prepared otherwise than the ones it learned from, so what it learned does not apply to them",
         confirm="prepare a few evaluation rows through the training pipeline (the same vocabulary, encoders and scalers fitted on training data) and score them again",

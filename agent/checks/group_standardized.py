@@ -78,7 +78,7 @@ def per_group(session: Session, ev: Evidence, t: Trace) -> bool:
         status="confirmed" if confirmed else "plausible",
         confidence="medium",
         evidence=[runtime(text, None, session, train_ratio=r_train, eval_ratio=r_eval)],
-        where=places.input_origin(session, eval_frame(t))
+        where=places.input_origin(session, eval_frame(t), transformed=True)
         or first_static_location(session, "preprocessing_mismatch")
         or where(session, eval_frame(t)),
         why="the model learned on inputs whose group offsets were removed and is evaluated on "

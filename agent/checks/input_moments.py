@@ -144,7 +144,7 @@ def compare_moments(
                       "no evaluation loss, accuracy or error the program computes in torch was recorded to test the inputs "
                       "moved to the training moments against: data that drifts (a later time "
                       "window, other groups) differs the same way", None, session)])],
-        where=places.input_origin(session, frame_of(site) if site else eval_frame(t))
+        where=places.input_origin(session, frame_of(site) if site else eval_frame(t), transformed=True)
         or first_static_location(session, "preprocessing_mismatch")
         or (where(session, frame_of(site)) if site else where(session, eval_frame(t))),
         why="the model is evaluated on inputs transformed differently from those it learned on, so evaluation numbers are wrong even when training works",

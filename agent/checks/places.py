@@ -148,17 +148,25 @@ def index_origin(session: Session, frame: Frame | None) -> Location | None:
     return None
 
 
-def input_origin(session: Session, frame: Frame | None) -> Location | None:
+def input_origin(
+    session: Session, frame: Frame | None, *, transformed: bool = False
+) -> Location | None:
     """Where the input of the model call at `frame` is transformed, when that happens in
     another function (`model(torch.from_numpy(prepare_inputs(X)))`: prepare_inputs; a batch
-    of a loader passed in: where that loader and its dataset are built)."""
+    of a loader passed in: where that loader and its dataset are built). With
+    `transformed` (how evaluation inputs are prepared), arithmetic on the input in the
+    call's own function comes first."""
     unit = session.index.unit(frame.file) if frame is not None else None
     calls = _calls_on(session, unit, frame, models=True)
     if calls and all(_calls_a_module(session, unit, c) for c in calls):
         calls = calls[::-1]  # the innermost model call takes the data (`probe(encoder(x))`)
     for call in calls:
         arg = sx.argument(call, 0, "x")
-        origin = _made_elsewhere(session, unit, call, arg) if arg is not None else None
+        origin = (
+            _made_elsewhere(session, unit, call, arg, local=transformed)
+            if arg is not None
+            else None
+        )
         if origin is not None:
             return origin
     return None
@@ -195,7 +203,7 @@ def _calls_a_module(session: Session, unit, call) -> bool:
     )
 
 
-def _made_elsewhere(session: Session, unit, call, arg, *, local: bool = True) -> Location | None:
+def _made_elsewhere(session: Session, unit, call, arg, *, local: bool = False) -> Location | None:
     """The first expression on the way to `arg` that is written in another function than
     the call's (with `local`, arithmetic on it in the call's own function first), else
     None."""

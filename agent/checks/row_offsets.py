@@ -71,7 +71,7 @@ def wider_eval_rows(session: Session, ev: Evidence, t: Trace) -> bool:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, None, session), aligned.observation],
-            where=places.input_origin(session, eval_frame(t))
+            where=places.input_origin(session, eval_frame(t), transformed=True)
             or first_static_location(session, "preprocessing_mismatch")
             or where(session, eval_frame(t)),
             why="training rows were standardized per group (a recording, a night, a subject) and evaluation rows were not, so the model is scored on inputs unlike those it learned on",
