@@ -44,6 +44,10 @@ def evaluation_untransferred(
     (`train_side` says how that was shown: the program's own fresh batches, else the
     reference fits with `floor`, the loss's marginal level in the curve's units) but the
     program's evaluation stays trivial."""
+    if any(f.output_read and f.training and f.mode_layers is not False for f in t.eval_forwards()):
+        # evaluated with dropout or BatchNorm in training mode: its numbers are the mode's
+        # doing as much as the rows' (stage 7 reads the mode)
+        return False
     if t.eval_outside is not None or tracer_learns(t):
         # predictions that are no labels, or that the tracer finds right on the same
         # evaluation rows far more often than the program counts: a metric question
