@@ -69,17 +69,13 @@ def mask_passed_in(session: Session, frame: Frame | None) -> Location | None:
     parameter (`(per_px * mask).sum() / mask.sum()`) applies what the caller chose: a
     mask of the wrong convention is written where it is passed, the helper's call in a
     training loop. None when the helper builds the mask itself."""
-    unit = session.index.unit(frame.file) if frame is not None else None
-    if unit is None:
-        return None
-    at = [
-        n for n in sx.descendants(unit.tree.root_node, into_scopes=True) if sx.line(n) == frame.line
-    ]
-    fn = sx.enclosing_function(at[0]) if at else None
-    if fn is None:
+    fn = _function_at(session, frame)
+    if fn is None or frame is None:
         return None
     # the loss's own operands are not a mask the caller chose (`err * target`)
-    operands = {i for n in at if n.type == "call" for i in sx.identifiers_in(n)}
+    unit = session.index.unit(frame.file)
+    calls = [c for c in unit.call_nodes if sx.line(c) == frame.line] if unit is not None else []
+    operands = {i for c in calls for i in sx.identifiers_in(c)}
     params = set(sx.parameter_names(fn)) - operands
     for node in sx.descendants(fn):
         if node.type != "binary_operator" or sx.text(node.child_by_field_name("operator")) != "*":

@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.places import _function_at
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Location
 from torch_investigate.tools.tracefile.trace import Frame, Trace
@@ -99,13 +100,7 @@ def wrong_average(session: Session, t: Trace) -> tuple[str, Location | None, Fra
 
 def _divided_at(session: Session, frame: Frame) -> Location | None:
     """The division by a length (`/ len(loader)`) in the function that calls the loss."""
-    unit = session.index.unit(frame.file)
-    if unit is None:
-        return None
-    at = [
-        n for n in sx.descendants(unit.tree.root_node, into_scopes=True) if sx.line(n) == frame.line
-    ]
-    fn = sx.enclosing_function(at[0]) if at else None
+    fn = _function_at(session, frame)
     if fn is None:
         return None
     for node in sx.descendants(fn):
