@@ -12,22 +12,7 @@ def construction_frame(obj):
     """Where an object was built: the innermost repo frame outside its own __init__ chain.
 
     Called directly from a patched __init__ (frame 2 is that __init__'s caller)."""
-    f = sys._getframe(2)
-    while f is not None:
-        if f.f_code.co_name == "__init__" and f.f_locals.get("self") is obj:
-            f = f.f_back
-            continue
-        fr = repo_frame_of(f)
-        if fr is not None:
-            return fr
-        f = f.f_back
-    return None
-
-
-def repo_frame_of(f):
-    if in_repo(f.f_code.co_filename):
-        return (relpath(f.f_code.co_filename), f.f_lineno, f.f_code.co_name)
-    return None
+    return next((fr for fr, _ in _repo_frames(sys._getframe(2), obj)), None)
 
 
 def caller_of_construction(obj):
@@ -35,16 +20,23 @@ def caller_of_construction(obj):
     builds several loaders: each of its calls), and the instruction it is at there (two
     calls on one line). Called directly from a patched __init__, as construction_frame
     is."""
-    f = sys._getframe(2)
-    seen = 0
+    frames = _repo_frames(sys._getframe(2), obj)
+    next(frames, None)
+    return next(frames, (None, None))
+
+
+def _repo_frames(f, obj):
+    """(repo frame, instruction offset) from `f` outward, the object's own __init__
+    chain left out."""
     while f is not None:
-        if not seen and f.f_code.co_name == "__init__" and f.f_locals.get("self") is obj:
-            f = f.f_back
-            continue
-        fr = repo_frame_of(f)
+        own_init = f.f_code.co_name == "__init__" and f.f_locals.get("self") is obj
+        fr = None if own_init else repo_frame_of(f)
         if fr is not None:
-            seen += 1
-            if seen == 2:
-                return fr, f.f_lasti
+            yield fr, f.f_lasti
         f = f.f_back
-    return None, None
+
+
+def repo_frame_of(f):
+    if in_repo(f.f_code.co_filename):
+        return (relpath(f.f_code.co_filename), f.f_lineno, f.f_code.co_name)
+    return None
