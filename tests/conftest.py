@@ -253,6 +253,21 @@ SLOW_BY_MEASUREMENT = frozenset(
         "tests/test_target_skip.py::test_next_token_targets_pass",
         # the logging detach twin, and the numpy cut inside the forward of test_numpy_cut
         "tests/test_cut_in_loss.py::test_an_error_wrapped_through_numpy_cuts_the_angle_head",
+        # 2026-12-03 (stop 36: the default run idle at 3 min 41 s), about 90 s of one core;
+        # each healthy case below keeps its defect twin (same fixture, same checks) in the
+        # default run, and where a file has another healthy case, that one stays too
+        "tests/test_train_set_score.py::test_labels_in_place_with_a_train_set_score_are_healthy",
+        "tests/test_window_target.py::test_a_target_rolled_into_the_future_is_healthy",
+        "tests/test_linear_target.py::test_a_target_beyond_its_window_is_healthy",
+        "tests/test_pairing_own_loss.py::test_targets_read_at_each_window_s_own_start_are_healthy",
+        "tests/test_hand_written_loss.py::test_intact_pairs_pass_it",
+        "tests/test_row_offsets.py::test_offsets_on_both_sides_are_healthy",
+        "tests/test_final_evaluation.py::test_inputs_scaled_alike_for_a_final_evaluation_are_healthy",
+        "tests/test_visible_mask.py::test_observed_entries_with_zeros_elsewhere_are_healthy",
+        "tests/test_metric_bound.py::test_predictions_and_labels_gathered_in_one_pass_are_healthy",
+        "tests/test_metric_perfect.py::test_a_dice_smoothed_on_both_sides_is_healthy",
+        "tests/test_loop_broadcast.py::test_a_padding_mask_built_by_a_broadcast_in_the_loop_is_data",
+        "tests/test_frozen_intent.py::test_a_fixed_random_projection_beside_a_trained_trunk_is_no_defect",
     }
 )
 
