@@ -2,7 +2,8 @@
 (`total / len(loader)`): the printed figure is the per-row average times the batch size.
 The tracer records each evaluation call's value and its rows; the printed number equals
 the wrong average to its digits and no right one -> metric_bug, placed at the division.
-Divided by the rows (`len(loader.dataset)`) it is healthy."""
+Divided by the rows (`len(loader.dataset)`) it is healthy. The same for the program's own
+`==` count: `100. * correct / len(loader)` prints an accuracy no count of rows gives."""
 
 from __future__ import annotations
 
@@ -49,6 +50,48 @@ def test_summed_batches_divided_by_their_number_are_a_metric_bug(tmp_path):
 
 def test_summed_batches_divided_by_the_rows_are_healthy(tmp_path):
     report = planner_report(tmp_path, SCRIPT.replace("DIVISOR", "len(val.dataset)"))
+    assert _confirmed(report) == []
+
+
+ACCURACY = """import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+torch.manual_seed(0)
+x = torch.randn(3000, 10)
+y = (x[:, :3].sum(1) > 0).long()
+train = DataLoader(TensorDataset(x[:2400], y[:2400]), batch_size=50, shuffle=True)
+val = DataLoader(TensorDataset(x[2400:], y[2400:]), batch_size=600)
+model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 2))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+def test():
+    model.eval()
+    test_loss, correct = 0.0, 0
+    with torch.no_grad():
+        for xb, yb in val:
+            out = model(xb)
+            test_loss += nn.functional.cross_entropy(out, yb, reduction="sum").item()
+            correct += out.argmax(1).eq(yb).sum().item()
+    test_loss /= len(val.dataset)
+    print("val loss {:.4f}, accuracy {}/{} ({:.0f}%)".format(
+        test_loss, correct, len(val.dataset), 100. * correct / DIVISOR))
+    model.train()
+for epoch in range(5):
+    for xb, yb in train:
+        loss = nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    test()
+"""
+
+
+def test_a_count_right_divided_by_the_batches_is_a_metric_bug(tmp_path):
+    report = planner_report(tmp_path, ACCURACY.replace("DIVISOR", "len(val)"))
+    assert _confirmed(report) == [("metric_bug", "test", 21)]
+
+
+def test_a_count_right_divided_by_the_rows_is_healthy(tmp_path):
+    report = planner_report(tmp_path, ACCURACY.replace("DIVISOR", "len(val.dataset)"))
     assert _confirmed(report) == []
 
 

@@ -4,8 +4,11 @@ each batch (reduction='sum') averages to a per-row figure over the rows, and a p
 mean averages over the batches (or, weighted, over the rows). The program's printed
 numbers are compared with both: printing the batches' sums divided by the number of
 batches (`total / len(loader)`), or their means divided by the number of rows (`total /
-len(loader.dataset)`), reports a figure off by the batch size. Only a printed number
-that equals the wrong average, to its printed digits, and no right one, counts."""
+len(loader.dataset)`), reports a figure off by the batch size. The program's own `==`
+count of an evaluation pass likewise divides to an accuracy over the rows it compared;
+divided by the number of batches instead (`100. * correct / len(loader)`) it prints an
+accuracy no count of rows can give. Only a printed number that equals the wrong average,
+to its printed digits, and no right one, counts."""
 
 from __future__ import annotations
 
@@ -95,14 +98,65 @@ def wrong_average(session: Session, t: Trace) -> tuple[str, Location | None, Fra
         if site not in right_seen:
             frame = reductions[site][1]
             return text, _divided_at(session, frame), frame
-    return None
+    return _wrong_accuracy(session, t, printed)
+
+
+def _wrong_accuracy(
+    session: Session, t: Trace, printed: list[tuple[float, float]]
+) -> tuple[str, Location | None, Frame] | None:
+    """The program's `==` count of an evaluation pass divided by the number of its
+    comparisons (one per batch) instead of the rows compared, as a fraction or a
+    percentage. The counts themselves (`970/1000`) are right figures to print."""
+    frame = t.eval_shift_frame
+    passes: dict[int, list[tuple[int, int]]] = {}
+    for step, matched, compared in t.eval_matches:
+        passes.setdefault(step, []).append((matched, compared))
+    found = None
+    for step, calls in passes.items():
+        b, n, m = len(calls), sum(c for _, c in calls), sum(h for h, _ in calls)
+        if n < MIN_ROWS * b or m == 0:
+            continue
+        right = [m / n, 100 * m / n, float(m), float(n)]
+        if any(_matches(r, printed) for r in right[:2]):
+            return None  # the program prints its accuracy right somewhere
+        wrong = [w for w in (m / b, 100 * m / b) if all(abs(w - r) > 0.5 * r for r in right)]
+        hit = next((w for w in wrong if _matches(w, printed)), None)
+        if hit is not None and found is None:
+            found = (
+                f"the program's own comparison counts {m} of {n} evaluation rows right in the "
+                f"{b} batch(es) of the pass after {step} steps: an accuracy of "
+                f"{fmt(100 * m / n)}%, but the program prints {fmt(hit)}, the count divided by "
+                "the number of batches instead of the rows"
+            )
+    if found is None or frame is None:
+        return None
+    return found, _divided_at(session, frame), frame
 
 
 def _divided_at(session: Session, frame: Frame) -> Location | None:
-    """The division by a length (`/ len(loader)`) in the function that calls the loss."""
+    """The division by a length (`/ len(loader)`) in the function that calls the loss (or
+    compares): the one dividing what the line at `frame` adds up (`total += ...`), else
+    the first."""
     fn = _function_at(session, frame)
     if fn is None:
         return None
+    divisions = list(_len_divisions(fn, frame.file, session))
+    total = _accumulated_at(fn, frame.line)
+    mine = [loc for loc, names in divisions if total in names]
+    return next(iter(mine or [loc for loc, _ in divisions]), None)
+
+
+def _accumulated_at(fn, line: int) -> str | None:
+    """The name the statement at `line` adds into (`correct += ...`)."""
+    for node in sx.descendants(fn):
+        if node.type == "augmented_assignment" and sx.line(node) == line:
+            left = node.child_by_field_name("left")
+            return sx.text(left) if left is not None else None
+    return None
+
+
+def _len_divisions(fn, file: str, session: Session):
+    """(location, the divided operand's text) of each division by a `len(...)`."""
     for node in sx.descendants(fn):
         right = node.child_by_field_name("right")
         op = node.child_by_field_name("operator")
@@ -114,7 +168,9 @@ def _divided_at(session: Session, frame: Frame) -> Location | None:
             and "len(" in sx.text(right)
         ):
             line = sx.line(node)
-            return Location(
-                file=frame.file, line=line, symbol=session.index.enclosing_symbol(frame.file, line)
+            left = node.child_by_field_name("left")
+            names = {sx.text(n) for n in sx.descendants(left) if n.type == "identifier"}
+            yield (
+                Location(file=file, line=line, symbol=session.index.enclosing_symbol(file, line)),
+                names | {sx.text(left)},
             )
-    return None

@@ -135,7 +135,7 @@ class TraceMode(TorchFunctionMode):
         ):
             out = func(*args, **kwargs)  # the program's own call
             difference_mask.cut(name, args, out)
-            provenance.carry_prediction(args, out)
+            provenance.carry_prediction(name, args, out)
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
                 provenance.carry(args, out)
                 provenance.feeds_training(rec, args, out)
@@ -235,11 +235,7 @@ class TraceMode(TorchFunctionMode):
         ):
             # the last in-place write before training: where the weight got its start
             self.rec.init_sites[id(a0)] = repo_frame()
-        parts = (
-            list(args[0])
-            if name in ("cat", "stack", "concat") and args and isinstance(args[0], (list, tuple))
-            else args[:2]
-        )
+        parts = provenance.value_operands(name, args)
         if any(
             isinstance(a, torch.Tensor)
             and (getattr(a, "_ti_out", False) or getattr(a, "_ti_pred", False))

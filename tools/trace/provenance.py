@@ -67,14 +67,26 @@ def feeds_training(rec: Recorder, args, out) -> None:
         rec.resolve_nograd(fed, "train")
 
 
-def carry_prediction(args, out) -> None:
+# ops whose second operand gives only a shape or a dtype: `target.view_as(pred)` holds
+# the target's values, not the prediction's
+SHAPE_ONLY = {"view_as", "reshape_as", "expand_as", "type_as"}
+
+
+def value_operands(name: str, args) -> list:
+    """The operands whose values the output of op `name` is computed from."""
+    if name in ("cat", "stack", "concat") and args and isinstance(args[0], (list, tuple)):
+        return list(args[0])
+    return list(args[:1] if name in SHAPE_ONLY else args[:2])
+
+
+def carry_prediction(name: str, args, out) -> None:
     """Outside the detailed steps too, what is computed from a model's output is a
     prediction (`model(x).squeeze(-1)`): a hand-written difference with a target is
     recognised by it (loss_calls.difference_target)."""
     if isinstance(out, torch.Tensor) and any(
         isinstance(a, torch.Tensor)
         and (getattr(a, "_ti_out", False) or getattr(a, "_ti_pred", False))
-        for a in args[:2]
+        for a in value_operands(name, args)
     ):
         out._ti_pred = True
 
