@@ -23,6 +23,7 @@ from torch_investigate.agent.checks.loss_operands import (
     target_of,
 )
 from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.token_layout import scrambled_sequence
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace.loss_kinds import REGRESSION
 from torch_investigate.tools.tracefile.trace import OpSite, Trace
@@ -48,7 +49,7 @@ def shapes(session: Session, ev: Evidence) -> None:
     f = fws[0]
     ins = ", ".join(f"{i.shape} {i.dtype}" for i in f.inputs) or "no tensor inputs"
     outs = ", ".join(str(o) for o in f.outputs) or "no tensor output"
-    if _permuting_reshape(session, ev, t):
+    if _permuting_reshape(session, ev, t) or scrambled_sequence(session, ev, t):
         return
     ev.item(
         "shapes",

@@ -28,6 +28,7 @@ from . import (
     softmax_axis,
     target_order,
     term_marks,
+    token_layout,
     train_rows,
 )
 from .interventions import reentry
@@ -135,6 +136,7 @@ class TraceMode(TorchFunctionMode):
         ):
             out = func(*args, **kwargs)  # the program's own call
             difference_mask.cut(name, args, out)
+            token_layout.laid_out(rec, name, out)
             provenance.carry_prediction(name, args, out)
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
                 provenance.carry(args, out)
@@ -156,6 +158,7 @@ class TraceMode(TorchFunctionMode):
         if out is None:
             out = func(*args, **kwargs)  # the program's own call
         if isinstance(out, torch.Tensor):
+            token_layout.laid_out(rec, name, out)
             out = self._reshape_as_permute(name, args, out)
             eval_matches.classes_of(name, args, kwargs, out)
             self._after_op(name, func, args, kwargs, out)

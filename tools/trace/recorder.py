@@ -81,6 +81,16 @@ class Recorder:
         self.received: list = []
         self.received_call: tuple | None = None  # (module, args, kwargs) of that forward
         self.future: dict | None = None  # tools/trace/future.py, at the first next-token target
+        # token_layout.py: storage -> (shape, line) of its last layouts before training;
+        # the neighbouring ids of next-token batches along their time axis and across it
+        self.layout_sites: dict[int, list] = {}
+        self.neighbours: dict = {
+            "batches": 0,
+            "time_axis": None,
+            "layout": None,
+            "along": [],
+            "across": [],
+        }
         self.class_streams: dict[str, dict] = {}  # tools/trace/class_stream.py, per loss site
         self.class_site_calls: dict[str, int] = {}  # loss calls per site since the last backward
         self.target_is_input = {

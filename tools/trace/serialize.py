@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from . import class_stream, indexed_rows
+from . import class_stream, indexed_rows, token_layout
 from .batches import BatchStats
 from .hooks import loader
 from .hooks.module_facts import end_stats
@@ -129,6 +129,7 @@ def trace_dict(rec: Recorder) -> dict:
         "update_intervals": rec.update_intervals,
         "probes": rec.probes,
         "future_probe": rec.future,
+        "neighbours": token_layout.summary(rec),
         "class_streams": class_stream.serialize(rec),
         "indexed_rows": indexed_rows.serialize(rec),
         "probe_result": rec.probe_result,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from . import token_layout
 from .future import future_probe, shift_axis
 from .recorder import Recorder
 from .tensors import frame_dict
@@ -103,6 +104,7 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
     elif next_token:
         s["shifted"] += 1
         _probe_future(rec, others or fed, y)
+        _neighbours(rec, others or fed, y)
     elif skip is not None:
         s["skipped"] += 1
         s["skip"] = skip
@@ -120,6 +122,16 @@ def _probe_future(rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor) -> No
         axis = shift_axis(x, y)
         if axis is not None:
             rec.future = future_probe(rec, *call, x, axis)
+            return
+
+
+def _neighbours(rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor) -> None:
+    """The ids shifted into the targets: which axis holds the text's neighbours
+    (tools/trace/token_layout.py)?"""
+    for x in fed:
+        axis = shift_axis(x, y)
+        if axis is not None:
+            token_layout.next_token_batch(rec, x, axis)
             return
 
 

@@ -50,6 +50,20 @@ class FutureProbe(TraceRecord):
     mixers: list[Mixer] = Field(default_factory=list)  # innermost first
 
 
+class Neighbours(TraceRecord):
+    """How much neighbouring ids of a next-token model's training batches depend on each
+    other along the time axis and across it (tools/trace/token_layout.py): 1 is
+    independence."""
+
+    batches: int = 0
+    time_axis: int | None = None
+    layout: Frame | None = None  # the line that last laid out the batches' storage
+    along: float | None = None
+    across: float | None = None
+    along_pairs: int = 0
+    across_pairs: int = 0
+
+
 class IndexedRows(TraceRecord):
     """One evaluation pass's rows of a full-graph forward's output, read by a loss by
     index, against the training rows of the same input (tools/trace/indexed_rows.py)."""

@@ -22,6 +22,7 @@ from torch_investigate.tools.tracefile.probe_records import (
     ForwardProbe,
     FutureProbe,
     IndexedRows,
+    Neighbours,
 )
 from torch_investigate.tools.tracefile.records import (
     Activation,
@@ -104,6 +105,7 @@ __all__ = [
     "IndexedRows",
     "ForwardProbe",
     "FutureProbe",
+    "Neighbours",
     "Frame",
     "GradStats",
     "GraphStats",
@@ -227,6 +229,7 @@ class Trace(TraceRecord):
     batches: Batches = Field(default_factory=Batches)
     probes: dict[str, ForwardProbe] = Field(default_factory=dict)
     future_probe: FutureProbe | None = None
+    neighbours: Neighbours | None = None  # tools/trace/token_layout.py
     class_streams: dict[str, ClassStream] = Field(default_factory=dict)  # per training loss site
     indexed_rows: list[IndexedRows] = Field(default_factory=list)  # full-graph evaluation rows
     init_stats: list[InitStat] = Field(default_factory=list)
