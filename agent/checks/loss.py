@@ -13,6 +13,7 @@ from torch_investigate.agent.checks.effects import compared_steps, intervene
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.loss_operands import one_value_masks, swapped
 from torch_investigate.agent.checks.numbers import fmt, percent_range
+from torch_investigate.agent.checks.padded_targets import scored_padding
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace.loss_kinds import INDEX_TARGET, REGRESSION
@@ -330,6 +331,10 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
             "the loss never sees the others"
         )
         _mask_finding(session, ev, c, text)
+        return
+    padded = scored_padding(t, calls)
+    if padded is not None:
+        _mask_finding(session, ev, padded[0], padded[1])
         return
     if masked:
         fracs = [c.contributing_elements / max(c.total_elements, 1) for c in masked]

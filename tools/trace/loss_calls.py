@@ -47,11 +47,19 @@ class _Operands:
 
 
 @guarded
-def _compare_target(rec: Recorder, target: torch.Tensor, frame) -> None:
+def _compare_target(rec: Recorder, target: torch.Tensor, frame, ignore: int | None) -> None:
     """The target against the loader's batch and the model's inputs (a failure here is
     the tracer's, counted, never the program's)."""
     target_order.at_loss(rec, target, frame)
-    target_order.target_against_input(rec, target, frame)
+    target_order.target_against_input(rec, target, frame, ignore)
+
+
+def _ignored(name: str, ops: _Operands, target: torch.Tensor) -> int | None:
+    """The index an index loss leaves out (None for other losses and float targets)."""
+    if name not in INDEX_TARGET or target.is_floating_point():
+        return None
+    ignore = ops.kwargs.get("ignore_index", ops.args[4] if len(ops.args) > 4 else -100)
+    return ignore if isinstance(ignore, int) else -100
 
 
 def loss_call(rec: Recorder, name: str, func, args, kwargs):
@@ -70,7 +78,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
         _targets_from_nograd(rec, inp, tgt)
     if grad and rec.detailed and rec.status == "running":
         target = inp if tgt.requires_grad and not inp.requires_grad else tgt
-        _compare_target(rec, target, frame)
+        _compare_target(rec, target, frame, _ignored(name, ops, target))
     if grad and rec.status == "running":
         if inp.requires_grad and not tgt.requires_grad:  # a loss that trains something
             class_stream.record(rec, key, tgt)

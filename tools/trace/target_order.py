@@ -58,7 +58,9 @@ def received(rec: Recorder, tensors: list[torch.Tensor], call: tuple) -> None:
     rec.received_call = call if rec.cfg.probes and rec.future is None else None
 
 
-def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
+def target_against_input(
+    rec: Recorder, target: torch.Tensor, frame, ignore: int | None = None
+) -> None:
     """A training target against what the model received in the same iteration.
 
     - integer ids equal position by position to ids the model received: the model is
@@ -104,7 +106,7 @@ def target_against_input(rec: Recorder, target: torch.Tensor, frame) -> None:
     elif next_token:
         s["shifted"] += 1
         _probe_future(rec, others or fed, y)
-        _neighbours(rec, others or fed, y)
+        _neighbours(rec, others or fed, y, ignore, frame)
     elif skip is not None:
         s["skipped"] += 1
         s["skip"] = skip
@@ -125,14 +127,44 @@ def _probe_future(rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor) -> No
             return
 
 
-def _neighbours(rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor) -> None:
+def _neighbours(
+    rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor, ignore: int | None, frame
+) -> None:
     """The ids shifted into the targets: which axis holds the text's neighbours
-    (tools/trace/token_layout.py)?"""
+    (tools/trace/token_layout.py), and how many scored positions are padding?"""
     for x in fed:
         axis = shift_axis(x, y)
         if axis is not None:
             token_layout.next_token_batch(rec, x, axis)
+            if ignore is not None:
+                _padded_tail(rec, x, y.reshape(x.shape), axis, ignore, frame)
             return
+
+
+def _padded_tail(
+    rec: Recorder, x: torch.Tensor, y: torch.Tensor, axis: int, ignore: int, frame
+) -> None:
+    """Per sequence, the trailing positions where the input and the target are one value
+    (its last input), when that value is scored: padding the loss asks the model to
+    predict after padding. A tail of one position (a last token followed by itself) is
+    no padding."""
+    if x.dim() != 2 or x.is_floating_point():
+        return
+    xs, ys = x.movedim(axis, -1).detach(), y.movedim(axis, -1).detach()
+    last = xs[:, -1:]
+    same = (xs == last) & (ys == last) & (last != ignore)
+    # trailing run: positions from which every later position is `same`
+    run = torch.flip(torch.cummin(torch.flip(same.int(), [1]), dim=1).values, [1]).bool()
+    lengths = run.sum(dim=1)
+    tails = lengths >= 2
+    s = rec.target_is_input
+    s["scored"] += int((ys != ignore).sum())
+    s["padded"] += int(lengths[tails].sum())
+    for v in torch.unique(last[tails]).tolist()[:4]:
+        if v not in s["pad_values"] and len(s["pad_values"]) < 8:
+            s["pad_values"].append(int(v))
+    if tails.any() and s["pad_frame"] is None:
+        s["pad_frame"] = frame_dict(frame)
 
 
 def _shifted(x: torch.Tensor, y: torch.Tensor) -> bool:

@@ -421,6 +421,13 @@ class TargetIsInput(TraceRecord):
     skipped: int = 0
     skip: int = 0
     skip_frame: Frame | None = None  # the first such loss call
+    # of next-token targets: the positions the loss scores, those in a padded tail (to
+    # its sequence's end, the input and the target are one value: padding predicted
+    # after padding), the tails' values and the first loss call with such a tail
+    scored: int = 0
+    padded: int = 0
+    pad_values: list[int] = Field(default_factory=list)
+    pad_frame: Frame | None = None
 
 
 class CodeTargets(TraceRecord):
