@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks.pairing_fresh import evaluation_learns, own_accuracy, own_error
 from torch_investigate.agent.core.curves import curve_stats
 
 if TYPE_CHECKING:
@@ -102,3 +103,22 @@ def fits_full_data(first: float, best: float, settled: float | None) -> bool:
     batch: below the fit the capacity test asks for, and below the sweep's best. A model
     that does that has the capacity; the sweep's steps were too few to show it."""
     return settled is not None and settled <= 0.5 * abs(first) and settled < best
+
+
+def run_fits(t: Trace, first: float, best: float, settled: float | None) -> str | None:
+    """What shows the model can fit though the sweep's one batch did not: "" when the run
+    as written fits the whole data below half its first loss and below the sweep's best;
+    the program's own evaluation learning clearly (below what its targets alone allow, or
+    above chance) when the run settles below the sweep's best without that (a loss with
+    a floor: soft targets, smoothing). None when nothing shows it."""
+    if fits_full_data(first, best, settled):
+        return ""
+    if settled is None or settled >= best:
+        return None
+    learns = evaluation_learns(t)
+    acc, err = own_accuracy(t), own_error(t)
+    if learns is None and acc is not None and acc.learns:
+        learns = acc.text()
+    if learns is None and err is not None and err.learns:
+        learns = err.text()
+    return f", and {learns}" if learns else None

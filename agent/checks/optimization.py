@@ -438,12 +438,12 @@ def capacity(session: Session, ev: Evidence) -> None:
         or (init_location(session, t.models[0].class_) if t.models else None)
         or model_location(session, t)
     )
-    settled = final_level(t.raw_curve())
-    if best[1] > 0.5 * abs(first) and fixed_batch.fits_full_data(first, best[1], settled):
+    shown = fixed_batch.run_fits(t, first, best[1], settled := final_level(t.raw_curve()))
+    if best[1] > 0.5 * abs(first) and shown is not None:
         ev.item(
             "capacity",
             "passed",
-            f"{text}; the run itself settles at {fmt(settled)} on the full data, below that: "
+            f"{text}; the run itself settles at {fmt(settled)} on the full data, below that{shown}: "
             "the model can fit, the sweep's few steps on one batch do not show it",
         )
         return
