@@ -24,6 +24,7 @@ from torch_investigate.agent.checks.metric_bound import accuracy_gap
 from torch_investigate.agent.checks.metric_perfect import imperfect_metric
 from torch_investigate.agent.checks.numbers import fmt, listed
 from torch_investigate.agent.checks.shifted_labels import shifted_labels
+from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Location, Stage
 from torch_investigate.tools.tracefile.trace import Forward, Frame, Trace
 
@@ -175,7 +176,8 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, in_train[0].frame, session, train_mode_evals=len(in_train))],
-            where=where(session, _caller_left_in_train(evals, in_train))
+            where=_uncalled_switch(session, in_train[0])
+            or where(session, _caller_left_in_train(evals, in_train))
             or where(session, in_train[0].other_switched)
             or where(session, in_train[0].train_switched)
             or first_static_location(session, "train_mode_in_eval")
@@ -203,6 +205,21 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
             "passed",
             f"model.training is False in all {len(evals)} evaluation forwards{refresh}",
         )
+
+
+def _uncalled_switch(session: Session, f: Forward) -> Location | None:
+    """`model.eval` written without its call, as a statement of its own (it does nothing),
+    in the function that ran the evaluation forward or the one that called it."""
+    for frame in (f.frame, f.caller):
+        fn = places._function_at(session, frame) if frame is not None else None
+        for node in sx.descendants(fn) if fn is not None else ():
+            expr = node.named_children[0] if node.type == "expression_statement" else None
+            name = expr.child_by_field_name("attribute") if expr is not None else None
+            if expr is not None and expr.type == "attribute" and sx.text(name) == "eval":
+                line = sx.line(node)
+                symbol = session.index.enclosing_symbol(frame.file, line)
+                return Location(file=frame.file, line=line, symbol=symbol)
+    return None
 
 
 def _caller_left_in_train(evals: list[Forward], in_train: list[Forward]) -> Frame | None:

@@ -319,6 +319,7 @@ def _sub_forward(rec: Recorder, module: nn.Module, args: tuple) -> None:
     if (
         isinstance(module, nn.modules.batchnorm._BatchNorm)
         and module.training
+        and grad  # a forward that trains (an evaluation left in train mode is another defect)
         and args
         and isinstance(args[0], torch.Tensor)
     ):
