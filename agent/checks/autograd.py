@@ -13,7 +13,7 @@ from torch_investigate.agent.checks.baseline import (
     runtime,
     usable,
 )
-from torch_investigate.agent.checks.cut_numbers import cut_term, number_term, reentered_cut
+from torch_investigate.agent.checks.cut_numbers import numbers_explain
 from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.frozen_intent import frozen_meant_to_train
 from torch_investigate.agent.checks.locations import (
@@ -72,9 +72,7 @@ def reachability(session: Session, ev: Evidence) -> None:
     if stale:
         _no_grad_feeder(session, ev, t, stale)
         return
-    if not cut and (
-        reentered_cut(session, ev, t) or cut_term(session, ev, t) or number_term(session, ev, t)
-    ):
+    if numbers_explain(session, ev, t, bool(cut)):
         return
     if not cut:
         aux = (

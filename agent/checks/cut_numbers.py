@@ -17,12 +17,37 @@ if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
 
 
-def reentered_cut(session: Session, ev: Evidence, t: Trace) -> bool:
+def numbers_explain(session: Session, ev: Evidence, t: Trace, cut: bool) -> bool:
+    """A finding from numbers cut out of the graph. With parameters the loss cannot reach
+    (`cut`), only a number computed with and taken back in (`total + w * loss.item()`)
+    explains them: its rerun gives the tensor back there. Without, the number taken back
+    as it was cut, a term detached or rebuilt from numbers, then one computed with."""
+    if cut:
+        rebuilt = [
+            f
+            for f in session.protocol.ledger.all()
+            if f.category == "loss_detached_scale" and f.status == "confirmed"
+        ]
+        if rebuilt:  # stage 4 found the loss itself rebuilt from numbers: that explains them
+            ev.item("reachability", "failed", f"no parameter is reached: {rebuilt[0].title}")
+            return True
+        return reentered_cut(session, ev, t, ("reentered_number",))
+    return (
+        reentered_cut(session, ev, t)
+        or cut_term(session, ev, t)
+        or number_term(session, ev, t)
+        or reentered_cut(session, ev, t, ("reentered_number",))
+    )
+
+
+def reentered_cut(
+    session: Session, ev: Evidence, t: Trace, kinds: tuple[str, ...] = ("reentered_cut",)
+) -> bool:
     """A number cut from a scalar that carries gradient (`float(t)`, `t.item()`) and used
     again in the training computation: every parameter can still be reached through other
     paths, but that term's gradient is gone. Rerun with the tensor given back in its place;
     confirmed when the model then learns better."""
-    sites = [o for o in t.ops if o.kind == "reentered_cut" and o.phases.get("train")]
+    sites = [o for o in t.ops if o.kind in kinds and o.phases.get("train")]
     if not sites:
         return False
     o = sites[0]
@@ -34,8 +59,11 @@ def reentered_cut(session: Session, ev: Evidence, t: Trace) -> bool:
     eff = intervene(session, {"rejoin_cuts": True}, "with the tensor used in place of its number")
     if not eff.improved and o.op in ADDED:
         _added_term_beyond_chance(session, eff)
+    # the whole loss rebuilt from numbers reaches no parameter at all: the loss itself
+    # carries no gradient (a term lost beside others that still train is a cut graph)
+    trains = any(p.graph.walks > 0 and p.graph.reachable > 0 for p in t.parameters)
     ev.find(
-        "detached_graph",
+        "detached_graph" if trains else "loss_detached_scale",
         status="confirmed" if eff.improved else "plausible",
         confidence="high" if eff.improved else "medium",
         evidence=[runtime(text, o.frame, session), eff.observation()],

@@ -39,6 +39,10 @@ from .recorder import Recorder
 from .tensors import frame_dict, frame_key, repo_frame
 
 
+def _takes_cut(args) -> bool:
+    return any(isinstance(a, reentry.CutNumber) for a in args[:3])
+
+
 def _cuda_device(d) -> bool:
     if isinstance(d, str):
         return d.startswith("cuda")
@@ -153,7 +157,7 @@ class TraceMode(TorchFunctionMode):
         if name in gather_axis.GATHERS:
             args, kwargs = gather_axis.checked(rec, name, args, kwargs)
         out = None
-        if rec.cut_values and torch.is_grad_enabled():
+        if torch.is_grad_enabled() and (rec.cut_values or _takes_cut(args)):
             out = reentry.rejoined(rec, name, func, args, kwargs)
         if out is None:
             out = func(*args, **kwargs)  # the program's own call
@@ -480,7 +484,7 @@ class TraceMode(TorchFunctionMode):
             return kept
         out = func(*args, **kwargs)  # the program's own call
         if on_path and kind in ("item", "__float__") and isinstance(t, torch.Tensor):
-            reentry.remember(rec, t, out, repo_frame())
+            out = reentry.remember(rec, t, out, repo_frame())
         if kind in ("detach", "data") and isinstance(out, torch.Tensor):
             if on_path and in_forward:
                 out._ti_cutterm = repo_frame()  # a value cut from the graph

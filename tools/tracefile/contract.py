@@ -44,7 +44,7 @@ OMITTED_WHEN: dict[str, dict[str, str]] = {
         "model_output": "reductions (batch_dim, argmax_flat) outside softmax",
         "roles": "broadcast",
         "deliberate": "broadcast",
-        "cut": "reentered_cut",
+        "cut": "reentered_cut, reentered_number",
         "empty": "mask_product",
         "kept": "mask_product",
         "total": "mask_product",
