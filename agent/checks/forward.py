@@ -64,7 +64,11 @@ def _permuting_reshape(session: Session, ev: Evidence, t: Trace) -> bool:
     reshape stands where a transpose was meant. Confirmed when doing it as a permute makes
     the model learn better; a reshape that means it (a reordering of data laid out that
     way) makes no such difference and stays a suspicion."""
-    sites = [o for o in t.ops if o.kind == "permuting_reshape" and o.phases.get("train")]
+    sites = [
+        o
+        for o in t.ops
+        if o.kind == "permuting_reshape" and (o.phases.get("train") or o.phases.get("data"))
+    ]
     if not sites:
         return False
     o = sites[0]

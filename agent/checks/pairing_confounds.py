@@ -48,6 +48,11 @@ def confound(session: Session, t: Trace) -> str | None:
         return "the loss compares every prediction with every target (stage 3)"
     if cut_parameters(t):
         return "part of the model receives no gradient (stage 5)"
+    laid = [o for o in t.ops if o.kind == "permuting_reshape" and o.phases.get("data")]
+    if laid:
+        # every sample's values read along other axes: the inputs no longer show what
+        # their targets depend on, whatever the pairs are
+        return f"the data is reshaped into another axis order at {laid[0].frame} before training (stage 3)"
     if any(c.count >= 2 for c in t.created_in_forward):
         return "layers are created anew in every forward (stage 5)"
     masked = one_value_masks(t.train_loss_calls())

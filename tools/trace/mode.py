@@ -28,7 +28,6 @@ from . import (
     softmax_axis,
     target_order,
     term_marks,
-    token_layout,
     train_rows,
 )
 from .interventions import reentry
@@ -140,7 +139,7 @@ class TraceMode(TorchFunctionMode):
         ):
             out = func(*args, **kwargs)  # the program's own call
             difference_mask.cut(name, args, out)
-            token_layout.laid_out(rec, name, out)
+            ops.before_training(rec, name, args, out)
             provenance.carry_prediction(name, args, out)
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
                 provenance.carry(args, out)
@@ -162,7 +161,7 @@ class TraceMode(TorchFunctionMode):
         if out is None:
             out = func(*args, **kwargs)  # the program's own call
         if isinstance(out, torch.Tensor):
-            token_layout.laid_out(rec, name, out)
+            ops.before_training(rec, name, args, out)
             out = self._reshape_as_permute(name, args, out)
             eval_matches.classes_of(name, args, kwargs, out)
             self._after_op(name, func, args, kwargs, out)
@@ -184,7 +183,10 @@ class TraceMode(TorchFunctionMode):
             and torch.is_grad_enabled()
             and args
             and isinstance(args[0], torch.Tensor)
-            and self._shapes_prediction(args[0])
+            and (
+                self._shapes_prediction(args[0])
+                or (not rec.counts["forward"] and args[0].dim() >= 3)  # ops.data_reshape
+            )
         ):
             return out
         perm = ops.permutation_of(args[0].shape, out.shape)

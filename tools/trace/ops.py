@@ -14,6 +14,7 @@ import operator
 
 import torch
 
+from . import token_layout
 from .recorder import Recorder
 from .tensors import frame_dict, frame_key, repo_caller, repo_frame
 
@@ -149,6 +150,33 @@ def permuting_reshape(rec: Recorder, name: str, x: torch.Tensor, out: torch.Tens
     )  # fmt: skip
     if site:
         site["phases"]["train"] = site["phases"].get("train", 0) + 1
+
+
+def before_training(rec: Recorder, name: str, args, out) -> None:
+    """The ops that lay out the data before the first forward: the layout of token ids
+    (token_layout.py) and a reshape that reorders axes."""
+    token_layout.laid_out(rec, name, out)
+    data_reshape(rec, name, args, out)
+
+
+def data_reshape(rec: Recorder, name: str, args, out) -> None:
+    """Before the first forward, a view/reshape of data of three or more axes to its own
+    sizes in another order (`(N, H, W, 3)` -> `(N, 3, H, W)`): the samples' values laid
+    out for one axis order, read as another, before the model ever sees them."""
+    if name not in ("view", "reshape") or rec.counts["forward"] or not args:
+        return
+    x = args[0]
+    if not isinstance(x, torch.Tensor) or not isinstance(out, torch.Tensor) or x.dim() < 3:
+        return
+    if permutation_of(x.shape, out.shape) is None or min(x.shape) < 2:
+        return
+    with rec.quiet():
+        site = rec.op_site(
+            "permuting_reshape", repo_frame(), op=name,
+            shapes=[list(x.shape), list(out.shape)], in_forward=False,
+        )  # fmt: skip
+    if site:
+        site["phases"]["data"] = site["phases"].get("data", 0) + 1
 
 
 def batch_axis(t: torch.Tensor) -> int:

@@ -408,28 +408,6 @@ class TargetOrder(TraceRecord):
     frame: Frame | None = None  # the first loss call that saw reordered targets
 
 
-class TargetIsInput(TraceRecord):
-    """Training targets compared with what the model received in the same iteration
-    (tools/trace/target_order.py)."""
-
-    compared: int = 0
-    equal: int = 0  # integer targets equal to integer ids the model received
-    frame: Frame | None = None  # the first such loss call
-    reconstructed: int = 0  # floating targets equal to the model's input (an autoencoder)
-    shifted: int = 0  # targets equal to an input shifted one position (the next token)
-    # integer targets equal to an input moved `skip` positions (two or more), not one
-    skipped: int = 0
-    skip: int = 0
-    skip_frame: Frame | None = None  # the first such loss call
-    # of next-token targets: the positions the loss scores, those in a padded tail (to
-    # its sequence's end, the input and the target are one value: padding predicted
-    # after padding), the tails' values and the first loss call with such a tail
-    scored: int = 0
-    padded: int = 0
-    pad_values: list[int] = Field(default_factory=list)
-    pad_frame: Frame | None = None
-
-
 class CodeTargets(TraceRecord):
     """Per-row targets by the integer codes of the same batch, for one loader
     (tools/trace/hooks/loader.py code_targets)."""

@@ -23,6 +23,7 @@ from torch_investigate.tools.tracefile.probe_records import (
     FutureProbe,
     IndexedRows,
     Neighbours,
+    TargetIsInput,
 )
 from torch_investigate.tools.tracefile.records import (
     Activation,
@@ -59,7 +60,6 @@ from torch_investigate.tools.tracefile.records import (
     Provenance,
     SchedulerInfo,
     Step,
-    TargetIsInput,
     TargetOrder,
     TargetStats,
     TensorSummary,
