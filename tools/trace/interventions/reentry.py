@@ -116,6 +116,11 @@ def rejoined(rec: Recorder, name: str, func, args, kwargs):
         )
     else:  # the program's arithmetic on it in between (`w * loss.item()`)
         source, cut_frame, kind = value.source, value.frame, "reentered_number"
+        joins = kwargs.get("requires_grad") or any(
+            isinstance(a, torch.Tensor) and a.requires_grad for a in args
+        )
+        if not joins:  # a logged total made a tensor (`torch.tensor(running_loss)`): no term
+            return None
     frame = repo_frame()
     site = rec.op_site(kind, frame, op=name, cut=cut_frame)
     if site:
