@@ -25,6 +25,8 @@ def _compare(fed: list[torch.Tensor], target: torch.Tensor) -> dict:
         },
         received_call=None,  # no forward to probe for later positions
         future=None,
+        layout_sites={},
+        neighbours={"batches": 0, "time_axis": None, "layout": None, "along": [], "across": []},
     )
     target_order.target_against_input(rec, target, None)
     return rec.target_is_input
