@@ -268,6 +268,22 @@ SLOW_BY_MEASUREMENT = frozenset(
         "tests/test_metric_perfect.py::test_a_dice_smoothed_on_both_sides_is_healthy",
         "tests/test_loop_broadcast.py::test_a_padding_mask_built_by_a_broadcast_in_the_loop_is_data",
         "tests/test_frozen_intent.py::test_a_fixed_random_projection_beside_a_trained_trunk_is_no_defect",
+        # the healthy twins of this session's new checks (each defect twin stays), and
+        # cases whose siblings in the file stay: the plain-list defect, the other MCP
+        # round trips, the review refusals, the Gamma deviance, the sorted-against-the-
+        # ideal metric, the evaluation-wait member case
+        "tests/test_token_layout.py::test_text_laid_out_along_time_is_healthy",
+        "tests/test_padded_targets.py::test_padding_set_to_the_ignored_index_is_healthy",
+        "tests/test_uncalled_eval.py::test_an_eval_call_is_healthy",
+        "tests/test_reentered_number.py::test_the_tensors_summed_are_healthy",
+        "tests/test_data_reshape.py::test_channels_last_data_permuted_is_healthy",
+        "tests/test_metric_average.py::test_a_count_right_divided_by_the_rows_is_healthy",
+        "tests/test_parameter_list.py::test_plain_tensors_updated_by_hand_are_no_unregistered_parameters",
+        "tests/test_mcp.py::test_step_by_step_then_investigate_finds_the_softmax",
+        "tests/test_review.py::test_a_review_probes_records_and_finishes_on_a_confirmed_walk",
+        "tests/test_helper_swap.py::test_a_symmetric_helper_in_the_keras_order_is_healthy",
+        "tests/test_sort_order.py::test_scores_sorted_as_the_ideal_is_healthy",
+        "tests/test_eval_wait.py::test_a_run_past_the_cap_without_an_evaluation_goes_on_until_it_evaluates",
     }
 )
 

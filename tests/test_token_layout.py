@@ -24,7 +24,7 @@ OBJ = ["the ball", "a book", "the garden", "her brother", "the music"]
 words = []
 ADJ = ["big", "small", "old", "new", "red", "quiet", "happy"]
 ADV = ["often", "never", "quickly", "today"]
-for _ in range(3000):
+for _ in range(1500):
     s = random.choice(SUBJ).split()
     s[1:1] = random.sample(ADJ, random.randint(0, 2))
     s += random.sample(ADV, random.randint(0, 1)) + [random.choice(VERB)]
@@ -62,7 +62,7 @@ class LM(nn.Module):
 model = LM(len(vocab))
 opt = torch.optim.Adam(model.parameters(), lr=3e-3)
 loss_fn = nn.CrossEntropyLoss()
-for epoch in range(3):
+for epoch in range(2):
     model.train()
     for i in range(0, train.size(0) - 1, SEQ):
         n = min(SEQ, train.size(0) - 1 - i)
