@@ -85,3 +85,16 @@ def test_levels_decoded_to_the_labels_origin_are_healthy(tmp_path):
 def test_a_model_at_chance_matches_no_better_shifted_beyond_chance():
     # 100 labels: a 45% shifted share against a 40% majority is within chance
     assert shifted_labels(_trace(matched=30, up=45, down=30)) is None
+
+
+def test_classes_mapped_onto_each_other_in_a_cycle_keep_one_range():
+    from types import SimpleNamespace
+
+    from torch_investigate.agent.checks.shifted_labels import _offset_ranges
+
+    def trace(labels, preds):
+        values = SimpleNamespace(labels=labels, passes=[(100, [(p, 10) for p in preds])])
+        return SimpleNamespace(eval_values=values)
+
+    assert _offset_ranges(trace([1.0, 2.0, 3.0, 4.0, 5.0], [0.0, 1.0, 2.0, 3.0, 4.0]), "up")
+    assert not _offset_ranges(trace([0.0, 1.0, 2.0], [0.0, 1.0, 2.0]), "up")

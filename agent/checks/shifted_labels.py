@@ -32,6 +32,8 @@ def shifted_labels(t: Trace) -> tuple[str, Frame | None] | None:
     if any(f is None for f in found) or len({side for side, *_ in found}) != 1:
         return None
     side, written, best = found[-1]
+    if not _offset_ranges(t, side):
+        return None
     text = (
         f"at the last evaluation {fmt(100 * written)}% of the predictions equal their labels "
         f"(the most frequent label alone would give {fmt(100 * majority)}%), but "
@@ -58,3 +60,17 @@ def _shifted_pass(t: Trace, step: int, majority: float) -> tuple[str, float, flo
     if not (best > majority + margin and best > written + margin and written < majority):
         return None
     return ("up" if up >= down else "down"), written, best
+
+
+def _offset_ranges(t: Trace, side: str) -> bool:
+    """Two encodings of the classes: the labels' values lie one value up (or down) from
+    the predictions' at an end of their range (levels 0..4 against labels 1..5). Classes
+    the model maps onto each other in a cycle (a head rebuilt at every call, class 2 taken
+    for 0) keep one range: predictions and labels take the same values."""
+    v = t.eval_values
+    labels = set(v.labels) if v is not None else set()
+    preds = {value for _, counts in (v.passes if v is not None else []) for value, _ in counts}
+    if not labels or not preds:
+        return True  # the values were not kept (too many): the matches decide
+    step = 1 if side == "up" else -1
+    return min(labels) - min(preds) == step or max(labels) - max(preds) == step
