@@ -105,8 +105,12 @@ def target_against_input(
             s["frame"] = frame_dict(frame)
     elif next_token:
         s["shifted"] += 1
-        _probe_future(rec, others or fed, y)
-        _neighbours(rec, others or fed, y, ignore, frame)
+        # the input the targets are shifted from, and along which axis (one exists)
+        x, axis = next((x, a) for x in others or fed if (a := shift_axis(x, y)) is not None)
+        _probe_future(rec, x, axis)
+        token_layout.next_token_batch(rec, x, axis)
+        if ignore is not None:
+            _padded_tail(rec, x, y.reshape(x.shape), axis, ignore, frame)
     elif skip is not None:
         s["skipped"] += 1
         s["skip"] = skip
@@ -114,31 +118,12 @@ def target_against_input(
             s["skip_frame"] = frame_dict(frame)
 
 
-def _probe_future(rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor) -> None:
+def _probe_future(rec: Recorder, x: torch.Tensor, axis: int) -> None:
     """Once, at the first next-token target: does the model read the positions after
     each one (tools/trace/future.py)?"""
     call, rec.received_call = rec.received_call, None
-    if call is None or rec.future is not None:
-        return
-    for x in fed:
-        axis = shift_axis(x, y)
-        if axis is not None:
-            rec.future = future_probe(rec, *call, x, axis)
-            return
-
-
-def _neighbours(
-    rec: Recorder, fed: list[torch.Tensor], y: torch.Tensor, ignore: int | None, frame
-) -> None:
-    """The ids shifted into the targets: which axis holds the text's neighbours
-    (tools/trace/token_layout.py), and how many scored positions are padding?"""
-    for x in fed:
-        axis = shift_axis(x, y)
-        if axis is not None:
-            token_layout.next_token_batch(rec, x, axis)
-            if ignore is not None:
-                _padded_tail(rec, x, y.reshape(x.shape), axis, ignore, frame)
-            return
+    if call is not None and rec.future is None:
+        rec.future = future_probe(rec, *call, x, axis)
 
 
 def _padded_tail(
