@@ -366,7 +366,10 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
         if not eb.rows:
             continue
         frac = eb.overlap / eb.rows
-        whole = (eb.site, eb.step) in scoring_train
+        # the pass over the training set is the batches that hold training rows; a batch
+        # at the same call and step that holds none (validation scored right after the
+        # training set by one function) is held out
+        whole = (eb.site, eb.step) in scoring_train and eb.holds_train_rows > 0
         (on_train if whole or frac / max(coverage, 1e-9) >= 0.9 else held_out).append(eb)
     seen = (
         f"{b.train_unique} distinct training rows seen ({fmt(100 * coverage)}% of the training set)"
