@@ -42,7 +42,7 @@ from torch_investigate.tools.taxonomy import taxonomy
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
-    from torch_investigate.agent.core.runs import Run
+    from torch_investigate.agent.core.runs import Run, Runner
     from torch_investigate.agent.core.session import Session
 
 REFERENCE_LRS = (1e-3, 1e-2)
@@ -132,6 +132,10 @@ def pairing(session: Session, ev: Evidence) -> None:
     t = baseline_trace(session) if not session.options.static_only else None
     if t is None or not t.ran_training:
         return
+    _pairing(session, ev, t)
+
+
+def _pairing(session: Session, ev: Evidence, t: Trace) -> None:
     if reordered(session, ev, t):
         return
     made = t.target_is_input
@@ -221,22 +225,16 @@ def _beyond_shared(t: Trace, real: Transfer) -> str | None:
     return None
 
 
-def _full_batch(t: Trace) -> int | None:
+def full_batch(t: Trace) -> int | None:
     """The rows of every step when each step trains on all of them (no unseen batch)."""
     fws = t.train_forwards()
     rows = fws[0].inputs[0].shape[0] if fws and fws[0].inputs and fws[0].inputs[0].shape else 0
     return rows if rows and t.batches.train_unique and t.batches.train_unique <= rows else None
 
 
-def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | None) -> None:
-    rows = _full_batch(t)
-    if rows:
-        ev.item(
-            "pairing",
-            "not_applicable",
-            f"every step trains on the same {rows} rows (full-batch training): there is no unseen batch to test transfer on",
-        )
-        return
+def reference_spec(t: Trace) -> tuple[dict, str | None]:
+    """The reference fits' interventions (a pool of the first training batches, an unseen
+    batch after it), and the training loader they replay."""
     loader = t.train_loader()
     site = loader.site if loader else None
     # the pool and the unseen batch must come from one pass over the data
@@ -246,11 +244,25 @@ def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | N
         else None
     )
     pool = max(1, min(POOL, per_epoch // 2)) if per_epoch else POOL
-    base = {"fixed_batch": True, "holdout": True, "fixed_pool": pool}
+    base: dict = {"fixed_batch": True, "holdout": True, "fixed_pool": pool}
     scale = raw_scale(first_train_input(t))
     if scale is not None and t.input_normalizer is None:
         # the reference fit does not depend on how the program scales its inputs either
         base["standardize_inputs"] = True
+    return base, site
+
+
+def _permutation_test(session: Session, ev: Evidence, t: Trace, fresh: Fresh | None) -> None:
+    rows = full_batch(t)
+    if rows:
+        ev.item(
+            "pairing",
+            "not_applicable",
+            f"every step trains on the same {rows} rows (full-batch training): there is no unseen batch to test transfer on",
+        )
+        return
+    base, site = reference_spec(t)
+    pool, scale = base["fixed_pool"], base.get("standardize_inputs", False)
     pairs, floor = _fit_pairs(session, t, base, site)
     if not pairs:
         ev.item("pairing", "skipped", "the reference fits produced no loss on an unseen batch")
@@ -438,15 +450,21 @@ def _target_cut(session: Session, t: Trace):
 
 
 def _fit_pairs(
-    session: Session, t: Trace, base: dict, site: str | None, extra: dict | None = None
+    session: Session,
+    t: Trace,
+    base: dict,
+    site: str | None,
+    extra: dict | None = None,
+    runner: Runner | None = None,
 ) -> tuple[list[tuple[Transfer, Transfer]], float | None]:
     """Reference fits of the pool with real and with shuffled targets, a step size at a
-    time until one shows transfer; with the floor the unseen batch is judged against."""
+    time until one shows transfer; with the floor the unseen batch is judged against.
+    `runner`: another copy's (an edited one); the session's by default."""
     pairs: list[tuple[Transfer, Transfer]] = []
     floor = _floor(t)
     for lr in REFERENCE_LRS:  # the next step size only when this one shows no transfer
         spec = {**base, **(extra or {}), "reference_lr": lr}
-        real_run, shuffled_run = session.runner.many(
+        real_run, shuffled_run = (runner or session.runner).many(
             [spec, {**spec, "shuffle_targets": True}], train_loader=site
         )
         real, shuffled = _transfer(real_run, lr), _transfer(shuffled_run, lr)

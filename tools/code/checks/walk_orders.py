@@ -1,0 +1,252 @@
+"""One collection walked in two orders to build two arrays the code pairs row by row:
+the features built over `sorted(groups)` and the labels over `groups.items()` (the order
+the mapping was filled in), in one function or in two helpers called with the same
+collection. Unless the collection happens to be filled in sorted order, each row gets the
+label of another group.
+
+Which arrays belong together is decided by the data flow (`tools.code.pairing`), never by
+their names; the orders by what the code calls (`sorted`, `.items()`, the bare
+collection). Two walks in the same order, or arrays the code does not line up, do not
+fire.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from torch_investigate.tools.code import syntax as sx
+from torch_investigate.tools.code.checks.base import CheckContext, check, observe, spot
+from torch_investigate.tools.code.checks.labels import misaligned, pairing_of
+from torch_investigate.tools.code.extract import FileUnit
+from torch_investigate.tools.code.pairing import Pairing
+from torch_investigate.tools.records import Finding
+
+VIEWS = frozenset({"items", "keys", "values"})
+ADDERS = frozenset({"append", "extend"})
+STORED = "as stored"  # the order a mapping was filled in, a list's own order
+
+
+@dataclass(frozen=True, eq=False)
+class Walk:
+    """A loop (or comprehension) over a collection that builds an array."""
+
+    unit: FileUnit
+    loop: Node  # the `for` statement or the comprehension's `for` clause
+    collection: str  # the name walked
+    order: str  # STORED, or how `sorted` orders it
+    walked: Node  # the expression iterated (inside `enumerate(...)`)
+    built: Node  # where the array is read: the list appended to, or the comprehension
+    fn: Node | None  # the enclosing function
+
+
+def walks(unit: FileUnit) -> Iterator[Walk]:
+    for node in sx.descendants(unit.tree.root_node, into_scopes=True):
+        if node.type not in ("for_statement", "for_in_clause"):
+            continue
+        right = node.child_by_field_name("right")
+        walked = _walked(right) if right is not None else None
+        if walked is None:
+            continue
+        built = _built(node)
+        if built is not None:
+            yield Walk(unit, node, *walked, built, sx.enclosing_function(node))
+
+
+def _walked(expr: Node) -> tuple[str, str, Node] | None:
+    """(collection, order, the expression iterated) of what a loop iterates: `d`,
+    `d.items()`, `sorted(d)`, `sorted(d.items(), key=...)`, through `enumerate(...)`."""
+    order = STORED
+    if expr.type == "call" and sx.text(sx.call_function(expr) or expr) == "enumerate":
+        args, _ = sx.call_args(expr)
+        if not args:
+            return None
+        expr = args[0]
+    walked = expr
+    if expr.type == "call" and sx.text(sx.call_function(expr) or expr) == "sorted":
+        args, kwargs = sx.call_args(expr)
+        if len(args) != 1:
+            return None
+        extra = ",".join(f"{k}={sx.flat(v)}" for k, v in sorted(kwargs.items()))
+        expr, order = args[0], f"sorted({extra})"
+        view = sx.method_name(expr) if expr.type == "call" else None
+        if view == "values":
+            order += " by value"
+    if expr.type == "call" and sx.method_name(expr) in VIEWS and not sx.call_args(expr)[0]:
+        recv = sx.receiver(expr)
+        if recv is None:
+            return None
+        expr = recv
+    if expr.type != "identifier":
+        return None
+    return sx.text(expr), order, walked
+
+
+def _built(loop: Node) -> Node | None:
+    """The array the loop builds: the comprehension a `for` clause belongs to, or the
+    first list a `for` statement's body appends to (a name bound outside the loop)."""
+    if loop.type == "for_in_clause":
+        parent = loop.parent
+        return parent if parent is not None and parent.type == "list_comprehension" else None
+    body = loop.child_by_field_name("body")
+    if body is None:
+        return None
+    for call in sx.calls_in(body):
+        recv = sx.receiver(call)
+        if sx.method_name(call) in ADDERS and recv is not None and recv.type == "identifier":
+            return recv
+    return None
+
+
+@dataclass(frozen=True)
+class Pair:
+    first: Walk
+    second: Walk
+    at_first: Node  # where each array is read in the scope that pairs them
+    at_second: Node
+    scope_unit: FileUnit
+
+
+def _same_function(pairs: list[Walk]) -> Iterator[Pair]:
+    for i, a in enumerate(pairs):
+        for b in pairs[i + 1 :]:
+            if (
+                a.fn is b.fn or (a.fn is not None and b.fn is not None and a.fn.id == b.fn.id)
+            ) and a.collection == b.collection:
+                yield Pair(a, b, a.built, b.built, a.unit)
+
+
+def _helpers(ctx: CheckContext, all_walks: list[Walk]) -> Iterator[Pair]:
+    """Two helpers that each walk one of their parameters and return the array built,
+    called in one scope with the same collection for those parameters."""
+    by_name: dict[str, list[tuple[Walk, int]]] = {}
+    for w in all_walks:
+        if w.fn is None or not _returns(w.fn):
+            continue
+        params = sx.parameter_names(w.fn)
+        if w.collection in params:
+            by_name.setdefault(sx.function_name(w.fn), []).append((w, params.index(w.collection)))
+    if len(by_name) < 2:
+        return
+    for unit in ctx.index.units.values():
+        calls: list[tuple[Node, Walk, Node]] = []  # (call, walk, the collection passed)
+        for call in sx.calls_in(unit.tree.root_node, into_scopes=True):
+            fn = sx.call_function(call)
+            name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+            for w, k in by_name.get(name, []):
+                arg = sx.argument(call, k, w.collection)
+                if arg is not None and arg.type == "identifier":
+                    calls.append((call, w, arg))
+        for i, (c1, w1, a1) in enumerate(calls):
+            for c2, w2, a2 in calls[i + 1 :]:
+                if w1.fn is w2.fn or sx.function_name(w1.fn) == sx.function_name(w2.fn):  # type: ignore[arg-type]
+                    continue
+                if sx.text(a1) != sx.text(a2) or sx.enclosing_function(c1) != sx.enclosing_function(
+                    c2
+                ):
+                    continue
+                yield Pair(w1, w2, c1, c2, unit)
+
+
+def _returns(fn: Node) -> bool:
+    return any(n.type == "return_statement" for n in sx.descendants(fn))
+
+
+@check("walk_orders", "label_misaligned")
+def walk_orders(ctx: CheckContext) -> Iterator[Finding]:
+    """Two paired arrays built by walking one collection in two orders."""
+    yield from two_orders(ctx, pairing_of(ctx))
+
+
+def mismatched(ctx: CheckContext, pairing: Pairing) -> Iterator[tuple[Walk, Walk]]:
+    """(the walk to reorder, the walk it must follow) for every two paired arrays built
+    by walking one collection in two orders: the walk in the collection's stored order
+    is the one to sort, else the later one."""
+    all_walks = [
+        w for unit in ctx.index.units.values() if b"for " in unit.source for w in walks(unit)
+    ]
+    if len(all_walks) < 2:
+        return
+    candidates = list(_same_function(all_walks)) + list(_helpers(ctx, all_walks))
+    seen: set[int] = set()
+    for p in candidates:
+        if p.first.order == p.second.order:
+            continue
+        m1 = pairing.member_at(p.scope_unit, _read(p.at_first))
+        m2 = pairing.member_at(p.scope_unit, _read(p.at_second))
+        if not pairing.paired(m1, m2):
+            continue
+        wrong, right = (p.first, p.second) if p.first.order == STORED else (p.second, p.first)
+        if wrong.loop.id not in seen:
+            seen.add(wrong.loop.id)
+            yield wrong, right
+
+
+def reordering_edit(wrong: Walk, right: Walk) -> tuple[int, int, str, str] | None:
+    """The smallest edit that walks `wrong` in `right`'s order, as (start byte, end byte,
+    old text, new text) on one line; None where it is not a plain `sorted(...)`."""
+    if wrong.order != STORED or right.order != "sorted()":
+        return None
+    node = wrong.walked
+    old = sx.text(node)
+    if node.type == "call" and sx.method_name(node) == "values":
+        new = f"[{wrong.collection}[k_] for k_ in sorted({wrong.collection})]"
+    else:
+        new = f"sorted({old})"
+    if "\n" in old:
+        return None
+    return node.start_byte, node.end_byte, old, new
+
+
+def two_orders(ctx: CheckContext, pairing: Pairing) -> Iterator[Finding]:
+    """Findings for arrays built by walking one collection in two orders and paired."""
+    for wrong, right in mismatched(ctx, pairing):
+        at = spot(ctx, (wrong.unit.file, wrong.loop))
+        other = spot(ctx, (right.unit.file, right.loop))
+        yield misaligned(
+            at,
+            [
+                observe(
+                    other,
+                    f"one array is built walking `{right.collection}` in {_words(right.order)}",
+                ),
+                observe(
+                    at,
+                    f"the array lined up with it row by row walks `{wrong.collection}` in {_words(wrong.order)}",
+                ),
+            ],
+            f"walk the collection in the same order in both places (e.g. `sorted(...)` at {at.file}:{at.line})",
+            "medium",
+        )
+
+
+def _read(node: Node) -> Node:
+    """The node whose binding holds the array: the name a call or a comprehension is
+    assigned to, through calls that wrap it (`torch.from_numpy(build(...))`), else the
+    node itself."""
+    current = node
+    while current.parent is not None and current.parent.type == "argument_list":
+        call = current.parent.parent
+        # a call that only wraps it (`torch.from_numpy`), not one that lines it up
+        args = sx.call_args(call)[0] if call is not None and call.type == "call" else []
+        if len(args) != 1 or args[0].id != current.id:
+            break
+        current = call
+    parent = current.parent
+    if parent is not None and parent.type == "assignment":
+        left = parent.child_by_field_name("left")
+        right = parent.child_by_field_name("right")
+        if (
+            left is not None
+            and right is not None
+            and right.id == current.id
+            and left.type == "identifier"
+        ):
+            return left
+    return current
+
+
+def _words(order: str) -> str:
+    return "the order it was filled in" if order == STORED else f"`{order}` order"
