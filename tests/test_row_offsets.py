@@ -96,3 +96,26 @@ def test_an_evaluation_the_tracer_cannot_read_is_judged_by_the_training_loss(tmp
     assert [c for c, _ in _confirmed(report)] == ["preprocessing_mismatch"]
     text = " ".join(e.text for f in report.findings for e in f.evidence)
     assert "computed by the investigator" in text
+
+
+def test_a_gain_an_evaluation_close_to_perfect_already_had_is_no_mismatch(monkeypatch):
+    """Giving every evaluation row one mean and spread can suit the data itself (a kNN
+    over inputs whose gain varies row by row, a self-supervised model trained on
+    gain-jittered views): an evaluation that already follows training is left alone,
+    one that lost a real part of the way to chance is not."""
+    from torch_investigate.agent.checks import row_offsets
+    from torch_investigate.agent.checks.pairing_fresh import OwnAccuracy
+
+    acc = OwnAccuracy(passes=4, best=0.976, majority=0.1, se=0.01, learns=True, stays=False)
+    monkeypatch.setattr(row_offsets, "own_accuracy", lambda t: acc)
+    measure = "evaluation error rate (1 - the accuracy its own comparisons count)"
+
+    def kept(base: float, moved: float) -> str | None:
+        values = {"eval_as_written": base, "eval_aligned": moved, "measure": measure}
+        return row_offsets._kept_from_chance(None, values)  # type: ignore[arg-type]
+
+    assert kept(0.024, 0.004) is not None  # 2% of the way back from chance
+    assert kept(0.5, 0.05) is None  # half the way: the mismatch cost the evaluation
+    assert kept(0.2, 0.05) is None
+    values = {"eval_as_written": 0.024, "eval_aligned": 0.004, "measure": "evaluation loss"}
+    assert row_offsets._kept_from_chance(None, values) is None  # type: ignore[arg-type]

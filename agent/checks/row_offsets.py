@@ -24,6 +24,7 @@ from torch_investigate.agent.checks.input_moments import (
 )
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.pairing_fresh import own_accuracy
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -66,6 +67,10 @@ def wider_eval_rows(session: Session, ev: Evidence, t: Trace) -> bool:
             detail = f"; {aligned.text}" if aligned is not None else ""
             ev.item("train_eval_inputs", "passed", f"{text}{detail}")
             return False
+        kept = _kept_from_chance(t, aligned.observation.values)
+        if kept:
+            ev.item("train_eval_inputs", "passed", f"{text}; {aligned.text}; {kept}")
+            return False
         ev.find(
             "preprocessing_mismatch",
             status="confirmed",
@@ -80,3 +85,30 @@ def wider_eval_rows(session: Session, ev: Evidence, t: Trace) -> bool:
         ev.item("train_eval_inputs", "failed", f"{text}; {aligned.text}")
         return True
     return False
+
+
+# A mismatch costs the evaluation part of what the model learned: aligning the rows must
+# win back at least this share of the way from chance to the aligned evaluation.
+LOST = 0.1
+
+
+def _kept_from_chance(t: Trace, values: dict) -> str | None:
+    """Why the aligned evaluation's gain is no sign of a mismatch, or None: the error rate
+    as written is already nearly as far from chance as aligned (giving every row one
+    mean and spread can suit the data itself, a gain per row a model should ignore)."""
+    acc = own_accuracy(t)
+    base, moved = values.get("eval_as_written"), values.get("eval_aligned")
+    if acc is None or "error rate" not in str(values.get("measure")):
+        return None
+    if not isinstance(base, float) or not isinstance(moved, float):
+        return None
+    chance = 1.0 - acc.majority
+    room = chance - moved
+    if room <= 0 or (base - moved) >= LOST * room:
+        return None
+    return (
+        f"but as written the error rate is already {fmt(base)} against {fmt(chance)} by "
+        f"always answering the most frequent label: aligning wins back {fmt(100 * (base - moved) / room)}% "
+        "of the way from chance, so the evaluation as written follows training and the "
+        "gain is the transform's, not a mismatch undone"
+    )
