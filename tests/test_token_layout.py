@@ -105,3 +105,24 @@ def test_independent_neighbours_read_as_one_and_a_text_far_above():
     b = torch.randint(0, 30, (20_000,), generator=g)
     assert abs(dependence(a, b) - 1.0) < 0.1
     assert dependence(a, (a + 1) % 30) > 20
+
+
+def test_a_corpus_in_step_across_the_columns_that_the_model_learns_is_healthy(tmp_path):
+    """Round 01's healthy melody LSTM (written by others): tunes laid out the right way
+    round, yet neighbouring notes hardly depend on each other along time while columns
+    start in step, so the batch axis looks the dependent one. The model learns far below
+    what the notes' frequencies allow: it reads a sequence, and no layout is blamed."""
+    import shutil
+    from pathlib import Path
+
+    from torch_investigate.agent.core.planner import Planner
+    from torch_investigate.agent.core.policy import investigate
+    from torch_investigate.agent.core.session import Options, Session
+
+    root = Path(__file__).resolve().parents[1] / "evals/rounds/01/cases/healthy-melody-tbptt"
+    repo = tmp_path / "melody"
+    shutil.copytree(root, repo)
+    with Session(repo, Options(cmd="python main.py --epochs 6")) as session:
+        investigate(session, Planner())
+        report = session.report()
+    assert _confirmed(report) == []

@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.levels import marginal_level, per_element
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.pairing_fresh import EVAL_LEARNS
+from torch_investigate.agent.core.curves import final_level
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -32,6 +35,11 @@ def scrambled_sequence(session: Session, ev: Evidence, t: Trace) -> bool:
     if nb is None or nb.along is None or nb.across is None:
         return False
     if nb.across < DEPENDS or nb.across - 1 < CLEAR * max(nb.along - 1, 0.0):
+        return False
+    if _learns_beyond_frequencies(t):
+        # a model that reads unrelated tokens as a sequence has nothing to predict beyond
+        # their frequencies; one that does better reads a sequence (a corpus whose pieces
+        # repeat in step across the columns makes the batch axis look dependent too)
         return False
     across = "the first" if nb.time_axis == 1 else "the second"
     text = (
@@ -64,3 +72,15 @@ def scrambled_sequence(session: Session, ev: Evidence, t: Trace) -> bool:
     )
     ev.item("shapes", "failed", text)
     return True
+
+
+def _learns_beyond_frequencies(t: Trace) -> bool:
+    """The run's training loss settles clearly below what the targets' frequencies alone
+    allow (their entropy, per element)."""
+    calls = t.train_loss_calls()
+    level = marginal_level(calls) if calls else None
+    scale = per_element(calls[0]) if calls else None
+    settled = final_level(t.raw_curve())
+    if not level or not scale or settled is None:
+        return False
+    return settled / scale < level * (1 - EVAL_LEARNS)
