@@ -197,21 +197,10 @@ def aligned_evaluation(
     # BatchNorm's running statistics still settling), so the comparison that counts is
     # at the last evaluation the program made, when training had shaped the model
     run = session.runner.get({change: True}, steps=base_trace.n_steps or None)
-    moved_trace = run.trace if run else None
-    what = "evaluation loss"
-    pair = _last_shared(base_trace, moved_trace, lambda t: t.eval_curve())
-    if pair is None:
-        what = "evaluation error rate (1 - the accuracy its own comparisons count)"
-        pair = _last_shared(base_trace, moved_trace, _error_curve)
-    if pair is None:
-        what = "mean absolute evaluation error (its own prediction - target differences)"
-        pair = _last_shared(base_trace, moved_trace, lambda t: t.eval_error_curve())
-    if pair is None:
-        what = "training loss on its evaluation batches (computed by the investigator)"
-        pair = _last_shared(base_trace, moved_trace, lambda t: t.shadow_eval_curve())
-    if pair is None:
+    found = last_evaluations(base_trace, run.trace if run else None)
+    if found is None:
         return None
-    base, moved = pair
+    what, base, moved = found
     helps = moved < base * (1 - ALIGN_HELPS) if base > 0 else moved < base
     text = (
         f"with {words}, "
@@ -225,6 +214,29 @@ def aligned_evaluation(
                 "interventions": {change: True}},
     )  # fmt: skip
     return Aligned(helps=helps, text=text, observation=obs)
+
+
+def last_evaluations(a: Trace | None, b: Trace | None) -> tuple[str, float, float] | None:
+    """(what, a's value, b's value) at the last evaluation pass both runs made, lower
+    better: the program's own evaluation loss, else its error rate, else its mean absolute
+    error, else the investigator's training loss on its evaluation batches."""
+    readings = (
+        ("evaluation loss", lambda t: t.eval_curve()),
+        ("evaluation error rate (1 - the accuracy its own comparisons count)", _error_curve),
+        (
+            "mean absolute evaluation error (its own prediction - target differences)",
+            lambda t: t.eval_error_curve(),
+        ),
+        (
+            "training loss on its evaluation batches (computed by the investigator)",
+            lambda t: t.shadow_eval_curve(),
+        ),
+    )
+    for what, curve in readings:
+        pair = _last_shared(a, b, curve)
+        if pair is not None:
+            return what, pair[0], pair[1]
+    return None
 
 
 def _error_curve(t: Trace) -> list[tuple[int, float]]:

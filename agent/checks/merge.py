@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, run_checks
+from torch_investigate.agent.checks.input_moments import last_evaluations
+from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Finding, Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
 
@@ -19,17 +21,24 @@ if TYPE_CHECKING:
 CONTRADICTED = -0.05
 
 
-def contradicted(f: Finding) -> Finding:
-    """A confirmed finding whose own fix made the loss worse is a suspicion, not a defect."""
+def contradicted(f: Finding, session: Session | None = None) -> Finding:
+    """A confirmed finding whose own fix made the loss worse is a suspicion, not a defect,
+    unless the program's own held-out reading says the fix helps where it counts (a
+    training loss that gradients accumulated over many steps overfit lower)."""
     if f.status != "confirmed":
         return f
-    effects = [
-        o.effect.relative_improvement
+    tried = [
+        o.effect
         for o in f.evidence
         if o.source == "intervention" and o.effect is not None and o.effect.same_objective
     ]
+    effects = [e.relative_improvement for e in tried]
     if not effects or max(effects) > CONTRADICTED:
         return f
+    best = max(tried, key=lambda e: e.relative_improvement)
+    held = held_out_helps(session, dict(best.interventions or {})) if session else None
+    if held is not None:
+        return f.model_copy(update={"evidence": [*f.evidence, held]})
     note = Observation(
         source="runtime",
         text=f"the run contradicts it: with the fix applied the loss got worse ({max(effects):+.0%} relative), so the observation alone does not explain the symptom",
@@ -39,9 +48,42 @@ def contradicted(f: Finding) -> Finding:
     )
 
 
+# The held-out reading must fall by this share with the fix for a training loss that got
+# worse not to contradict it: well beyond what seeds move a held-out metric by.
+HELD_OUT_HELPS = 0.25
+
+
+def held_out_helps(session: Session, changes: dict) -> Observation | None:
+    """The fix run as long as the run as written: an observation when the program's own
+    held-out reading at its last evaluation is clearly better with it, else None."""
+    base = session.baseline().trace if session.runner is not None else None
+    if (
+        base is None
+        or not changes
+        or not base.eval_curve()
+        and not base.eval_matches
+        and not base.eval_errors
+    ):
+        return None
+    run = session.runner.get(changes, steps=base.n_steps or None)
+    found = last_evaluations(base, run.trace if run else None)
+    if found is None:
+        return None
+    what, written, fixed = found
+    if not (written > 0 and fixed <= written * (1 - HELD_OUT_HELPS)):
+        return None
+    return Observation(
+        source="intervention",
+        text=f"with the fix, run as long as the run as written, the program's own {what} at "
+        f"its last evaluation is {fmt(fixed)} instead of {fmt(written)}: the fix helps on "
+        "held-out data, where the training loss cannot tell",
+        values={"eval_as_written": written, "eval_with_fix": fixed, "measure": what},
+    )
+
+
 def stage_evidence(session: Session, stage: Stage) -> Evidence:
     ev = run_checks(session, stage)
-    ev.findings = [contradicted(f) for f in ev.findings]
+    ev.findings = [contradicted(f, session) for f in ev.findings]
     statics = [f for f in session.static_findings if f.stage == stage]
     merged: list[Finding] = []
     for f in ev.findings:
