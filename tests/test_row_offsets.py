@@ -119,3 +119,37 @@ def test_a_gain_an_evaluation_close_to_perfect_already_had_is_no_mismatch(monkey
     assert kept(0.2, 0.05) is None
     values = {"eval_as_written": 0.024, "eval_aligned": 0.004, "measure": "evaluation loss"}
     assert row_offsets._kept_from_chance(None, values) is None  # type: ignore[arg-type]
+
+
+NUMPY_SCORE = SCRIPT.replace(
+    "        acc = (model(xva).argmax(1) == yva).float().mean().item()",
+    "        acc = agreement(model(xva).argmax(1).numpy(), yva.numpy())",
+).replace(
+    "train, val = nights[:24], nights[24:]",
+    "def agreement(labels, truth):\n    return float((labels == truth).mean())\n"
+    "train, val = nights[:24], nights[24:]",
+)
+
+
+def test_a_mismatch_scored_in_numpy_is_read_through_the_programs_own_metric(tmp_path):
+    """The program's accuracy is computed in numpy from predicted labels: the helper is
+    probed with the true labels (its perfect score) in every run, so the aligned run's
+    evaluation is read as the metric's distance from that score."""
+    script = NUMPY_SCORE.replace("VAL_STATS", "(pooled.mean(), pooled.std())")
+    assert "agreement(model(xva)" in script
+    report = planner_report(tmp_path, script)
+    assert _confirmed(report) == [("preprocessing_mismatch", "prepare")]
+    (found,) = [f for f in report.findings if f.category == "preprocessing_mismatch"]
+    moved = [o for o in found.evidence if o.source == "intervention"]
+    assert "perfect prediction" in moved[0].values["measure"]
+
+
+def test_integer_labels_predicted_are_probed_with_the_true_labels():
+    import torch
+
+    from torch_investigate.tools.trace.metric_probe import _answers
+
+    target = torch.tensor([0, 2, 1, 2])
+    perfect, wrong = _answers(torch.tensor([0, 0, 1, 1]), target)
+    assert perfect.tolist() == [0, 2, 1, 2] and all(wrong != target)
+    assert _answers(torch.tensor([0, 1]), target) is None  # not one label per row

@@ -191,6 +191,7 @@ def aligned_evaluation(
         or base_trace.eval_matches
         or base_trace.eval_errors
         or base_trace.shadow_eval
+        or base_trace.metric_distance_curve()
     ):
         return None
     # as long as the run as written: an early evaluation can be poor for any inputs (a
@@ -230,6 +231,10 @@ def last_evaluations(a: Trace | None, b: Trace | None) -> tuple[str, float, floa
         (
             "training loss on its evaluation batches (computed by the investigator)",
             lambda t: t.shadow_eval_curve(),
+        ),
+        (
+            "metric's distance from what a perfect prediction scores (its own helper, probed)",
+            lambda t: t.metric_distance_curve(),
         ),
     )
     for what, curve in readings:

@@ -57,14 +57,8 @@ def held_out_helps(session: Session, changes: dict) -> Observation | None:
     """The fix run as long as the run as written: an observation when the program's own
     held-out reading at its last evaluation is clearly better with it, else None."""
     base = session.baseline().trace if session.runner is not None else None
-    if (
-        base is None
-        or not changes
-        or not base.eval_curve()
-        and not base.eval_matches
-        and not base.eval_errors
-    ):
-        return None
+    if base is None or not changes or last_evaluations(base, base) is None:
+        return None  # the program makes no held-out reading the investigator can read
     run = session.runner.get(changes, steps=base.n_steps or None)
     found = last_evaluations(base, run.trace if run else None)
     if found is None:

@@ -157,7 +157,9 @@ class Runner:
             fast_forward=baseline,
             probes=baseline,
             train_loader=train_loader,
-            metric_calls=self.metric_calls if baseline else [],
+            # the program's metric helpers are probed in every run: an intervention's
+            # evaluation is read through them when the program scores outside torch
+            metric_calls=self.metric_calls,
             interventions=tracer_interventions(changes),
         )
 

@@ -17,6 +17,7 @@ from .recorder import Recorder
 
 NAME = "__torch_investigate_metric__"
 MAX_CALLS = 6  # calls probed per site
+MAX_VALUES = 500  # values kept per site
 BIG = 20.0  # a logit this large is a certain answer
 
 
@@ -25,6 +26,10 @@ def probed(rec: Recorder, fn, key: str):
 
     def call(*args, **kwargs):
         out = fn(*args, **kwargs)
+        values = rec.metric_values.setdefault(key, [])
+        value = _scalar(out)
+        if value is not None and len(values) < MAX_VALUES:
+            values.append([rec.n_steps, value])  # the program's own metric, by steps taken
         calls = rec.metric_probes.setdefault(key, [])
         if len(calls) < MAX_CALLS and len(args) > max(i, j):
             try:
@@ -69,7 +74,17 @@ def _tensor(x) -> tuple:
 def _answers(pred: torch.Tensor, target: torch.Tensor) -> tuple | None:
     """(perfect, perfectly wrong) predictions in the output's form, or None."""
     if not pred.is_floating_point():
-        return None
+        # predicted labels (an argmax) against labels: the labels themselves, and each
+        # moved to another class
+        if pred.shape != target.shape or pred.dtype.is_complex or target.is_floating_point():
+            return None
+        if pred.dtype == torch.bool or target.numel() == 0:
+            return None
+        classes = int(max(int(target.max()), int(pred.max()))) + 1
+        if classes < 2 or int(target.min()) < 0:
+            return None
+        t = target.to(pred.dtype)
+        return t, (t + 1) % classes
     probs = bool(pred.min() >= 0) and bool(pred.max() <= 1)
     if pred.shape == target.shape and bool(((target == 0) | (target == 1)).all()):
         t = target.to(pred.dtype)

@@ -272,6 +272,8 @@ class Recorder:
         self.eval_shift_frame: dict | None = None  # the first such comparison
         # metric_probe.py: per probed call site, [as called, perfect, perfectly wrong]
         self.metric_probes: dict[str, list] = {}
+        # metric_probe.py: per call site, [steps, value] of every call (the program's metric)
+        self.metric_values: dict[str, list] = {}
         # (file, line, function) where the tensor first passed to backward was computed, when
         # that is a function other than the one calling backward (the program's loss function)
         self.loss_maker: tuple | None = None

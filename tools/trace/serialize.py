@@ -81,6 +81,7 @@ def trace_dict(rec: Recorder) -> dict:
         "eval_shifted": rec.eval_shifted,
         "eval_shift_frame": rec.eval_shift_frame,
         "metric_probes": rec.metric_probes,
+        "metric_values": rec.metric_values,
         "row_offsets": {k: _offsets(a) for k, a in rec.batches.row_offsets.items() if a[0] >= 2},
         "input_normalizer": rec.input_normalizer,
         "subset_overlaps": loader.subset_overlaps(rec),

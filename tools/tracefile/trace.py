@@ -199,6 +199,8 @@ class Trace(TraceRecord):
     # `file:line:i:j` of an evaluation helper's call -> per probed call, its value as
     # called, with a perfect prediction and with a perfectly wrong one
     metric_probes: dict[str, list[tuple[float, float, float]]] = Field(default_factory=dict)
+    # the same call sites -> (steps taken, the helper's value) of every call
+    metric_values: dict[str, list[tuple[int, float]]] = Field(default_factory=dict)
     # "phase:model" -> rows, the variance of each row's mean across rows, the mean variance
     # within a row (a row: a sample, or one channel of it)
     row_offsets: dict[str, dict[str, float]] = Field(default_factory=dict)
@@ -268,6 +270,19 @@ class Trace(TraceRecord):
         """The share of predictions equal to their labels per evaluation pass, as the
         program's own `==` comparisons in evaluation counted them."""
         return _ratio_per_pass(self.eval_matches)
+
+    def metric_distance_curve(self) -> list[tuple[int, float]]:
+        """Per evaluation pass, how far the program's own metric helper is from the value
+        it gives a perfect prediction (|perfect - value|, averaged over the pass's calls):
+        the first helper whose probes tell a perfect prediction from a wrong one."""
+        for key, probes in self.metric_probes.items():
+            told = [(p, w) for _, p, w in probes if p != w]
+            values = self.metric_values.get(key, [])
+            if not told or not values:
+                continue
+            perfect = sorted(p for p, _ in told)[len(told) // 2]
+            return _ratio_per_pass([(s, abs(perfect - v), 1) for s, v in values])
+        return []
 
     def eval_error_curve(self) -> list[tuple[int, float]]:
         """The mean absolute difference between predictions and targets per evaluation
