@@ -75,6 +75,31 @@ def build(m):
     assert f.line == 6
 
 
+def test_a_sorted_copy_of_a_list_walked_for_one_array_is_found_at_the_sort() -> None:
+    src = """import numpy as np
+import torch
+
+
+def rows(recs):
+    ordered = sorted(recs, key=lambda r: r["site"])
+    out = np.zeros((len(recs), 3), dtype=np.float32)
+    for i, r in enumerate(ordered):
+        out[i] = r["x"]
+    return out
+
+
+def marks(recs):
+    return np.array([r["y"] for r in recs])
+
+
+def make(recs):
+    return torch.utils.data.TensorDataset(torch.from_numpy(rows(recs)), torch.from_numpy(marks(recs)))
+"""
+    (f,) = _found(src)
+    assert (f.line, f.symbol) == (6, "rows")
+    assert not _found(src.replace('sorted(recs, key=lambda r: r["site"])', "list(recs)"))
+
+
 SCRIPT = """import numpy as np
 import torch
 from torch import nn

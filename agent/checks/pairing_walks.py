@@ -69,7 +69,7 @@ def walked_apart(session: Session, ev: Evidence, t: Trace) -> bool:
             continue
         start, end, old, new = edit
         change_made = TextEdit(wrong.unit.file, start, end, old, new)
-        at = Frame(file=wrong.unit.file, line=wrong.loop.start_point[0] + 1)
+        at = Frame(file=wrong.unit.file, line=wrong.place.start_point[0] + 1)
         base, site = reference_spec(t)
         written, floor = _fit_pairs(session, t, base, site)
         with edited_runner(session, [change_made]) as runner:
@@ -81,7 +81,7 @@ def walked_apart(session: Session, ev: Evidence, t: Trace) -> bool:
             continue  # the suspicion stays a suspicion
         text = (
             f"the arrays lined up row by row are built walking one collection in two orders "
-            f"(`{old}` at {at}, `sorted` at {right.unit.file}:{right.loop.start_point[0] + 1}); "
+            f"(`{old}` at {at}, against the walk at {right.unit.file}:{right.place.start_point[0] + 1}); "
             f"{verdict}"
         )
         ev.find(

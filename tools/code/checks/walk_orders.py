@@ -40,6 +40,14 @@ class Walk:
     walked: Node  # the expression iterated (inside `enumerate(...)`)
     built: Node  # where the array is read: the list appended to, or the comprehension
     fn: Node | None  # the enclosing function
+    # `ordered = sorted(items, key=...)` when the loop walks such a sorted copy: the
+    # `sorted(...)` call (the walk's order is made there)
+    sorted_copy: Node | None = None
+
+    @property
+    def place(self) -> Node:
+        """Where the walk's order is made: the sorted copy, else the loop."""
+        return self.sorted_copy if self.sorted_copy is not None else self.loop
 
 
 def walks(unit: FileUnit) -> Iterator[Walk]:
@@ -51,8 +59,36 @@ def walks(unit: FileUnit) -> Iterator[Walk]:
         if walked is None:
             continue
         built = _built(node)
-        if built is not None:
-            yield Walk(unit, node, *walked, built, sx.enclosing_function(node))
+        if built is None:
+            continue
+        fn = sx.enclosing_function(node)
+        copy = _sorted_copy(fn, walked[0], node) if walked[1] == STORED else None
+        if copy is not None:
+            inner = _walked(copy)
+            if inner is not None:
+                yield Walk(unit, node, inner[0], inner[1], inner[2], built, fn, copy)
+                continue
+        yield Walk(unit, node, *walked, built, fn)
+
+
+def _sorted_copy(fn: Node | None, name: str, loop: Node) -> Node | None:
+    """The `sorted(...)` call a name is bound to before the loop in the same function
+    (`ordered = sorted(records, key=...)`), when that is its only binding there."""
+    if fn is None:
+        return None
+    found = []
+    for node in sx.descendants(fn):
+        if node.type != "assignment":
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and left.type == "identifier" and sx.text(left) == name:
+            found.append(right)
+    if len(found) != 1 or found[0] is None or found[0].start_byte > loop.start_byte:
+        return None
+    right = found[0]
+    if right.type == "call" and sx.text(sx.call_function(right) or right) == "sorted":
+        return right
+    return None
 
 
 def _walked(expr: Node) -> tuple[str, str, Node] | None:
@@ -97,6 +133,15 @@ def _built(loop: Node) -> Node | None:
         recv = sx.receiver(call)
         if sx.method_name(call) in ADDERS and recv is not None and recv.type == "identifier":
             return recv
+    for node in sx.descendants(body):  # `out[i] = ...`: rows written by position
+        left = node.child_by_field_name("left") if node.type == "assignment" else None
+        held = (
+            left.child_by_field_name("value")
+            if left is not None and left.type == "subscript"
+            else None
+        )
+        if held is not None and held.type == "identifier":
+            return held
     return None
 
 
@@ -178,15 +223,39 @@ def mismatched(ctx: CheckContext, pairing: Pairing) -> Iterator[tuple[Walk, Walk
         m2 = pairing.member_at(p.scope_unit, _read(p.at_second))
         if not pairing.paired(m1, m2):
             continue
-        wrong, right = (p.first, p.second) if p.first.order == STORED else (p.second, p.first)
+        wrong, right = (p.first, p.second) if _odd(p.first, p.second) else (p.second, p.first)
         if wrong.loop.id not in seen:
             seen.add(wrong.loop.id)
             yield wrong, right
 
 
+def _odd(a: Walk, b: Walk) -> bool:
+    """Whether `a` is the walk to change: the one that sorts a sequence by a key of its
+    own (a list has an order worth keeping), else the one in stored order (a mapping's
+    insertion order is arbitrary), else the later one."""
+    keyed = [w.sorted_copy is not None or w.order.startswith("sorted(key") for w in (a, b)]
+    if keyed[0] != keyed[1]:
+        return keyed[0]
+    if (a.order == STORED) != (b.order == STORED):
+        return a.order == STORED
+    return a.loop.start_byte > b.loop.start_byte if a.unit is b.unit else False
+
+
 def reordering_edit(wrong: Walk, right: Walk) -> tuple[int, int, str, str] | None:
     """The smallest edit that walks `wrong` in `right`'s order, as (start byte, end byte,
-    old text, new text) on one line; None where it is not a plain `sorted(...)`."""
+    old text, new text) on one line; None where it is not a plain `sorted(...)` added or
+    a sorted copy's sort removed."""
+    if wrong.sorted_copy is not None and right.order == STORED:
+        old = sx.text(wrong.sorted_copy)
+        args, _ = sx.call_args(wrong.sorted_copy)
+        if "\n" in old or len(args) != 1:
+            return None
+        return (
+            wrong.sorted_copy.start_byte,
+            wrong.sorted_copy.end_byte,
+            old,
+            f"list({sx.text(args[0])})",
+        )
     if wrong.order != STORED or right.order != "sorted()":
         return None
     node = wrong.walked
@@ -203,8 +272,8 @@ def reordering_edit(wrong: Walk, right: Walk) -> tuple[int, int, str, str] | Non
 def two_orders(ctx: CheckContext, pairing: Pairing) -> Iterator[Finding]:
     """Findings for arrays built by walking one collection in two orders and paired."""
     for wrong, right in mismatched(ctx, pairing):
-        at = spot(ctx, (wrong.unit.file, wrong.loop))
-        other = spot(ctx, (right.unit.file, right.loop))
+        at = spot(ctx, (wrong.unit.file, wrong.place))
+        other = spot(ctx, (right.unit.file, right.place))
         yield misaligned(
             at,
             [
