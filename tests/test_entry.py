@@ -280,3 +280,22 @@ def test_a_chain_given_with_cmd_runs_what_comes_before_the_training_command(
     info = find_command(tmp_path, "python prep.py && python train.py --epochs 2 && python score.py")
     assert info is not None and info.argv == ["train.py", "--epochs", "2"]
     assert info.setup == [["prep.py"]]
+
+
+def test_the_data_preparation_lines_above_it_in_its_code_block_run_first(tmp_path: Path) -> None:
+    """`python make_data.py` on the line above `python train.py` in one fenced block
+    ("generate the data first, then train") makes what training reads; a line that
+    trains itself, a tool module and a block of its own are not run first."""
+    readme = (
+        "Generate the data first, then train:\n\n```bash\npip install -r requirements.txt\n"
+        "python -m pip install numpy\npython make_data.py --out d.npz\npython smoke.py\n"
+        "python train.py --data d.npz\n```\n\n```bash\npython other_prep.py\n```\n"
+    )
+    write(tmp_path, {"README.md": readme, "train.py": TRAIN, "smoke.py": TRAIN,
+                     "make_data.py": HELPER, "other_prep.py": HELPER})  # fmt: skip
+    info = find_command(tmp_path)
+    assert info is not None and info.argv[0] in ("train.py", "smoke.py")
+    ranked = rank_candidates(tmp_path)
+    train = next(c for c in ranked if c.argv[0] == "train.py")
+    assert train.setup == [["make_data.py", "--out", "d.npz"]]
+    assert "code block" in train.reason

@@ -148,19 +148,21 @@ def _target_file(root: Path, argv: list[str], env: dict[str, str]) -> Path | Non
 # -- sources ------------------------------------------------------------------------------
 
 
-def _readme_lines(path: Path) -> Iterator[tuple[int, str, list[str]]]:
-    """(line number, command, the commands before it in its chain) of shell lines in
-    fenced blocks (markdown) or, for other formats, lines that look like commands;
-    continuation lines are joined."""
+def _readme_lines(path: Path) -> Iterator[tuple[int, str, list[str], list[str]]]:
+    """(line number, command, the commands before it in its chain, the commands on the
+    lines before it in its fenced block) of shell lines in fenced blocks (markdown) or,
+    for other formats, lines that look like commands; continuation lines are joined."""
     lines = path.read_text(errors="replace").splitlines()
     markdown = path.suffix.lower() in (".md", ".markdown")
     in_fence = False
     pending: tuple[int, str] | None = None
+    block: list[str] = []  # the Python commands of the fenced block so far
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
         if markdown and stripped.startswith(("```", "~~~")):
             in_fence = not in_fence
             pending = None
+            block = []
             continue
         if markdown and not in_fence:
             continue
@@ -173,9 +175,11 @@ def _readme_lines(path: Path) -> Iterator[tuple[int, str, list[str]]]:
         if text.endswith("\\"):
             pending = (start, text[:-1].rstrip())
             continue
+        earlier = list(block) if markdown else []
         for part, before in chain_parts(text):
             if "python" in part or part.endswith(".py") or ".py " in part:
-                yield start, part, before
+                yield start, part, before, earlier
+                block.append(part)
 
 
 def _documented(reach: Reach | None, where: str, base: int) -> tuple[int, str]:
@@ -189,14 +193,14 @@ def _from_readme(root: Path, reaching: Reaching) -> Iterator[Candidate]:
     for path in sorted(root.iterdir()):
         if not path.is_file() or not path.name.lower().startswith("readme"):
             continue
-        for number, line, before in _readme_lines(path):
+        for number, line, before, earlier in _readme_lines(path):
             if not invokes_python(line):
                 continue  # `train.py   the training loop` in a file listing is not a command
             try:
                 argv, env, _ = parse_command(line)
             except EntryError:
                 continue
-            setup = prerequisites(before)
+            setup = _block_preparation(root, reaching, earlier) + prerequisites(before)
             target = argv[1] if argv[0] == "-m" else argv[0]
             if argv[0] == "-m" and _NOT_TRAINING_MODULES.match(target):
                 continue
@@ -204,11 +208,29 @@ def _from_readme(root: Path, reaching: Reaching) -> Iterator[Candidate]:
             score, reason = _documented(reach, "documented in the README", 100)
             if setup:
                 before_it = shown_commands(setup)
-                reason += f"; the commands before it on that line run first: {before_it}"
+                reason += (
+                    f"; the commands before it (its line, its code block) run first: {before_it}"
+                )
             yield Candidate(
                 argv=argv, source=f"{path.name}:{number}", reason=reason, score=score, env=env,
                 order=number, setup=setup,
             )  # fmt: skip
+
+
+def _block_preparation(root: Path, reaching: Reaching, earlier: list[str]) -> list[list[str]]:
+    """The Python commands on the lines before a command in its fenced block whose code
+    reaches no training step (`python make_data.py` above `python train.py`): they make
+    what it reads. Another training command, or a tool run as a module (pip, pytest), is
+    not one."""
+    setup = []
+    for argv in prerequisites(earlier):
+        if not argv or argv[0] == "-m" and (len(argv) < 2 or _NOT_TRAINING_MODULES.match(argv[1])):
+            continue
+        if argv[0] != "-m" and not argv[0].endswith(".py"):
+            continue
+        if reaching.of(_target_file(root, argv, {})) is None:
+            setup.append(argv)
+    return setup
 
 
 def _from_pyproject(root: Path, reaching: Reaching, notes: list[str]) -> Iterator[Candidate]:
