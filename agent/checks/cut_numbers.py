@@ -103,7 +103,8 @@ def _added_term_beyond_chance(session: Session, eff: Effect) -> None:
 
 
 def cut_term(session: Session, ev: Evidence, t: Trace) -> bool:
-    """A value detached inside the training forward that the loss adds as a term (through
+    """A value detached in the training forward or on its way to the loss (`.data` in a loss
+    helper) that the loss adds as a term (through
     sums, differences, averages and products with plain numbers only): its value counts,
     its gradient is gone, whatever it was computed from (a flow's log-determinant, a KL
     term). A detached value the loss uses as data (a stop-gradient target, an advantage
@@ -113,8 +114,9 @@ def cut_term(session: Session, ev: Evidence, t: Trace) -> bool:
         return False
     frame = t.cut_terms[0]
     text = (
-        f"the training loss adds a value cut from the graph at {frame} (a detach inside the "
-        "forward, or a torch.autograd.grad without create_graph), through sums and averages "
+        f"the training loss adds a value cut from the graph at {frame} (a detach or `.data` "
+        "in the forward or on its way to the loss, or a torch.autograd.grad without "
+        "create_graph), through sums and averages "
         "only: that term counts in the loss's value, but no gradient flows through it to "
         "the parameters it was computed from"
     )

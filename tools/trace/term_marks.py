@@ -1,8 +1,8 @@
 """Terms of the training loss that carry no gradient, followed from where they are made to
 the backward that adds them:
 
-- a value detached inside the training forward (`_ti_cutterm`, its line; marked where the
-  detach happens, tools/trace/mode.py);
+- a value detached in the training forward or between it and the loss (`_ti_cutterm`, its
+  line; marked where the detach or `.data` happens, tools/trace/mode.py);
 - a number made a tensor inside the training iteration (`_ti_numterm`: its line and
   value; `torch.tensor(total / n)` of values taken out with .item());
 - a loss computed on the output of a model forward that ran with grad off (`_ti_nograd`:
