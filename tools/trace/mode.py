@@ -488,11 +488,8 @@ class TraceMode(TorchFunctionMode):
         if on_path and kind in ("item", "__float__") and isinstance(t, torch.Tensor):
             out = reentry.remember(rec, t, out, repo_frame())
         if kind in ("detach", "data") and isinstance(out, torch.Tensor):
-            if on_path:
-                # a value cut from the graph, in the forward or on its way to the loss (a
-                # term of the loss computed from `.data`); used as data (a stop-gradient
-                # target) the mark is dropped (term_marks.py)
-                out._ti_cutterm = repo_frame()
+            if on_path:  # cut in the forward or on its way to the loss (`.data` in a
+                out._ti_cutterm = repo_frame()  # term); used as data, dropped (term_marks)
             tag = tag_of(t)
             if tag is not None:
                 out._ti_tag = tag
