@@ -45,6 +45,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("weight_decay_scale", "weight decay x{value}", "weight decay x{value}"),
         Intervention("keep_graph", "graph kept", "detach and .data in the forward kept in the graph"),
         Intervention("no_clip", "no clipping", "gradient clipping off"),
+        Intervention("no_clamp", "no clamp", "the clamps on the gradient's path lifted", changes_loss=True),
         Intervention("clip_to", "clip at {value}", "gradients clipped at norm {value}, their typical size, instead of the program's limit"),
         Intervention("standardize_inputs", "inputs standardized", "inputs standardized per feature"),
         Intervention("align_eval_inputs", "eval inputs aligned", "the evaluation inputs moved to the training inputs' per-feature mean and std"),

@@ -491,5 +491,7 @@ def registration(session: Session, ev: Evidence) -> None:
         ev.item(
             "registration",
             "passed",
-            f"{n} registered leaf parameters; none frozen while in the optimizer; no unregistered tensors or parameters made in forward",
+            f"{n} registered leaf parameters; {len(frozen) or 'none'} frozen while in the "
+            f"optimizer{', read as deliberate' if frozen else ''}; no unregistered tensors or "
+            "parameters made in forward",
         )

@@ -5,7 +5,9 @@ is ordinary PyTorch: the optimizer skips them. The run tells the two apart: they
 meant to train when nothing the optimizer holds trains at all, or when training them
 makes the loss fall beyond chance and either several times further than as written or to
 the level the run as written ends at several times sooner (the freeze makes learning
-fail, not merely a little slower). A frozen random layer that does not slow learning is,
+fail, not merely a little slower), or, where the frozen run plateaus several times above
+the loss the trained one reaches, when training them also cuts the program's own held-out
+error by a quarter (capacity held back on purpose leaves held-out data where it was). A frozen random layer that does not slow learning is,
 at run time, a fixed projection: left a suspicion."""
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.merge import held_out_helps
 from torch_investigate.tools.records import Observation
 from torch_investigate.tools.tracefile.trace import Trace
 
@@ -49,6 +52,13 @@ def frozen_meant_to_train(
     )
     sooner = bool(written and trained and SEVERAL * trained <= written)
     fails = bool(eff.improved and (further or sooner))
+    held = None
+    if eff.improved and not fails and _plateaus(eff):
+        # trained they end several times lower where frozen the run plateaus: whether that
+        # is capacity the freeze holds back on purpose or learning it stops is for the
+        # program's own held-out reading to say, the fix run as long as the run as written
+        held = held_out_helps(session, change)
+        fails = held is not None
     tail = (
         f"; trained, they reach the loss the run as written ends at in {trained} steps "
         f"instead of {written}"
@@ -58,7 +68,19 @@ def frozen_meant_to_train(
     if not fails:
         tail += "; not several times faster, so the freeze reads as deliberate (a fixed or pretrained part)"
     obs = eff.observation()
-    return fails, [obs.model_copy(update={"text": obs.text + tail})]
+    return fails, [obs.model_copy(update={"text": obs.text + tail}), *([held] if held else [])]
+
+
+def _plateaus(eff) -> bool:
+    """The frozen run settles several times above the loss the trained run reaches (both
+    falling from the same first loss): the freeze caps how far the loss can fall."""
+    return (
+        eff.base_final is not None
+        and eff.iv_final is not None
+        and eff.base_final > 0
+        and eff.iv_final >= 0
+        and SEVERAL * eff.iv_final <= eff.base_final
+    )
 
 
 def _reached(t: Trace | None, steps: int, level: float | None) -> int | None:

@@ -13,6 +13,7 @@ from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.core.curves import falls_without_bound
+from torch_investigate.tools.records import Observation
 from torch_investigate.tools.tracefile.trace import Frame, LossCall, Trace
 
 if TYPE_CHECKING:
@@ -129,7 +130,7 @@ def unbounded(session: Session, ev: Evidence, t: Trace) -> bool:
         return True
     runaway = falls_without_bound(t.raw_curve())
     if runaway is None:
-        return False
+        return held_by_clamp(session, ev, t)
     culprit, culprit_values, others = None, None, []
     for total in t.loss_terms:
         for term in total.terms:
@@ -243,3 +244,55 @@ def _log_prob_term(t: Trace) -> tuple[str, Frame | None] | None:
             frame,
         )
     return None
+
+
+def held_by_clamp(session: Session, ev: Evidence, t: Trace) -> bool:
+    """The training loss settles far below zero, and the program clamps a tensor on the
+    gradient's path (a log-rate kept within a range): rerun with those clamps lifted, the
+    loss falls without bound or reaches minus infinity. The objective has no minimum; only
+    the clamp stops the weights running away (a log-likelihood minimized as it is, the
+    rate pushed to the clamp's ceiling). A loss with a minimum of its own settles where it
+    did, clamp or not."""
+    if session.runner is None or not t.counts.get("clamp_on_path"):
+        return False
+    raw = [v for v in t.raw_curve() if v is not None and math.isfinite(v)]
+    if len(raw) < 16:
+        return False
+    settled = median(raw[-max(1, len(raw) // 4) :])
+    if not (settled < 0 and min(raw) <= -SEVERAL * max(abs(raw[0]), 1.0)):
+        return False
+    run = session.runner.get({"no_clamp": True})
+    curve = [v for v in (run.trace.raw_curve() if run and run.trace else []) if v is not None]
+    runaway = falls_without_bound(curve)
+    to_minus_infinity = any(v == -math.inf for v in curve)
+    if runaway is None and not to_minus_infinity:
+        return False
+    fell = runaway.text() if runaway is not None else "it reaches minus infinity"
+    text = (
+        f"the training loss settles at {fmt(settled)} (from {fmt(raw[0])}), held there by "
+        f"{t.counts['clamp_on_path']} clamp call(s) on the gradient's path; rerun with those "
+        f"clamps lifted, the loss falls without bound ({fell}): the objective has no minimum, "
+        "and the clamp is all that stops it"
+    )
+    calls = t.train_loss_calls()
+    ev.find(
+        "objective_unbounded",
+        title="the objective has no minimum: only a clamp holds the loss",
+        status="confirmed",
+        confidence="high",
+        evidence=[
+            runtime(text, None, session, settled=settled, first=raw[0]),
+            Observation(
+                source="intervention",
+                text=f"with the clamps on the gradient's path lifted: {fell}",
+                values={"interventions": "no_clamp"},
+            ),
+        ],
+        where=first_static_location(session, "objective_unbounded")
+        or (where(session, calls[0].frame) if calls else None)
+        or loss_source(session, t),
+        why="an objective without a minimum is lowered by driving the clamped output to its bound; the model stops where the clamp is, not where it fits the data",
+        confirm="print the loss's terms with the clamp removed for a few steps: one runs away; negate the log-likelihood (or fix the term's sign) and the loss settles above its bound",
+    )
+    ev.item("loss_scale", "failed", text)
+    return True

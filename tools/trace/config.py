@@ -36,6 +36,7 @@ class Interventions:
     weight_decay_scale: float = 1.0
     keep_graph: bool = False  # detach/.data inside the training forward keep the graph
     no_clip: bool = False  # clip_grad_norm_/clip_grad_value_ measure but do not clip
+    no_clamp: bool = False  # clamp/clip on the gradient's path pass their input through
     clip_to: float = 0.0  # > 0: clip_grad_norm_ clips at this norm instead of the program's
     standardize_inputs: bool = False  # float model inputs standardized per feature
     # evaluation inputs moved, per feature, to the training inputs' mean and std
@@ -67,6 +68,18 @@ class Interventions:
             elif not isinstance(v, bool) and v != f.default:
                 out.append(f"{f.name}={v}")
         return out
+
+    def act_on_ops(self) -> bool:
+        """Interventions that act on ops before the loss: they need every training op."""
+        return any(
+            (
+                self.strip_prob,
+                self.keep_graph,
+                self.reshape_as_permute,
+                self.rejoin_cuts,
+                self.gather_renormalized,
+            )
+        )
 
 
 @dataclass

@@ -5,8 +5,8 @@ softmax over the batch dimension (ops.py), graph cuts (detach, .data, .item, num
 round trips, torch.tensor re-wraps), loss calls with their operands (loss_calls.py),
 and provenance tags (softmax/sigmoid/log_softmax/relu/tanh) carried through view-like
 ops to the loss. The op-level interventions (strip a probability op, swap loss
-arguments, keep the graph, fix a broadcast, fixed targets) are applied through the
-seams in interventions/loss.py. It also maps CUDA device requests to the CPU.
+arguments, keep the graph, fix a broadcast, fixed targets, lift a clamp) are applied
+through the seams in interventions/loss.py and clamps.py. It also maps CUDA to the CPU.
 
 Invariants: the handler is popped from the mode stack while it runs, so torch
 calls it makes are not re-entered; tracer code elsewhere sets `recorder.busy`.
@@ -18,6 +18,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from . import (
+    clamps,
     difference_mask,
     eval_matches,
     farthest,
@@ -102,15 +103,8 @@ class TraceMode(TorchFunctionMode):
         super().__init__()
         self.rec = rec
         # interventions that act on ops before the loss need every training op
-        self.op_interventions = (
-            rec.iv.strip_prob
-            or rec.iv.keep_graph
-            or rec.iv.reshape_as_permute
-            or rec.iv.rejoin_cuts
-            or rec.iv.gather_renormalized
-        )
-        # site of the last broadcast that grew an operand, until a binary op's output
-        # carries it
+        self.op_interventions = rec.iv.act_on_ops()
+        # site of the last broadcast that grew an operand, until a binary op's output carries it
         self._grew: str | None = None
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -129,6 +123,8 @@ class TraceMode(TorchFunctionMode):
             return func(*args, **kwargs)  # the program's own call
         if name in LOSSES:
             return loss_call(rec, name, func, args, kwargs)
+        if name in clamps.CLAMPS and clamps.lifted(rec, args):
+            return args[0]  # no_clamp: a bound on the gradient's path lifted
         if name in SUBTRACTIONS:
             args = difference_target(rec, name, args)
         # training ops are examined in the detailed steps (a new training phase opens new
