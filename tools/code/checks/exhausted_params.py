@@ -127,6 +127,10 @@ def _consumer_kind(ctx: CheckContext, unit, node: Node) -> str | None:
         return "loop"
     if parent.type == "for_in_clause":
         return "loop"
+    if parent.type == "pair" and parent.child_by_field_name("value") == node:
+        key = parent.child_by_field_name("key")
+        if key is not None and sx.text(key).strip("\"'") == "params":
+            return "optimizer"  # a param group `{"params": gen, "lr": ...}` an optimizer reads
     if (
         parent.type == "argument_list"
         and parent.parent is not None
