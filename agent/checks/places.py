@@ -232,19 +232,39 @@ def _made_elsewhere(session: Session, unit, call, arg, *, local: bool = False) -
             # a batch of `for xb, yb in loader`: where that loader (and its data) is made,
             # in this function or the one that passed it in
             for further in a.flow.trace(origin.value, dataflow=True):
-                for v in further.path:
-                    if v.node.type not in _NAMES:
-                        return _dataset_made(session, v) or Location(
-                            file=v.file,
-                            line=v.line,
-                            symbol=session.index.enclosing_symbol(v.file, v.line),
-                        )
+                v = _first_made(session, further.path)
+                if v is not None:
+                    return _dataset_made(session, v) or Location(
+                        file=v.file,
+                        line=v.line,
+                        symbol=session.index.enclosing_symbol(v.file, v.line),
+                    )
+    return None
+
+
+def _first_made(session: Session, path: list) -> Value | None:
+    """The first expression on `path` that makes its value: names and tuples pass it on,
+    and so does the call of a function whose return the path goes on into (`val_dl` from
+    `make_loaders(cfg)`: the loader is made inside make_loaders)."""
+    for k, v in enumerate(path):
+        nxt = path[k + 1] if k + 1 < len(path) else None
+        if v.node.type in _NAMES or v.node.type == "subscript" and nxt is not None:
+            continue  # `build_datasets(cfg)[1]` passes on what the call returns
+        if (
+            v.node.type == "call"
+            and nxt is not None
+            and session.index.enclosing_symbol(nxt.file, nxt.line)
+            != session.index.enclosing_symbol(v.file, v.line)
+        ):
+            continue  # into the callee's return
+        return v
     return None
 
 
 def _dataset_made(session: Session, v: Value) -> Location | None:
     """For a `DataLoader(ds, ...)` built at `v`: where its dataset is made, when that is in
-    another function (`val_ds` returned by a build_datasets() helper)."""
+    another function (`val_ds` returned by a build_datasets() helper); None when the
+    dataset is made beside the loader."""
     if v.node.type != "call" or not sx.text(sx.call_function(v.node) or v.node).endswith(
         "DataLoader"
     ):
@@ -253,7 +273,16 @@ def _dataset_made(session: Session, v: Value) -> Location | None:
     ds = sx.argument(v.node, 0, "dataset")
     if unit is None or ds is None:
         return None
-    return _made_elsewhere(session, unit, v.node, ds, local=False)
+    a = analysis(session.index)
+    here = session.index.enclosing_symbol(v.file, v.line)
+    for origin in a.flow.trace(Value(ds, a.flow.frame_at(unit, ds)), dataflow=True):
+        made = _first_made(session, origin.path)
+        if made is not None:
+            symbol = session.index.enclosing_symbol(made.file, made.line)
+            if symbol == here:
+                return None
+            return Location(file=made.file, line=made.line, symbol=symbol)
+    return None
 
 
 _NAMES = ("identifier", "expression_list", "tuple", "pattern_list", "return_statement")

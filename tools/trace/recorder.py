@@ -187,6 +187,7 @@ class Recorder:
         # built at it; site -> further calls on one line (hooks/loader.py: _own_site)
         self.loader_callers: dict[str, tuple] = {}
         self.loader_calls: dict[str, list] = {}
+        self.loader_points: dict[str, list] = {}  # site -> loaders built on its one line
         self.class_axes: set[int] = set()
         self.train_correct: list[list] = []  # [steps, rows right, rows] of training batches
         self.backwards_at_cap: int | None = (

@@ -15,6 +15,12 @@ def construction_frame(obj):
     return next((fr for fr, _ in _repo_frames(sys._getframe(2), obj)), None)
 
 
+def construction_point(obj):
+    """(construction_frame's frame, the instruction it is at: two objects built on one
+    line are told apart). Called directly from a patched __init__."""
+    return next(_repo_frames(sys._getframe(2), obj), (None, None))
+
+
 def caller_of_construction(obj):
     """The repo frame that called the one construction_frame names (a helper that
     builds several loaders: each of its calls), and the instruction it is at there (two

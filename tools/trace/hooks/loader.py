@@ -20,7 +20,7 @@ from ..batches import loader_columns
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
 from ..tensors import frame_dict, frame_key, tensors_in
-from .built_at import caller_of_construction, construction_frame
+from .built_at import caller_of_construction, construction_point
 from .guard import Undo, guarded
 
 
@@ -88,8 +88,13 @@ def install(rec: Recorder, undo: Undo) -> None:
         orig_init(self, *a, **k)  # the program's own call
         if rec.busy:
             return
-        frame = construction_frame(self)
+        frame, point = construction_point(self)
         frame, site = _own_site(rec, frame, *caller_of_construction(self))
+        points = rec.loader_points.setdefault(site, [point])
+        if point not in points:  # `return DataLoader(tr), DataLoader(va)`: two on one line
+            points.append(point)
+        if points.index(point):
+            site = f"{site}@{points.index(point) + 1}"
         object.__setattr__(self, "_ti_site", site)
         if site not in rec.loaders:
             rec.loaders[site] = _loader_info(self, site, frame)
