@@ -184,3 +184,46 @@ def test_an_evaluation_after_a_switch_to_train_mode_is_placed_at_that_switch(tmp
     assert found and found[0].status == "confirmed", report.findings
     line = HELPER_THAT_KEEPS_TRAIN_MODE.splitlines().index("    net.train(before)")
     assert (found[0].file, found[0].line, found[0].symbol) == ("train.py", line + 1, "inference")
+
+
+SHARED_STEP = """import torch
+from torch import nn
+
+torch.manual_seed(0)
+X = torch.randn(960, 8)
+Y = (X[:, :2].sum(1) > 0).long()
+XV = torch.randn(320, 8)
+YV = (XV[:, :2].sum(1) > 0).long()
+model = nn.Sequential(nn.Linear(8, 32), nn.BatchNorm1d(32), nn.ReLU(), nn.Dropout(0.3), nn.Linear(32, 2))
+
+
+def run_epoch(model, X, Y, opt=None):
+    right = 0
+    for i in range(0, len(X), 32):
+        with torch.set_grad_enabled(opt is not None):
+            out = model(X[i:i + 32])
+            loss = nn.functional.cross_entropy(out, Y[i:i + 32])
+        if opt is not None:
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        right += (out.argmax(1) == Y[i:i + 32]).sum().item()
+    return right / len(X)
+
+
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+for epoch in range(5):
+    model.train()
+    run_epoch(model, X, Y, opt)
+    acc = run_epoch(model, XV, YV)
+    print(f"epoch {epoch} val_acc {acc:.3f}")
+"""
+
+
+def test_an_evaluation_through_the_training_step_is_placed_at_the_call_that_scores(tmp_path):
+    """One function trains (given an optimizer) and scores (without one): the mode is the
+    caller's to set, so the evaluation left in train mode is placed at its call."""
+    report = planner_report(tmp_path, SHARED_STEP)
+    (f,) = [f for f in report.findings if f.category == "train_mode_in_eval"]
+    assert f.status == "confirmed"
+    assert (f.symbol, f.line) == ("<module>", 30)

@@ -177,7 +177,7 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
             confidence="high",
             evidence=[runtime(text, in_train[0].frame, session, train_mode_evals=len(in_train))],
             where=_uncalled_switch(session, in_train[0])
-            or where(session, _caller_left_in_train(evals, in_train))
+            or where(session, _caller_left_in_train(t, evals, in_train))
             or where(session, in_train[0].other_switched)
             or where(session, in_train[0].train_switched)
             or first_static_location(session, "train_mode_in_eval")
@@ -222,20 +222,26 @@ def _uncalled_switch(session: Session, f: Forward) -> Location | None:
     return None
 
 
-def _caller_left_in_train(evals: list[Forward], in_train: list[Forward]) -> Frame | None:
+def _caller_left_in_train(
+    t: Trace, evals: list[Forward], in_train: list[Forward]
+) -> Frame | None:
     """The call that handed an evaluation a model in train mode, when the same evaluation
     code also ran in eval mode from another call (a validate() called after model.eval()
-    in the loop, and again on a freshly built model at the end): the function is right,
-    that caller is not."""
+    in the loop, and again on a freshly built model at the end), or when that code is the
+    training step too, called from elsewhere to train (a `run_epoch(model, loader, opt=None)`
+    that scores without an optimizer): the function is right, that caller is not."""
     frame = in_train[0].frame
     callers = {str(f.caller): f.caller for f in in_train if f.frame == frame}
     if frame is None or len(callers) != 1 or None in callers.values():
         return None
     (caller,) = callers.values()
     right = [f for f in evals if f.frame == frame and not f.training]
-    if not right or any(f.caller == caller for f in right):
-        return None
-    return caller
+    if right and not any(f.caller == caller for f in right):
+        return caller
+    trains = [f for f in t.train_forwards() if f.frame == frame]
+    if trains and all(f.caller != caller for f in trains):
+        return caller
+    return None
 
 
 @check(Stage.MODES)
