@@ -40,3 +40,29 @@ def test_a_library_error_below_the_tracers_call_for_the_program_is_the_programs(
 
     assert not tracer_broke(error(forwards))
     assert tracer_broke(error(own))
+
+
+def test_no_check_reads_a_trace_the_instrumentation_broke():
+    """A run the tracer's own code broke after a backward (a healthy program: one step,
+    then our exception) must give no check a trace: its one backward without a step is
+    our failure, never a `step_not_called` about the program."""
+    from types import SimpleNamespace
+
+    from torch_investigate.agent.checks.base import Evidence
+    from torch_investigate.agent.checks.baseline import usable
+    from torch_investigate.tools.records import Stage
+    from torch_investigate.tools.tracefile.trace import Trace
+
+    broken = ErrorInfo(
+        type="NameError", frames=[Frame(file="train.py", line=3), Frame(file=TRACER, line=9)]
+    )
+    trace = Trace(format_version=1, status="error", error=broken, counts={"backward": 1})
+    run = SimpleNamespace(trace=trace)
+    session = SimpleNamespace(options=SimpleNamespace(static_only=False), baseline=lambda: run)
+    ev = Evidence(Stage.OPTIMIZER)
+    assert usable(session, ev, ("call_order",)) is None
+    assert "instrumentation failed" in ev.items["call_order"][1]
+    run.trace = trace.model_copy(
+        update={"error": ErrorInfo(type="ValueError", frames=[Frame(file="train.py", line=3)])}
+    )
+    assert usable(session, Evidence(Stage.OPTIMIZER), ("call_order",)) is run.trace

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from torch_investigate.agent.checks.crash_origin import tracer_broke
 from torch_investigate.agent.checks.locations import where
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.tools.records import Observation
@@ -19,8 +20,12 @@ if TYPE_CHECKING:
 
 
 def baseline_trace(session: Session) -> Trace | None:
+    """The baseline's trace; None when the instrumentation broke the run (an exception out
+    of the tracer's own code): what it recorded up to there describes our failure, not the
+    program, and no check may read a finding from it."""
     run = session.baseline()
-    return run.trace if run is not None else None
+    t = run.trace if run is not None else None
+    return None if t is not None and t.error is not None and tracer_broke(t.error) else t
 
 
 def runtime(
@@ -41,6 +46,13 @@ def usable(session: Session, ev: Evidence, items: tuple[str, ...]) -> Trace | No
         skip_all(ev, items, "static-only: the training path was not run")
         return None
     t = baseline_trace(session)
+    if t is None and session.baseline() is not None and session.baseline().trace is not None:
+        skip_all(
+            ev,
+            items,
+            "the instrumentation failed inside the program's run (a torch-investigate bug)",
+        )
+        return None
     if t is None or not t.ran_training:
         why = "the training path did not run" + (
             f" ({ev.facts.failure.message})" if ev.facts.failure else ""
