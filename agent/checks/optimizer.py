@@ -159,7 +159,16 @@ def discarding(t: Trace) -> list[list[str]]:
     discarded before the update), when they are at least a quarter of the iterations."""
     iters = [it for it in t.iterations if "step" in it or "backward" in it]
     found = [it for it in iters if _zero_after_backward(it)]
-    return found if found and len(found) >= max(1, len(iters) // 4) else []
+    if found and len(found) >= max(1, len(iters) // 4):
+        return found
+    # a second optimizer's zero_grad after the backward and after the first optimizer's
+    # step, before its own (an iteration is cut at each step, so the order of its calls
+    # alone does not show it): counted per optimizer by the tracer
+    own = t.counts.get("zero_grad_discards", 0)
+    steps = t.counts.get("step", 0)
+    if len(t.optimizers) > 1 and own and own >= max(1, steps // 4):
+        return [["backward", "zero_grad", "step"]] * min(own, len(iters))
+    return []
 
 
 def _zero_after_backward(it: list[str]) -> bool:

@@ -130,6 +130,8 @@ class Recorder:
         self.event_frames: dict[str, dict] = {}  # first frame per event kind
         self.zero_grad_since_step = False
         self.backward_since_step = 0
+        self.own_backwards: dict[int, int] = {}  # optimizer id -> backwards since its step
+        self.own_zeroed: set[int] = set()  # optimizers zeroed since the last backward
         self.last_backward_value: float | None = None
 
         # detailed records

@@ -212,6 +212,9 @@ def _count_backward(rec: Recorder, loss: torch.Tensor, frame) -> float:
     term_marks.at_backward(rec, loss)  # terms that carry no gradient
     rec.event("backward", frame)
     rec.backward_since_step += 1
+    for k in rec.optimizers:
+        rec.own_backwards[k] = rec.own_backwards.get(k, 0) + 1
+    rec.own_zeroed.clear()
     return value
 
 

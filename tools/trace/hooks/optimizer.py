@@ -59,13 +59,22 @@ def _install_init(rec: Recorder, undo: Undo) -> None:
     undo.append(lambda: setattr(Opt, "__init__", orig_init))
 
 
-def _zero_grad_site(rec: Recorder, frame) -> None:
+def _pending(rec: Recorder, owner) -> int:
+    """Backward calls whose gradients `owner` (an optimizer, or a module) has not stepped
+    on yet: since that optimizer's own last step (a second optimizer stepping after the
+    first has its own), since any step for a module's zero_grad."""
+    if isinstance(owner, torch.optim.Optimizer) and id(owner) in rec.own_backwards:
+        return rec.own_backwards[id(owner)]
+    return rec.backward_since_step
+
+
+def _zero_grad_site(rec: Recorder, frame, pending: int) -> None:
     """The first zero_grad between a backward and its step (it discards the gradients),
     with the program's line that called the function holding it, and the first one that
     discards nothing: a helper called both ways is not itself misplaced, its caller is."""
     if rec.in_step or frame is None:
         return
-    key = "zero_grad_discarding" if rec.backward_since_step > 0 else "zero_grad_harmless"
+    key = "zero_grad_discarding" if pending > 0 else "zero_grad_harmless"
     if key not in rec.event_frames:
         rec.event_frames[key] = frame_dict(frame)
         caller = repo_caller(frame)
@@ -83,8 +92,11 @@ def _install_zero_grad(rec: Recorder, undo: Undo) -> None:
             if not rec.busy and rec.status == "running":
                 frame = repo_frame()
                 rec.event("zero_grad", frame)
-                _zero_grad_site(rec, frame)
-                if training.drops_zero_grad(rec):
+                pending = _pending(rec, self)
+                _zero_grad_site(rec, frame, pending)
+                if pending and isinstance(self, torch.optim.Optimizer):
+                    rec.own_zeroed.add(id(self))  # a step before the next backward discards
+                if training.drops_zero_grad(rec, pending):
                     return None
                 rec.zero_grad_since_step = True
             return orig(self, set_to_none)  # the program's own call
@@ -119,6 +131,10 @@ def _install_step_hooks(rec: Recorder, undo: Undo) -> None:
 
 def on_step_pre(rec: Recorder, opt, closure: bool) -> None:
     _step_pre(rec, opt)
+    if id(opt) in rec.own_zeroed and not rec.busy:
+        # its gradients were zeroed after the last backward: this step discards them
+        rec.own_zeroed.discard(id(opt))
+        rec.counts["zero_grad_discards"] += 1
     if not rec.busy:
         rec.in_step = True
     # the optimizer's own tensor arithmetic is not the program's: run it outside the
@@ -212,6 +228,7 @@ def _step_post(rec: Recorder, opt) -> None:
     training.after_step(rec, opt)
     rec.zero_grad_since_step = False
     rec.backward_since_step = 0
+    rec.own_backwards[id(opt)] = 0
     if rec.cfg.probe_code and rec.probe_result is None:
         probe_and_stop(rec)
     reference_model.step(rec)

@@ -19,9 +19,10 @@ def force_module_mode(rec: Recorder, module: torch.nn.Module, grad: bool) -> Non
         module.eval()
 
 
-def drops_zero_grad(rec: Recorder) -> bool:
-    """defer_zero_grad: a zero_grad between backward and step does nothing."""
-    return rec.iv.defer_zero_grad and rec.backward_since_step > 0
+def drops_zero_grad(rec: Recorder, pending: int) -> bool:
+    """defer_zero_grad: a zero_grad between backward and the step of what it zeroes (its
+    optimizer's own step, `pending` backwards behind) does nothing."""
+    return rec.iv.defer_zero_grad and pending > 0
 
 
 def add_missing_params(rec: Recorder, opt: torch.optim.Optimizer) -> None:
