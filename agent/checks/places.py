@@ -308,6 +308,21 @@ def target_cut(session: Session, loss: Frame | None, forward: Frame | None) -> L
     return None
 
 
+MARKING = {"masked_fill", "masked_fill_", "where", "fill_", "index_fill", "index_fill_"}
+
+
+def target_marked(session: Session, loss: Frame | None) -> Location | None:
+    """Where the targets a loss call scores were marked (`targets.masked_fill(mask, IGNORE)`
+    in a batching helper): the first fill on the targets' way back from the call, which is
+    where a mask's convention is written."""
+    for v in _way(session, loss, 1, "target", models=False):
+        if v.node.type == "call" and sx.method_name(v.node) in MARKING:
+            return Location(
+                file=v.file, line=v.line, symbol=session.index.enclosing_symbol(v.file, v.line)
+            )
+    return None
+
+
 def _way(session: Session, frame: Frame | None, index: int, name: str, *, models: bool) -> list:
     """The expressions an argument of the call at `frame` comes through, from the call
     back to its first source (the model call's, when `models`)."""
