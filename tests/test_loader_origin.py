@@ -77,3 +77,21 @@ def test_a_validation_set_made_without_stats_in_a_loader_helper_is_placed_there(
     (f,) = [f for f in report.findings if f.status == "confirmed"]
     assert f.category == "preprocessing_mismatch"
     assert f.symbol == "make_loaders"
+
+
+def test_a_program_that_evaluates_once_after_a_loop_longer_than_the_budget_is_compared_there(
+    tmp_path,
+):
+    """The only evaluation comes after the training loop, which runs past the traced step
+    budget: the rerun with the evaluation inputs aligned goes the run's own way (traced to
+    the budget, then fast-forwarded to the end), so it reaches that evaluation too."""
+    once = SCRIPT.replace(
+        '        print(f"epoch {epoch} val_acc {evaluate(model, val_dl):.3f}")\n', ""
+    ).replace("    for epoch in range(6):", "    for epoch in range(8):").replace(
+        '\n\nif __name__ == "__main__":',
+        '\n    print(f"val_acc={evaluate(model, val_dl):.3f}")\n\n\nif __name__ == "__main__":',
+    )
+    assert once.count("evaluate(model, val_dl)") == 1
+    report = planner_report(tmp_path, once)
+    (f,) = [f for f in report.findings if f.status == "confirmed"]
+    assert f.category == "preprocessing_mismatch"

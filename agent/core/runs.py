@@ -148,13 +148,17 @@ class Runner:
         """The tracer's configuration of one run (UnknownIntervention for a change the
         tracer does not know)."""
         n = steps or (self.steps if baseline else min(self.steps, PROBE_STEPS))
+        # a rerun as long as the run as written (`steps` given) goes the baseline's way:
+        # traced to its budget, then fast-forwarded to the program's own end, so the
+        # evaluation the program makes after its loop is reached at the same step count
+        long = baseline or steps is not None
         return Config(
-            max_steps=n,
+            max_steps=min(n, self.steps) if steps is not None and not baseline else n,
             detail_steps=25 if baseline else 5,
-            max_total_steps=max(3000, 10 * n) if baseline else n,
-            max_forwards=20000 if baseline else 4 * n + 50,
+            max_total_steps=max(3000, 10 * n) if long else n,
+            max_forwards=20000 if long else 4 * n + 50,
             max_wall_s=max(10.0, self.timeout_s - 5.0),
-            fast_forward=baseline,
+            fast_forward=long,
             probes=baseline,
             train_loader=train_loader,
             # the program's metric helpers are probed in every run: an intervention's
