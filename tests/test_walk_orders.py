@@ -100,6 +100,34 @@ def make(recs):
     assert not _found(src.replace('sorted(recs, key=lambda r: r["site"])', "list(recs)"))
 
 
+SORTING_HELPER = """import numpy as np
+import torch
+
+
+def by_size(items):
+    return sorted(items, key=len)
+
+
+def stack(items):
+    return np.stack([np.resize(np.asarray(t, dtype=np.float32), 16) for t in by_size(items)])
+
+
+def make(recs):
+    x = torch.from_numpy(stack([r.trace for r in recs]))
+    y = torch.tensor(LABELS)
+    return torch.utils.data.TensorDataset(x, y)
+"""
+
+
+def test_a_helper_that_sorts_what_it_is_given_beside_labels_in_the_given_order_is_found() -> None:
+    (f,) = _found(SORTING_HELPER.replace("LABELS", "[r.who for r in recs]"))
+    assert (f.line, f.symbol) == (10, "stack")
+    # the labels taken through the same sort: one order
+    assert not _found(
+        SORTING_HELPER.replace("LABELS", "[len(t) for t in by_size([r.trace for r in recs])]")
+    )
+
+
 SCRIPT = """import numpy as np
 import torch
 from torch import nn

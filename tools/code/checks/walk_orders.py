@@ -50,12 +50,29 @@ class Walk:
         return self.sorted_copy if self.sorted_copy is not None else self.loop
 
 
-def walks(unit: FileUnit) -> Iterator[Walk]:
+def sorters(units) -> dict[str, str]:
+    """Functions that return their first parameter sorted (`def by_length(xs): return
+    sorted(xs, key=len)`), by name: the order a walk over their result takes."""
+    found: dict[str, str] = {}
+    for unit in units:
+        for fn in sx.descendants(unit.tree.root_node, into_scopes=True):
+            if fn.type != "function_definition":
+                continue
+            params = sx.parameter_names(fn)
+            rets = [n for n in sx.descendants(fn) if n.type == "return_statement"]
+            value = rets[0].named_children[0] if len(rets) == 1 and rets[0].named_children else None
+            inner = _walked(value) if value is not None and params else None
+            if inner is not None and inner[0] == params[0] and inner[1] != STORED:
+                found[sx.function_name(fn)] = inner[1]
+    return found
+
+
+def walks(unit: FileUnit, sorted_by: dict[str, str] | None = None) -> Iterator[Walk]:
     for node in sx.descendants(unit.tree.root_node, into_scopes=True):
         if node.type not in ("for_statement", "for_in_clause"):
             continue
         right = node.child_by_field_name("right")
-        walked = _walked(right) if right is not None else None
+        walked = _walked(right, sorted_by) if right is not None else None
         if walked is None:
             continue
         built = _built(node)
@@ -91,9 +108,11 @@ def _sorted_copy(fn: Node | None, name: str, loop: Node) -> Node | None:
     return None
 
 
-def _walked(expr: Node) -> tuple[str, str, Node] | None:
+def _walked(expr: Node, sorted_by: dict[str, str] | None = None) -> tuple[str, str, Node] | None:
     """(collection, order, the expression iterated) of what a loop iterates: `d`,
-    `d.items()`, `sorted(d)`, `sorted(d.items(), key=...)`, through `enumerate(...)`."""
+    `d.items()`, `sorted(d)`, `sorted(d.items(), key=...)`, through `enumerate(...)`; a
+    call of a function that returns its argument sorted (`sorted_by`) walks it in that
+    order."""
     order = STORED
     if expr.type == "call" and sx.text(sx.call_function(expr) or expr) == "enumerate":
         args, _ = sx.call_args(expr)
@@ -101,6 +120,13 @@ def _walked(expr: Node) -> tuple[str, str, Node] | None:
             return None
         expr = args[0]
     walked = expr
+    helper = (
+        sx.text(sx.call_function(expr) or expr).rsplit(".", 1)[-1] if expr.type == "call" else ""
+    )
+    if sorted_by and helper in sorted_by:
+        args, _ = sx.call_args(expr)
+        if args and args[0].type == "identifier":
+            return sx.text(args[0]), sorted_by[helper], walked
     if expr.type == "call" and sx.text(sx.call_function(expr) or expr) == "sorted":
         args, kwargs = sx.call_args(expr)
         if len(args) != 1:
@@ -195,6 +221,65 @@ def _helpers(ctx: CheckContext, all_walks: list[Walk]) -> Iterator[Pair]:
                 yield Pair(w1, w2, c1, c2, unit)
 
 
+def _helper_beside_local(ctx: CheckContext, all_walks: list[Walk]) -> Iterator[Pair]:
+    """A helper that walks its parameter and returns the array built, called with a
+    collection (or a list made from it in its own order, `[s.trace for s in records]`)
+    in a scope that walks that collection itself for the other array."""
+    helpers = [
+        (w, sx.parameter_names(w.fn).index(w.collection))
+        for w in all_walks
+        if w.fn is not None and _returns(w.fn) and w.collection in sx.parameter_names(w.fn)
+    ]
+    if not helpers:
+        return
+    for unit in ctx.index.units.values():
+        for call in sx.calls_in(unit.tree.root_node, into_scopes=True):
+            fn = sx.call_function(call)
+            name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
+            for w, k in helpers:
+                if name != sx.function_name(w.fn):  # type: ignore[arg-type]
+                    continue
+                arg = sx.argument(call, k, w.collection)
+                collection = _collection_of(arg) if arg is not None else None
+                if collection is None:
+                    continue
+                scope = sx.enclosing_function(call)
+                for local in all_walks:
+                    same_scope = local.fn is scope or (
+                        local.fn is not None and scope is not None and local.fn.id == scope.id
+                    )
+                    if (
+                        local.unit is unit
+                        and same_scope
+                        and local.collection == collection
+                        and local.built.id != (arg.id if arg.type == "list_comprehension" else -1)
+                    ):
+                        moved = Walk(
+                            w.unit,
+                            w.loop,
+                            collection,
+                            w.order,
+                            w.walked,
+                            w.built,
+                            w.fn,
+                            w.sorted_copy,
+                        )
+                        yield Pair(moved, local, call, local.built, unit)
+
+
+def _collection_of(arg: Node) -> str | None:
+    """The collection an argument hands over in its own order: a name, or a list
+    comprehension over a name (`[s.pressure for s in train]`)."""
+    if arg.type == "identifier":
+        return sx.text(arg)
+    if arg.type == "list_comprehension":
+        clauses = [c for c in arg.named_children if c.type == "for_in_clause"]
+        right = clauses[0].child_by_field_name("right") if len(clauses) == 1 else None
+        if right is not None and right.type == "identifier":
+            return sx.text(right)
+    return None
+
+
 def _returns(fn: Node) -> bool:
     return any(n.type == "return_statement" for n in sx.descendants(fn))
 
@@ -209,12 +294,17 @@ def mismatched(ctx: CheckContext, pairing: Pairing) -> Iterator[tuple[Walk, Walk
     """(the walk to reorder, the walk it must follow) for every two paired arrays built
     by walking one collection in two orders: the walk in the collection's stored order
     is the one to sort, else the later one."""
+    by = sorters(ctx.index.units.values())
     all_walks = [
-        w for unit in ctx.index.units.values() if b"for " in unit.source for w in walks(unit)
+        w for unit in ctx.index.units.values() if b"for " in unit.source for w in walks(unit, by)
     ]
     if len(all_walks) < 2:
         return
-    candidates = list(_same_function(all_walks)) + list(_helpers(ctx, all_walks))
+    candidates = [
+        *_same_function(all_walks),
+        *_helpers(ctx, all_walks),
+        *_helper_beside_local(ctx, all_walks),
+    ]
     seen: set[int] = set()
     for p in candidates:
         if p.first.order == p.second.order:
@@ -256,6 +346,13 @@ def reordering_edit(wrong: Walk, right: Walk) -> tuple[int, int, str, str] | Non
             old,
             f"list({sx.text(args[0])})",
         )
+    if wrong.order != STORED and right.order == STORED and wrong.walked.type == "call":
+        # a walk over `sorted(xs, key=...)` or a helper that sorts: walk `xs` as stored
+        args, _ = sx.call_args(wrong.walked)
+        old = sx.text(wrong.walked)
+        if len(args) >= 1 and "\n" not in old:
+            return wrong.walked.start_byte, wrong.walked.end_byte, old, f"list({sx.text(args[0])})"
+        return None
     if wrong.order != STORED or right.order != "sorted()":
         return None
     node = wrong.walked
