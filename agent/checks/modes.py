@@ -23,7 +23,7 @@ from torch_investigate.agent.checks.metric_average import wrong_average
 from torch_investigate.agent.checks.metric_bound import accuracy_gap
 from torch_investigate.agent.checks.metric_perfect import imperfect_metric
 from torch_investigate.agent.checks.numbers import fmt, listed
-from torch_investigate.agent.checks.shifted_labels import shifted_labels
+from torch_investigate.agent.checks.shifted_labels import shifted_labels, truncated_answers
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.records import Location, Stage
 from torch_investigate.tools.tracefile.trace import Forward, Frame, Trace
@@ -222,9 +222,7 @@ def _uncalled_switch(session: Session, f: Forward) -> Location | None:
     return None
 
 
-def _caller_left_in_train(
-    t: Trace, evals: list[Forward], in_train: list[Forward]
-) -> Frame | None:
+def _caller_left_in_train(t: Trace, evals: list[Forward], in_train: list[Forward]) -> Frame | None:
     """The call that handed an evaluation a model in train mode, when the same evaluation
     code also ran in eval mode from another call (a validate() called after model.eval()
     in the loop, and again on a freshly built model at the end), or when that code is the
@@ -301,6 +299,7 @@ def metrics(session: Session, ev: Evidence) -> None:
     farthest = [o for o in t.ops if o.kind in ("farthest", "opposite_sorts")]
     outside = _outside_share(t)
     shifted = shifted_labels(t)
+    truncated = truncated_answers(t)
     imperfect = imperfect_metric(session, t)
     averaged = wrong_average(session, t)
     bounded = accuracy_gap(t)
@@ -340,6 +339,9 @@ def metrics(session: Session, ev: Evidence) -> None:
         o = SimpleNamespace(frame=o.made or o.compared)  # where the finding points
     elif shifted is not None:
         text, frame = shifted
+        o = SimpleNamespace(frame=frame)
+    elif truncated is not None:
+        text, frame = truncated
         o = SimpleNamespace(frame=frame)
     elif imperfect is not None:
         text, helper = imperfect

@@ -74,3 +74,44 @@ def _offset_ranges(t: Trace, side: str) -> bool:
         return True  # the values were not kept (too many): the matches decide
     step = 1 if side == "up" else -1
     return min(labels) - min(preds) == step or max(labels) - max(preds) == step
+
+
+# rounding must remove at least this share of the errors the truncating cast makes
+ROUNDING_HELPS = 0.25
+
+
+def truncated_answers(t: Trace) -> tuple[str, Frame | None] | None:
+    """(the observation, where the cast is) when the program compares integer answers
+    cast from the model's real values by truncation (`score.long()`: 2.97 becomes 2) and
+    the same values rounded would match their labels clearly more often, at the last
+    evaluation pass and the one before it (when there is one). A floor the labels were
+    made with (a bucket of a real value) matches best as written and stays."""
+    if not t.eval_rounded or not t.eval_matches:
+        return None
+    steps = sorted({step for step, *_ in t.eval_rounded})
+    shares = [_rounding_gain(t, step) for step in steps[-2:]]
+    if any(s is None for s in shares):
+        return None
+    written, rounded = shares[-1]  # type: ignore[misc]
+    frame = t.eval_rounded[-1][3]
+    text = (
+        f"at the last evaluation {fmt(100 * written)}% of the integer answers equal their "
+        f"labels; they are cast from the model's real values by truncation (at {frame}), and "
+        f"the same values rounded would match {fmt(100 * rounded)}%: the metric drops the "
+        "fraction of each answer instead of rounding it"
+    )
+    return text, frame
+
+
+def _rounding_gain(t: Trace, step: int) -> tuple[float, float] | None:
+    matched = sum(m for s, m, _ in t.eval_matches if s == step)
+    compared = sum(n for s, _, n in t.eval_matches if s == step)
+    rounded = sum(h for s, h, _, _ in t.eval_rounded if s == step)
+    same = sum(n for s, _, n, _ in t.eval_rounded if s == step)
+    if not compared or same != compared:
+        return None
+    written, better = matched / compared, rounded / compared
+    margin = CHANCE_SE * math.sqrt(max(written * (1 - written), 1 / compared) / compared)
+    if better <= written + margin or 1 - better > (1 - ROUNDING_HELPS) * (1 - written):
+        return None
+    return written, better

@@ -21,6 +21,7 @@ _LABELS = (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch
 
 
 def after_op(rec: Recorder, name: str, args, out) -> None:
+    _cast(name, args, out)
     if name in SUBTRACTIONS:
         _error(rec, args, out)
     if name not in EQUALS or len(args) < 2 or not rec.last_output_eval or rec.eval_scores_train:
@@ -38,6 +39,7 @@ def after_op(rec: Recorder, name: str, args, out) -> None:
         rec.eval_matches.append([rec.n_steps, int(out.sum()), int(out.numel())])
         _values(rec, pred, labels)
         _shifted(rec, pred, labels)
+        _rounded(rec, pred, labels)
 
 
 def _values(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
@@ -133,6 +135,37 @@ def classes_of(name: str, args, kwargs, out) -> None:
             out._ti_classes = int(a0.shape[dim])
     elif name in KEEP_VALUES and getattr(a0, "_ti_classes", None) is not None:
         out._ti_classes = a0._ti_classes
+
+
+CASTS = {"long", "int", "short", "to", "type", "trunc", "floor", "fix"}
+CLAMPS = {"clamp", "clip", "clamp_min", "clamp_max"}
+
+
+def _cast(name: str, args, out) -> None:
+    """A model's real values made integers by a cast that truncates (`score.long()`,
+    `.int()`, `floor`): the integers remember the values and where the cast was, through
+    a clamp to the label range too."""
+    a0 = args[0] if args else None
+    if not isinstance(a0, torch.Tensor) or not isinstance(out, torch.Tensor):
+        return
+    if name in CLAMPS and getattr(a0, "_ti_cast_from", None) is not None:
+        out._ti_cast_from, out._ti_cast_at = a0._ti_cast_from, a0._ti_cast_at
+    elif name in CASTS and a0.is_floating_point() and _is_pred(a0) and out.shape == a0.shape:
+        if out.dtype in _LABELS[:-1] or (name in ("trunc", "floor", "fix") and a0.numel()):
+            out._ti_cast_from, out._ti_cast_at = a0.detach(), repo_frame()
+
+
+def _rounded(rec: Recorder, pred: torch.Tensor, labels: torch.Tensor) -> None:
+    """How many predictions would equal their labels had the real values they were cast
+    from been rounded (within the range the predictions and labels take)."""
+    source = getattr(pred, "_ti_cast_from", None)
+    if source is None or source.shape != pred.shape or len(rec.eval_rounded) >= MAX_MATCHES:
+        return
+    lo = float(min(pred.min(), labels.min()))
+    hi = float(max(pred.max(), labels.max()))
+    rounded = source.round().clamp(lo, hi)
+    hits = int((rounded == labels.to(rounded.dtype)).sum())
+    rec.eval_rounded.append([rec.n_steps, hits, int(labels.numel()), frame_dict(pred._ti_cast_at)])
 
 
 def _is_pred(t: torch.Tensor) -> bool:

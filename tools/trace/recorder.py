@@ -273,6 +273,7 @@ class Recorder:
         # eval_matches.py: [steps, matches one value up, one value down, compared] per `==`
         self.eval_shifted: list[list] = []
         self.eval_shift_frame: dict | None = None  # the first such comparison
+        self.eval_rounded: list[list] = []  # [steps, matches rounded, compared, cast frame]
         # metric_probe.py: per probed call site, [as called, perfect, perfectly wrong]
         self.metric_probes: dict[str, list] = {}
         # metric_probe.py: per call site, [steps, value] of every call (the program's metric)

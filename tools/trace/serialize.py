@@ -80,6 +80,7 @@ def trace_dict(rec: Recorder) -> dict:
         "train_correct": rec.train_correct,
         "eval_shifted": rec.eval_shifted,
         "eval_shift_frame": rec.eval_shift_frame,
+        "eval_rounded": rec.eval_rounded,
         "metric_probes": rec.metric_probes,
         "metric_values": rec.metric_values,
         "row_offsets": {k: _offsets(a) for k, a in rec.batches.row_offsets.items() if a[0] >= 2},

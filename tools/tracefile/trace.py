@@ -196,6 +196,10 @@ class Trace(TraceRecord):
     # one value up, one value down, compared) and where the first was made
     eval_shifted: list[tuple[int, int, int, int]] = Field(default_factory=list)
     eval_shift_frame: Frame | None = None
+    # per evaluation `==` of integer predictions cast from the model's real values
+    # (`score.long()`): (steps, matches with those values rounded instead, compared, where
+    # the cast was made)
+    eval_rounded: list[tuple[int, int, int, Frame | None]] = Field(default_factory=list)
     # `file:line:i:j` of an evaluation helper's call -> per probed call, its value as
     # called, with a perfect prediction and with a perfectly wrong one
     metric_probes: dict[str, list[tuple[float, float, float]]] = Field(default_factory=dict)
