@@ -47,7 +47,8 @@ def usable(session: Session, ev: Evidence, items: tuple[str, ...]) -> Trace | No
         skip_all(ev, items, "static-only: the training path was not run")
         return None
     t = baseline_trace(session)
-    if t is None and session.baseline() is not None and session.baseline().trace is not None:
+    run = session.baseline()
+    if t is None and run is not None and run.trace is not None:
         skip_all(
             ev,
             items,

@@ -7,8 +7,9 @@ makes the loss fall beyond chance and either several times further than as writt
 the level the run as written ends at several times sooner (the freeze makes learning
 fail, not merely a little slower), or, where the frozen run plateaus several times above
 the loss the trained one reaches, when training them also cuts the program's own held-out
-error by a quarter (capacity held back on purpose leaves held-out data where it was). A frozen random layer that does not slow learning is,
-at run time, a fixed projection: left a suspicion."""
+error by a quarter (capacity held back on purpose leaves held-out data where it was). A
+frozen random layer that does not slow learning is, at run time, a fixed projection: left
+a suspicion."""
 
 from __future__ import annotations
 

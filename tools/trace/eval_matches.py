@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import torch
 
+from . import clamps
 from .recorder import Recorder
 from .tensors import frame_dict, repo_frame
 
@@ -138,7 +139,6 @@ def classes_of(name: str, args, kwargs, out) -> None:
 
 
 CASTS = {"long", "int", "short", "to", "type", "trunc", "floor", "fix"}
-CLAMPS = {"clamp", "clip", "clamp_min", "clamp_max"}
 
 
 def _cast(name: str, args, out) -> None:
@@ -148,7 +148,7 @@ def _cast(name: str, args, out) -> None:
     a0 = args[0] if args else None
     if not isinstance(a0, torch.Tensor) or not isinstance(out, torch.Tensor):
         return
-    if name in CLAMPS and getattr(a0, "_ti_cast_from", None) is not None:
+    if name in clamps.CLAMPS and getattr(a0, "_ti_cast_from", None) is not None:
         out._ti_cast_from, out._ti_cast_at = a0._ti_cast_from, a0._ti_cast_at
     elif name in CASTS and a0.is_floating_point() and _is_pred(a0) and out.shape == a0.shape:
         if out.dtype in _LABELS[:-1] or (name in ("trunc", "floor", "fix") and a0.numel()):

@@ -13,7 +13,7 @@ fire.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
@@ -180,18 +180,23 @@ class Pair:
     scope_unit: FileUnit
 
 
+def _one_function(a: Node | None, b: Node | None) -> bool:
+    """Two enclosing functions are the same (both None: module level)."""
+    return a is b or (a is not None and b is not None and a.id == b.id)
+
+
 def _same_function(pairs: list[Walk]) -> Iterator[Pair]:
     for i, a in enumerate(pairs):
         for b in pairs[i + 1 :]:
-            if (
-                a.fn is b.fn or (a.fn is not None and b.fn is not None and a.fn.id == b.fn.id)
-            ) and a.collection == b.collection:
+            if _one_function(a.fn, b.fn) and a.collection == b.collection:
                 yield Pair(a, b, a.built, b.built, a.unit)
 
 
-def _helpers(ctx: CheckContext, all_walks: list[Walk]) -> Iterator[Pair]:
-    """Two helpers that each walk one of their parameters and return the array built,
-    called in one scope with the same collection for those parameters."""
+def _helper_calls(
+    ctx: CheckContext, all_walks: list[Walk]
+) -> Iterator[tuple[FileUnit, Node, Walk, Node]]:
+    """(unit, call, walk, argument) for each call of a helper that walks one of its
+    parameters and returns the array built, with what the call passes for it."""
     by_name: dict[str, list[tuple[Walk, int]]] = {}
     for w in all_walks:
         if w.fn is None or not _returns(w.fn):
@@ -199,19 +204,28 @@ def _helpers(ctx: CheckContext, all_walks: list[Walk]) -> Iterator[Pair]:
         params = sx.parameter_names(w.fn)
         if w.collection in params:
             by_name.setdefault(sx.function_name(w.fn), []).append((w, params.index(w.collection)))
-    if len(by_name) < 2:
+    if not by_name:
         return
     for unit in ctx.index.units.values():
-        calls: list[tuple[Node, Walk, Node]] = []  # (call, walk, the collection passed)
         for call in sx.calls_in(unit.tree.root_node, into_scopes=True):
             fn = sx.call_function(call)
             name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
             for w, k in by_name.get(name, []):
                 arg = sx.argument(call, k, w.collection)
-                if arg is not None and arg.type == "identifier":
-                    calls.append((call, w, arg))
-        for i, (c1, w1, a1) in enumerate(calls):
-            for c2, w2, a2 in calls[i + 1 :]:
+                if arg is not None:
+                    yield unit, call, w, arg
+
+
+def _helpers(ctx: CheckContext, all_walks: list[Walk]) -> Iterator[Pair]:
+    """Two helpers that each walk one of their parameters and return the array built,
+    called in one scope with the same collection for those parameters."""
+    by_unit: dict[int, list[tuple[FileUnit, Node, Walk, Node]]] = {}
+    for found in _helper_calls(ctx, all_walks):
+        if found[3].type == "identifier":
+            by_unit.setdefault(id(found[0]), []).append(found)
+    for calls in by_unit.values():
+        for i, (unit, c1, w1, a1) in enumerate(calls):
+            for _, c2, w2, a2 in calls[i + 1 :]:
                 if w1.fn is w2.fn or sx.function_name(w1.fn) == sx.function_name(w2.fn):  # type: ignore[arg-type]
                     continue
                 if sx.text(a1) != sx.text(a2) or sx.enclosing_function(c1) != sx.enclosing_function(
@@ -225,46 +239,19 @@ def _helper_beside_local(ctx: CheckContext, all_walks: list[Walk]) -> Iterator[P
     """A helper that walks its parameter and returns the array built, called with a
     collection (or a list made from it in its own order, `[s.trace for s in records]`)
     in a scope that walks that collection itself for the other array."""
-    helpers = [
-        (w, sx.parameter_names(w.fn).index(w.collection))
-        for w in all_walks
-        if w.fn is not None and _returns(w.fn) and w.collection in sx.parameter_names(w.fn)
-    ]
-    if not helpers:
-        return
-    for unit in ctx.index.units.values():
-        for call in sx.calls_in(unit.tree.root_node, into_scopes=True):
-            fn = sx.call_function(call)
-            name = sx.text(fn).rsplit(".", 1)[-1] if fn is not None else ""
-            for w, k in helpers:
-                if name != sx.function_name(w.fn):  # type: ignore[arg-type]
-                    continue
-                arg = sx.argument(call, k, w.collection)
-                collection = _collection_of(arg) if arg is not None else None
-                if collection is None:
-                    continue
-                scope = sx.enclosing_function(call)
-                for local in all_walks:
-                    same_scope = local.fn is scope or (
-                        local.fn is not None and scope is not None and local.fn.id == scope.id
-                    )
-                    if (
-                        local.unit is unit
-                        and same_scope
-                        and local.collection == collection
-                        and local.built.id != (arg.id if arg.type == "list_comprehension" else -1)
-                    ):
-                        moved = Walk(
-                            w.unit,
-                            w.loop,
-                            collection,
-                            w.order,
-                            w.walked,
-                            w.built,
-                            w.fn,
-                            w.sorted_copy,
-                        )
-                        yield Pair(moved, local, call, local.built, unit)
+    for unit, call, w, arg in _helper_calls(ctx, all_walks):
+        collection = _collection_of(arg)
+        if collection is None:
+            continue
+        scope = sx.enclosing_function(call)
+        for local in all_walks:
+            if (
+                local.unit is unit
+                and _one_function(local.fn, scope)
+                and local.collection == collection
+                and local.built.id != arg.id  # the list handed over is no walk of its own
+            ):
+                yield Pair(replace(w, collection=collection), local, call, local.built, unit)
 
 
 def _collection_of(arg: Node) -> str | None:
