@@ -5,10 +5,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import places, row_offsets
+from torch_investigate.agent.checks import row_offsets
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import baseline_trace, eval_missing, runtime
-from torch_investigate.agent.checks.future_reading import sees_future
 from torch_investigate.agent.checks.group_standardized import per_group
 from torch_investigate.agent.checks.holdout_index import (
     HOLDS_TRAINING,
@@ -23,10 +22,9 @@ from torch_investigate.agent.checks.input_moments import (
     standardized,
     transform_like,
 )
-from torch_investigate.agent.checks.levels import marginal_level, per_element
-from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
+from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
-from torch_investigate.agent.core.curves import final_level
+from torch_investigate.agent.checks.target_leak import column_leak, linear_target, target_in_input
 from torch_investigate.tools.records import Location, Stage
 from torch_investigate.tools.tracefile.trace import Frame, Trace
 
@@ -43,7 +41,7 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
     missing = eval_missing(t)
     if missing:
         ev.item("train_eval_inputs", *missing)
-        if not _target_in_input(session, ev, t):  # a leak needs no evaluation phase
+        if not target_in_input(session, ev, t):  # a leak needs no evaluation phase
             ev.item("leakage", *missing)
         return
     # per model: in a pipeline (a frozen encoder and a probe) each model has its own inputs
@@ -183,139 +181,11 @@ def _by_chance(batches, expected: float | None) -> bool:
     return expected is not None and rows > 0 and overlap / rows <= expected + CHANCE_MARGIN
 
 
-# a loss that settles below this share of the targets' marginal level while the model
-# receives its own targets has learned to copy them
-TOO_GOOD = 0.25
-
-
-def _training_forward(t: Trace) -> Frame | None:
-    return next((f.frame for f in t.train_forwards() if f.frame is not None), None)
-
-
-def _target_is_input(session: Session, ev: Evidence, t: Trace) -> bool:
-    """Integer targets equal, at every position, to ids the model itself received: it is
-    shown the answer it is asked for (a language model whose targets were never shifted).
-    Confirmed when the loss also falls far below what the targets' distribution allows,
-    as a model that reads its answer does; a suspicion when it does not."""
-    s = t.target_is_input
-    if s.equal < 3 or s.equal < 0.9 * s.compared:
-        return False
-    calls = t.train_loss_calls()
-    level = marginal_level(calls) if calls else None
-    scale = per_element(calls[0]) if calls else None
-    settled = final_level(t.curve())
-    ratio = settled / scale / level if settled is not None and level and scale else None
-    text = (
-        f"at {s.equal} of {s.compared} training loss calls the targets ({s.frame}) equal, "
-        "position by position, integer ids the model received as its input in the same "
-        "iteration"
-    )
-    if ratio is not None:
-        text += (
-            f"; the loss settles at {fmt(settled / scale)} per element, {fmt(100 * ratio)}% of "
-            f"the {fmt(level)} the targets' distribution alone allows"
-        )
-    confirmed = ratio is not None and ratio < TOO_GOOD
-    ev.find(
-        "split_leakage",
-        title="the targets are the ids the model receives as its input",
-        status="confirmed" if confirmed else "plausible",
-        confidence="high" if confirmed else "medium",
-        evidence=[runtime(text, s.frame, session, equal=s.equal, compared=s.compared)],
-        where=first_static_location(session, "split_leakage")
-        or places.dataset_class(
-            session,
-            t.train_loader().dataset_class if t.train_loader() else None,
-            ("__getitem__", "__init__"),  # where one sample's input and target are cut
-        )
-        or places.target_cut(session, s.frame, _training_forward(t))
-        or places.batch_source(session)
-        or where(session, s.frame),
-        why="the model reads each target from its own input, so the loss measures copying, not the task (a language model must predict the next token, not the one it is given)",
-        confirm="print one input row next to its target row: they are the same ids; shift the targets one position against the inputs",
-    )
-    ev.item("leakage", "failed", text)
-    return True
-
-
-def _target_in_input(session: Session, ev: Evidence, t: Trace) -> bool:
-    return (
-        _target_is_input(session, ev, t)
-        or sees_future(session, ev, t)
-        or _target_among_inputs(session, ev, t)
-    )
-
-
-def _target_among_inputs(session: Session, ev: Evidence, t: Trace) -> bool:
-    """An input column equal to the target, row for row, in every training batch (a
-    forecasting window cut one step too late ends with the value it must predict): the
-    model is handed its answer, whatever the task. Only exact equality, and only among
-    two or more columns: a feature that merely tracks a real-valued target is the task."""
-    b = t.batches
-    equal = b.columns_equal_target
-    shapes = [s["tensors"][0].shape for s in b.train[:1] if s.get("tensors")]
-    width = math.prod(shapes[0][1:]) if shapes and len(shapes[0]) >= 2 else 0
-    if not equal or width < 2 or b.target_compared_columns < 2:
-        return False
-    what = "column" if len(shapes[0]) == 2 else f"element (of each {list(shapes[0][1:])} row)"
-    text = (
-        f"input {what} {equal[0]} of {width} equals the target, row for row, in all "
-        f"{b.target_compared_columns} training batches compared: the model is handed the "
-        "value it must predict"
-    )
-    confirm = f"print((x[:, {equal[0]}] == y).all()) on a training batch; build each input from values before the target only"
-    _column_leak(session, ev, t, text, equal, confirm)
-    return True
-
-
-def _column_leak(
-    session: Session, ev: Evidence, t: Trace, text: str, columns: list[int], confirm: str
-) -> None:
-    """Input columns that give the target away: confirmed leakage."""
-    ev.find(
-        "split_leakage",
-        status="confirmed",
-        confidence="high",
-        evidence=[runtime(text, None, session, columns=columns)],
-        where=first_static_location(session, "split_leakage")
-        or loader_location(session, t)
-        or places.input_origin(session, _train_frame(t)),
-        why="the model can read its target from its input and learns to copy it: the metrics say nothing about the task",
-        confirm=confirm,
-    )
-    ev.item("leakage", "failed", text)
-
-
-def _linear_target(session: Session, ev: Evidence, t: Trace, width: int) -> bool:
-    """A real-valued target that a linear combination of some of three or more input
-    columns reproduces to float rounding in every training batch fitted, the other columns
-    left out (a total that holds the fare among a fare model's features): computed from
-    those features, not predicted. An exact sum of every column is a task, not a leak."""
-    b = t.batches
-    n = b.target_linear_compared
-    if width < 3 or n < 4 or b.target_linear_exact < n:
-        return False
-    text = (
-        f"in all {n} training batches fitted, a linear combination of some of the {width} "
-        "input columns and a constant reproduces the real-valued target to float rounding "
-        "(residual under 1e-4 of its spread), the other columns left out: the target is "
-        "computed from those features, not predicted"
-    )
-    confirm = "fit the target by least squares on the feature columns of one batch; drop the columns that make the fit exact (quantities known only after the target)"
-    _column_leak(session, ev, t, text, [], confirm)
-    return True
-
-
-def _train_frame(t: Trace) -> Frame | None:
-    fws = t.train_forwards()
-    return fws[0].frame if fws else None
-
-
 EXACT = 1 - 1e-9  # |correlation| of a column that is the target, scaled and shifted
 
 
 def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
-    if _target_in_input(session, ev, t):
+    if target_in_input(session, ev, t):
         return
     b = t.batches
     # A feature that equals the class label leaks it; in a regression (or with a single
@@ -341,9 +211,9 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
     if leaky:
         text = f"input feature(s) {leaky} track the target exactly (|correlation| >= 0.999 in every training batch)"
         confirm = f"drop feature column {leaky[0]} and rerun: the metric falls to its honest level"
-        _column_leak(session, ev, t, text, leaky, confirm)
+        column_leak(session, ev, t, text, leaky, confirm)
         return
-    if _linear_target(session, ev, t, len(corr)):
+    if linear_target(session, ev, t, len(corr)):
         return
     if shared_samples(session, ev, t):
         return

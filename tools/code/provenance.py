@@ -126,6 +126,8 @@ class Tracer:
                             item.node, item.frame, item.index + v.index if item.index else v.index
                         )
                     )
+                    if _empty_list(item):
+                        nexts += _appended(name, binding, frame)
         return nexts or Origin("name", v, [])
 
     def _trace_attribute(self, v: Value, *, dataflow: bool) -> Origin | list[Value]:
@@ -271,3 +273,34 @@ def _stateless(module: Obj) -> bool:
     return loss_class_kind(module.resolved) is not None or (
         layer is not None and layer not in PARAMETERIZED_LAYERS and layer not in CONTAINER_LAYERS
     )
+
+
+def _empty_list(v: Value) -> bool:
+    """`xs = []` (or `xs, ys = [], []`): a list the code fills later."""
+    n = v.node
+    if v.index and n.type in ("tuple", "expression_list"):
+        items = [c for c in n.named_children if c.type != "comment"]
+        n = items[v.index[0]] if v.index[0] < len(items) else n
+    return n.type == "list" and not n.named_children
+
+
+def _appended(name: str, binding, frame) -> list[Value]:
+    """What `name.append(x)` / `name.extend(x)` put into a list bound empty, in the same
+    function after the binding: a list filled in a loop holds what was appended."""
+    scope = frame.scope
+    out = []
+    for call in frame.unit.call_nodes:
+        recv = sx.receiver(call)
+        if (
+            sx.method_name(call) in ("append", "extend")
+            and recv is not None
+            and recv.type == "identifier"
+            and sx.text(recv) == name
+            and call.start_byte > binding.target.start_byte
+            and (scope is None or sx.contains(scope, call))
+            and sx.enclosing_function(call) == scope
+        ):
+            arg = sx.argument(call, 0)
+            if arg is not None:
+                out.append(Value(arg, frame))
+    return out

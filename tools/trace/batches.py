@@ -51,6 +51,10 @@ class BatchStats:
         # feature columns equal to the target, row for row, in every batch compared, and
         # how many batches were: [columns or None, batches]
         self.column_equal: list = [None, 0]
+        # a target of several values per row (a next profile of 16 levels): per target
+        # column, the input columns equal to it in every batch compared, and how many
+        # batches were: [list of column sets or None, batches]
+        self.block_equal: list = [None, 0]
         # a real-valued target that a linear combination of the input columns (and a
         # constant) reproduces exactly: [batches where it did, batches compared]
         self.target_linear: list = [0, 0, []]  # exact fits, fits, rows pooled for the next
@@ -128,6 +132,7 @@ class BatchStats:
 
     def _column_target(self, target: torch.Tensor, inputs: torch.Tensor | None) -> None:
         """A feature column equal to (or perfectly tracking) the target: leakage of the target."""
+        _block_target(self.block_equal, target, inputs)
         if (
             inputs is not None
             and inputs.dim() >= 3
@@ -207,6 +212,46 @@ def _linear_exact(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:
     unused = int((fit[:k, 0].abs() * x.std(0) <= exact).sum())
     acc[1] += 1
     acc[0] += int(residual <= exact and unused > 0)
+
+
+MAX_BLOCK = 256  # target values per row compared with the input's columns
+
+
+def _block_target(acc: list, target: torch.Tensor, inputs: torch.Tensor | None) -> None:
+    """Narrow `acc` ([per target column: the input columns equal to it, batches]) for a
+    real-valued target of 2 to MAX_BLOCK values per row and an input row at least twice as
+    wide (a window of past profiles beside the next one). A batch where some target
+    column is constant says nothing (padding equals padding) and is skipped."""
+    if (
+        acc[1] >= MAX_COLUMN_BATCHES
+        or inputs is None
+        or target.dim() != 2
+        or not (2 <= target.shape[1] <= MAX_BLOCK)
+        or not target.is_floating_point()
+        or not inputs.is_floating_point()
+        or inputs.dim() < 2
+        or inputs.shape[0] != target.shape[0]
+        or inputs.shape[0] < 8
+        or not (2 * target.shape[1] <= math.prod(inputs.shape[1:]) <= MAX_ROW_ELEMENTS)
+        or (flat := strided(inputs)) is None
+    ):
+        return
+    y = target.detach().double()
+    if bool((y.std(0) == 0).any()):
+        return
+    x = flat.detach().reshape(flat.shape[0], -1).double()
+    same = (x[:, :, None] == y[:, None, :]).all(0)  # (input column, target column)
+    found = [set(same[:, c].nonzero().flatten().tolist()) for c in range(y.shape[1])]
+    acc[0] = found if acc[0] is None else [a & b for a, b in zip(acc[0], found, strict=True)]
+    acc[1] += 1
+
+
+def block_equal_columns(acc: list) -> list[int]:
+    """The input column equal to each target column in every batch compared (the first
+    of several), or [] when some target column has none."""
+    if acc[0] is None or not all(acc[0]):
+        return []
+    return [min(cols) for cols in acc[0]]
 
 
 def _equal_columns(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:

@@ -10,7 +10,7 @@ import math
 from collections import Counter
 
 from . import class_stream, indexed_rows, token_layout
-from .batches import BatchStats
+from .batches import MAX_BLOCK, BatchStats, block_equal_columns
 from .hooks import loader
 from .hooks.module_facts import end_stats
 from .recorder import FORMAT_VERSION, MAX_CURVE, Recorder
@@ -429,7 +429,12 @@ def _columns_equal_target(stats: BatchStats, train_sites: set[str]) -> dict:
     found = [tuple(stats.column_equal)]
     found += [(cols, n) for site, (cols, n) in stats.loader_columns.items() if site in train_sites]
     cols, n = next(((c, n) for c, n in found if n >= 2), (None, 0))
-    return {"columns_equal_target": sorted(cols or ())[:16], "target_compared_columns": n}
+    return {
+        "columns_equal_target": sorted(cols or ())[:16],
+        "target_compared_columns": n,
+        "target_block_equal": block_equal_columns(stats.block_equal)[:MAX_BLOCK],
+        "target_block_compared": stats.block_equal[1],
+    }
 
 
 def batches_section(stats: BatchStats, train_sites: set[str]) -> dict:

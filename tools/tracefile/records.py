@@ -463,6 +463,10 @@ class Batches(TraceRecord):
     # input columns equal to the target, row for row, in every training batch compared
     columns_equal_target: list[int] = Field(default_factory=list)
     target_compared_columns: int = 0  # training batches compared column by column
+    # a target of several values per row: for each of its columns, the input column equal
+    # to it in every training batch compared ([] when some has none), and the batches
+    target_block_equal: list[int] = Field(default_factory=list)
+    target_block_compared: int = 0
     # batches whose target some input columns reproduce exactly (tools/trace/batches.py)
     target_linear_exact: int = 0
     target_linear_compared: int = 0
