@@ -287,3 +287,56 @@ def test_evaluation_inputs_are_followed_through_the_loader_to_where_its_dataset_
     s = session(tmp_path, {"ev.py": BUILT_LOADER})
     loc = places.input_origin(s, Frame(file="ev.py", line=22))
     assert loc is not None and (loc.line, loc.symbol) == (17, "build")
+
+
+REORDERED_APART = {
+    "data.py": """import numpy as np
+
+
+def make_recordings(n, seed):
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 4, size=n)
+    sessions = rng.integers(0, 40, size=n)
+    specs = rng.normal(size=(n, 8)) + labels[:, None]
+    return specs, labels, sessions
+
+
+def catalogue(specs, sessions):
+    order = np.argsort(sessions, kind="stable")
+    return specs[order], sessions[order]
+
+
+def annotation_sheet(labels, sessions):
+    order = np.argsort(sessions, kind="stable")
+    return labels[order]
+""",
+    "train.py": """import torch
+from torch import nn
+from data import make_recordings, catalogue, annotation_sheet
+
+
+def load_split(n, seed):
+    specs, labels, sessions = make_recordings(n, seed)
+    specs, sessions = catalogue(specs, sessions)
+    labels = annotation_sheet(labels, sessions)
+    return torch.from_numpy(specs).float(), torch.from_numpy(labels)
+
+
+xtr, ytr = load_split(600, 1)
+model = nn.Linear(8, 4)
+lossf = nn.CrossEntropyLoss()
+for i in range(0, 600, 50):
+    loss = lossf(model(xtr[i : i + 50]), ytr[i : i + 50])
+""",
+}
+
+
+def test_targets_made_with_the_inputs_and_reordered_apart_point_where_they_parted(tmp_path):
+    """Labels and features come from one function, then each is reordered by its own
+    helper in load_split: the place is load_split's call that reorders the labels (where
+    the two ways part), not where the labels were first drawn. The loss module wraps the
+    model call on the same line; the model call is the input's way."""
+    s = session(tmp_path, REORDERED_APART)
+    at = Frame(file="train.py", line=17)
+    loc = places.target_cut(s, at, at)
+    assert loc is not None and (loc.file, loc.line, loc.symbol) == ("train.py", 9, "load_split")

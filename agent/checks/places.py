@@ -301,11 +301,36 @@ def target_cut(session: Session, loss: Frame | None, forward: Frame | None) -> L
         return None  # without the input's way, the target's own part is unknown
     start = session.index.enclosing_symbol(loss.file, loss.line) if loss else None
     own = [v for v in target if (v.file, v.line) not in shared and v.node.type not in _NAMES]
-    for v in reversed(own):
+    parted = _parted(session, target, shared, forward)
+    for v in [*reversed(parted), *reversed(own)]:
         symbol = session.index.enclosing_symbol(v.file, v.line)
         if symbol != start:
             return Location(file=v.file, line=v.line, symbol=symbol)
     return None
+
+
+def _parted(session: Session, target: list, shared: set, forward: Frame | None) -> list:
+    """The target's own steps between the loss and where its way joins the input's again
+    (labels and features made together, then reordered apart: `labels =
+    annotation_sheet(labels, sessions)` beside `specs, sessions = catalogue(...)`), kept
+    to the functions the input's way also passes through, where the two were parted; []
+    when the ways never join (the target has a source of its own)."""
+    segment, left = [], False
+    for v in target:
+        if (v.file, v.line) in shared:
+            if left:
+                break
+            continue
+        left = True
+        if v.node.type not in _NAMES:
+            segment.append(v)
+    else:
+        return []
+    both = {
+        session.index.enclosing_symbol(v.file, v.line)
+        for v in _way(session, forward, 0, "x", models=True)
+    }
+    return [v for v in segment if session.index.enclosing_symbol(v.file, v.line) in both]
 
 
 MARKING = {"masked_fill", "masked_fill_", "where", "fill_", "index_fill", "index_fill_"}
@@ -327,7 +352,10 @@ def _way(session: Session, frame: Frame | None, index: int, name: str, *, models
     """The expressions an argument of the call at `frame` comes through, from the call
     back to its first source (the model call's, when `models`)."""
     unit = session.index.unit(frame.file) if frame is not None else None
-    for call in _calls_on(session, unit, frame, models=models):
+    calls = _calls_on(session, unit, frame, models=models)
+    if models and calls and all(_calls_a_module(session, unit, c) for c in calls):
+        calls = calls[::-1]  # the innermost model call takes the data (`crit(model(x), y)`)
+    for call in calls:
         arg = sx.argument(call, index, name)
         if arg is None:
             continue
