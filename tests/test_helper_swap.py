@@ -110,3 +110,51 @@ def test_a_call_inside_an_f_string_is_left_as_written():
     # test_gan_ring: `print(f"... {accuracy(out, y):.3f}")` once became a SyntaxError
     source = b'print(f"acc {accuracy(out, y):.3f}")\n'
     assert _rewrite(source, 1, 1, "NAME", ', "train.py:1:0:1"') is None
+
+
+FOCAL = """import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+def focal_bce(logits, targets, gamma=2.0):
+    bce = -(targets * F.logsigmoid(logits) + (1 - targets) * F.logsigmoid(-logits))
+    p = torch.sigmoid(logits)
+    p_t = p * targets + (1 - p) * (1 - targets)
+    return ((1 - p_t) ** gamma * bce).mean()
+
+
+torch.manual_seed(0)
+x = torch.randn(1500, 8)
+y = (x[:, :3].sum(1) > 0).float()
+model = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 1))
+opt = torch.optim.Adam(model.parameters(), lr=2e-3)
+for epoch in range(6):
+    for i in torch.randperm(1500).split(50):
+        logits = model(x[i]).squeeze(-1)
+        loss = focal_bce(y[i], logits)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+print(f"loss={loss.item():.4f}")
+"""
+
+
+def test_the_runaway_a_swapped_focal_helper_makes_is_its_consequence(tmp_path):
+    """The labels read as logits and the logits as targets make the loss fall without
+    bound (round 21's focal loss). The seeded runaways differ too much for the distance
+    band, so the bound decides: exchanged, the loss stays bounded. Applied alone, that
+    fix bounds the objective, so only the swap stays confirmed and the unbounded objective
+    is its symptom."""
+    report = planner_report(tmp_path, FOCAL)
+    found = [f for f in report.findings if f.status == "confirmed"]
+    assert [f.category for f in found] == ["loss_args_swapped"], report.findings
+    runaway = [f for f in report.findings if f.category == "objective_unbounded"]
+    assert runaway and all(f.status == "plausible" for f in runaway), report.findings
+
+
+def test_the_focal_helper_called_in_its_own_order_is_healthy(tmp_path):
+    report = planner_report(
+        tmp_path, FOCAL.replace("focal_bce(y[i], logits)", "focal_bce(logits, y[i])")
+    )
+    assert not [f for f in report.findings if f.status == "confirmed"], report.findings

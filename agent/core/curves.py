@@ -176,3 +176,16 @@ def curve_stats(raw: list[float | None]) -> CurveStats | None:
         first_recorded=vals[0],
         settled=final_level(vals),
     )
+
+
+# a run needs this many finite losses before "it no longer runs away" means anything
+BOUNDED_POINTS = 16
+
+
+def bounded_curve(raw: Sequence[float | None]) -> list[float] | None:
+    """The finite training losses when they show a bounded objective: long enough to
+    tell, never running away, and never further below zero than their own start."""
+    vals = finite(raw)
+    if len(vals) < BOUNDED_POINTS or falls_without_bound(vals) is not None:
+        return None
+    return None if min(vals) < -abs(vals[0]) else vals

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.core.curves import falls_without_bound, final_level, finite
+from torch_investigate.agent.core.curves import bounded_curve, final_level
 from torch_investigate.tools.intervention_effect import InterventionValue
 from torch_investigate.tools.records import Finding, Observation
 
@@ -75,10 +75,6 @@ def cause_of_pair(
     return None
 
 
-# a fixed run needs this many finite losses before "it no longer runs away" means anything
-BOUNDED_POINTS = 16
-
-
 def bounds_the_objective(session: Session, runaway: Finding, other: Finding) -> Observation | None:
     """A loss that falls without bound is a symptom when another confirmed defect's fix,
     applied alone, gives a loss that no longer does: long enough to tell, never running
@@ -88,10 +84,8 @@ def bounds_the_objective(session: Session, runaway: Finding, other: Finding) -> 
     if session.runner is None or fix is None:
         return None
     run = session.runner.get(fix[0], train_loader=fix[1])
-    vals = finite(run.trace.raw_curve()) if run.trace is not None else []
-    if len(vals) < BOUNDED_POINTS or falls_without_bound(vals) is not None:
-        return None
-    if min(vals) < -abs(vals[0]):
+    vals = bounded_curve(run.trace.raw_curve() if run.trace is not None else [])
+    if vals is None:
         return None
     text = (
         f"with {other.id}'s fix applied alone the training loss no longer falls without bound "
