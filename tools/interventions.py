@@ -35,6 +35,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("strip_prob", "softmax removed", "the softmax before the loss removed", changes_loss=True),
         Intervention("add_missing_params", "missing params added", "the missing parameters given to the optimizer"),
         Intervention("unfreeze_params", "frozen params trained", "the frozen parameters the optimizer holds set to train"),
+        Intervention("train_left_out", "frozen params added", "the parameters the program froze and left out of the optimizer set to train and given to it"),
         Intervention("fixed_batch", "fixed batch", "one fixed batch"),
         Intervention("shuffle_targets", "shuffled targets", "targets shuffled against their inputs"),
         Intervention("holdout", "held-out", "the loss also measured on an unseen batch"),

@@ -15,7 +15,7 @@ from torch_investigate.agent.checks.baseline import (
 )
 from torch_investigate.agent.checks.cut_numbers import numbers_explain
 from torch_investigate.agent.checks.effects import intervene
-from torch_investigate.agent.checks.frozen_intent import frozen_meant_to_train
+from torch_investigate.agent.checks.frozen_intent import frozen_meant_to_train, left_out
 from torch_investigate.agent.checks.locations import (
     attribute_location,
     first_static_location,
@@ -397,6 +397,7 @@ def registration(session: Session, ev: Evidence) -> None:
         if meant:
             problems.append(text)
     leaves.frozen_by_eval(session, ev, t, problems)
+    left_out(session, ev, t, problems)
     # layers run in the forward whose parameters the model does not own
     # (or, held by no module at all, a leaf the loss reaches at every step that no
     # optimizer holds: `[nn.Parameter(...) for _ in range(n)]` kept in a plain list)

@@ -15,9 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from torch_investigate.agent.checks import places
+from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.merge import held_out_helps
+from torch_investigate.agent.checks.numbers import listed
 from torch_investigate.tools.records import Observation
 from torch_investigate.tools.tracefile.trace import Trace
 
@@ -30,17 +34,20 @@ SEVERAL = 3.0
 
 
 def frozen_meant_to_train(
-    session: Session, t: Trace, frozen: list
+    session: Session, t: Trace, frozen: list, *, change: dict | None = None, what: str = ""
 ) -> tuple[bool, list[Observation]]:
-    """(meant to train, the evidence)."""
+    """(meant to train, the evidence). `change` trains them (by default: the frozen
+    parameters the optimizer holds set to train)."""
     held = [p for p in t.parameters if p.registered and (p.frozen_steps > 0 or p.in_optimizer)]
-    if held and all(not p.requires_grad for p in held):
+    if change is None and held and all(not p.requires_grad for p in held):
         text = (
             f"every one of the {len(held)} parameters the optimizer holds is frozen: nothing trains"
         )
         return True, [runtime(text, None, session)]
-    change = {"unfreeze_params": True}
-    eff = intervene(session, change, "with the frozen parameters the optimizer holds set to train")
+    change = change or {"unfreeze_params": True}
+    eff = intervene(
+        session, change, what or "with the frozen parameters the optimizer holds set to train"
+    )
     written = _reached(session.baseline().trace, eff.steps, eff.base_final)
     trained = _reached(session.runner.get(change).trace, eff.steps, eff.base_final)
     # the loss falls several times further trained than frozen (frozen, it barely falls),
@@ -95,3 +102,45 @@ def _reached(t: Trace | None, steps: int, level: float | None) -> int | None:
         if sum(curve[k - w : k]) / w <= level:
             return k
     return None
+
+
+def left_out(session: Session, ev: Evidence, t: Trace, problems: list[str]) -> None:
+    """Parameters a line of the program froze, that run in the training forward and that
+    no optimizer holds (the optimizer built from the trainable rest): a pretrained part
+    kept fixed on purpose, or a freeze applied to the wrong part (`requires_grad_(name in
+    frozen)` where `not in` was meant). Only the run tells: trained and given to the
+    optimizer, they must make learning fail as written (the test of frozen parameters the
+    optimizer holds) and also cut the program's own held-out error by a quarter; anything
+    less leaves the freeze deliberate."""
+    frozen = [
+        p for p in t.parameters
+        if p.registered and p.executed and not p.requires_grad and not p.in_optimizer
+        and p.frozen_at is not None and p.frozen_steps == 0
+    ]  # fmt: skip
+    if not frozen or not t.optimizers or session.runner is None:
+        return
+    change = {"train_left_out": True}
+    meant, evidence = frozen_meant_to_train(
+        session, t, frozen, change=change,
+        what="with the parameters the program froze trained and given to the optimizer",
+    )  # fmt: skip
+    held = held_out_helps(session, change) if meant else None
+    if held is None:
+        return
+    names = [p.name for p in frozen]
+    text = (
+        f"{len(frozen)} parameters that run in every training forward were frozen by the "
+        f"program ({frozen[0].frozen_at}) and no optimizer holds them: {listed(names)}"
+    )
+    ev.find(
+        "frozen_parameters",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, None, session, frozen=names[:20]), *evidence, held],
+        where=first_static_location(session, "frozen_parameters")
+        or where(session, frozen[0].frozen_at)
+        or places.unfreeze_that_ran(session),
+        why="the frozen parameters get no gradient and no optimizer moves them: the part of the model meant to learn stays at its initialization",
+        confirm=f"print([n for n, p in model.named_parameters() if not p.requires_grad]); check the freeze condition that left {names[0]} frozen",
+    )
+    problems.append(text)

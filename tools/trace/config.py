@@ -25,6 +25,9 @@ class Interventions:
     strip_prob: bool = False  # give the loss the logits instead of softmax/sigmoid/relu output
     add_missing_params: bool = False  # add trainable parameters the optimizer lacks
     unfreeze_params: bool = False  # parameters an optimizer holds with requires_grad=False train
+    # parameters a line of the program froze, that ran in the training forward and that no
+    # optimizer holds: set to train and added to the first optimizer that steps
+    train_left_out: bool = False
     fixed_batch: bool = False  # every training batch is the first one
     shuffle_targets: bool = False  # with fixed_batch: targets permuted against the inputs
     holdout: bool = False  # with fixed_batch: loss on an unseen batch after each update

@@ -33,10 +33,8 @@ MAX_REPEATED_EVENTS = 48  # of them forwards and loss calls
 
 
 class StopTracing(BaseException):
-    """Raised inside the program to end it once the budget is spent.
-
-    A BaseException so that `except Exception:` in user code does not swallow it.
-    """
+    """Raised inside the program to end it once the budget is spent (a BaseException, so
+    that `except Exception:` in user code does not swallow it)."""
 
 
 MAX_FINAL_EVAL_OPS = 20_000  # evaluation ops observed after the step budget, at most
@@ -113,6 +111,7 @@ class Recorder:
         self.model_frames: dict[int, tuple] = {}
         self.executed: dict[int, torch.nn.Module] = {}
         self.params: dict[int, ParamRec] = {}
+        self.registered_before: dict[int, torch.nn.Parameter] = {}  # in parameters() at a step
         self.optimizers: dict[int, torch.optim.Optimizer] = {}
         self.optimizer_frames: dict[int, tuple] = {}
         self.optimizer_steps: Counter = Counter()
@@ -397,10 +396,11 @@ class Recorder:
                 rec.module_created = getattr(module, "_ti_created", None)
 
     def in_top_models(self) -> set[int]:
-        ids: set[int] = set()
+        """Parameters of the called models, now or at an earlier step (a head replaced
+        after pretraining was registered while it ran); held, so no id is reused."""
         for m in self.models.values():
-            ids.update(id(p) for p in m.parameters())
-        return ids
+            self.registered_before.update((id(p), p) for p in m.parameters())
+        return set(self.registered_before)
 
     # ---- stopping -------------------------------------------------------------------------
 

@@ -177,8 +177,10 @@ def _step_pre(rec: Recorder, opt) -> None:
     if rec.busy:
         return
     rec.optimizers.setdefault(id(opt), opt)
+    rec.in_top_models()  # noted at each step: a layer replaced later was registered
     training.add_missing_params(rec, opt)
     training.unfreeze_params(rec, opt)
+    training.train_left_out(rec, opt)
     for g in opt.param_groups:
         for p in g["params"]:
             if not p.requires_grad:

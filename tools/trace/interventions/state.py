@@ -42,6 +42,7 @@ class InterventionState:
     saved_groups: list | None = None  # (lr, weight_decay) per group, restored after step
     added_missing: bool = False  # add_missing_params runs once
     unfrozen: bool = False  # unfreeze_params runs once
+    left_out_added: bool = False  # train_left_out runs once
 
     def take_pending_forward(self) -> bool:
         pending, self.holdout_pending_forward = self.holdout_pending_forward, False

@@ -60,6 +60,27 @@ def unfreeze_params(rec: Recorder, opt: torch.optim.Optimizer) -> None:
                 p.requires_grad_(True)
 
 
+def train_left_out(rec: Recorder, opt: torch.optim.Optimizer) -> None:
+    """train_left_out: at the first step, the parameters a line of the program froze
+    (requires_grad_(False)), that ran in the training forward and that no optimizer holds
+    are set to train and join this one (a freeze applied to the wrong part, with the
+    optimizer built from the trainable rest)."""
+    st = rec.iv_state
+    if not rec.iv.train_left_out or st.left_out_added:
+        return
+    st.left_out_added = True
+    owned = {id(p) for o in rec.optimizers.values() for g in o.param_groups for p in g["params"]}
+    left = [
+        r.ref for pid, r in rec.params.items()
+        if r.executed and r.ref.is_leaf and not r.ref.requires_grad
+        and pid in rec.frozen_at and id(r.ref) not in owned
+    ]  # fmt: skip
+    for p in left:
+        p.requires_grad_(True)
+    if left:
+        opt.add_param_group({"params": left})
+
+
 def scale_hyperparameters(rec: Recorder, opt: torch.optim.Optimizer) -> None:
     """lr_scale, weight_decay_scale: scaled for this step only (the program's own
     schedule keeps reading its values)."""
