@@ -158,3 +158,51 @@ def test_the_focal_helper_called_in_its_own_order_is_healthy(tmp_path):
         tmp_path, FOCAL.replace("focal_bce(y[i], logits)", "focal_bce(logits, y[i])")
     )
     assert not [f for f in report.findings if f.status == "confirmed"], report.findings
+
+
+FOCAL_MODULE = """import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class FocalBCE(nn.Module):
+    def __init__(self, gamma=2.0):
+        super().__init__()
+        self.gamma = gamma
+
+    def forward(self, SIGNATURE):
+        bce = F.binary_cross_entropy_with_logits(y_pred, y_true, reduction="none")
+        p = torch.sigmoid(y_pred)
+        p_t = p * y_true + (1 - p) * (1 - y_true)
+        return ((1 - p_t) ** self.gamma * bce).mean()
+
+
+torch.manual_seed(0)
+x = torch.randn(1500, 8)
+y = (x[:, :3].sum(1) > 0).float()
+model = nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 1))
+criterion = FocalBCE()
+opt = torch.optim.Adam(model.parameters(), lr=2e-3)
+for epoch in range(6):
+    for i in torch.randperm(1500).split(50):
+        loss = criterion(model(x[i]).squeeze(-1), y[i])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+print(f"loss={loss.item():.4f}")
+"""
+
+
+def test_a_loss_module_whose_forward_takes_the_target_first_is_swapped_at_its_call(tmp_path):
+    """`criterion(model(x), y)` into `forward(self, y_true, y_pred)`: the module's call is
+    the helper's call; exchanged there, the whole focal loss (not only its inner BCE) gets
+    its roles back and the runaway ends."""
+    report = planner_report(tmp_path, FOCAL_MODULE.replace("SIGNATURE", "y_true, y_pred"))
+    found = [f for f in report.findings if f.status == "confirmed"]
+    assert [f.category for f in found] == ["loss_args_swapped"], report.findings
+    assert found[0].location.line == 26, found[0]
+
+
+def test_a_loss_module_called_in_its_own_order_is_healthy(tmp_path):
+    report = planner_report(tmp_path, FOCAL_MODULE.replace("SIGNATURE", "y_pred, y_true"))
+    assert not [f for f in report.findings if f.status == "confirmed"], report.findings

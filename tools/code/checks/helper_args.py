@@ -34,14 +34,22 @@ class HelperCall:
     params: tuple[str, str]  # the helper's names for those two positions
 
 
-def _repo_function_calls(ctx: CheckContext):
+def _repo_function_calls(ctx: CheckContext, *, modules: bool = False):
     """(unit, call, the called repo function's symbol, positional arguments) for calls by
-    plain name of a function the repo defines once at module level, with two or more
-    positional arguments."""
+    plain name of a function the repo defines once at module level, or with `modules` of
+    an instance of a repo nn.Module (its forward: `criterion(model(x), y)` into a loss
+    class), with two or more positional arguments."""
     for unit in ctx.index.units.values():
         for call in unit.call_nodes:
             fn = sx.call_function(call)
-            if fn is None or fn.type != "identifier":
+            positional, _ = sx.call_args(call)
+            if fn is None or len(positional) < 2:
+                continue
+            forward = _module_forward(ctx, unit, fn) if modules else None
+            if forward is not None:
+                yield unit, call, forward, positional
+                continue
+            if fn.type != "identifier":
                 continue
             name = last(unit.resolve_callee(fn)[1]) or sx.text(fn)
             defs = [
@@ -49,9 +57,32 @@ def _repo_function_calls(ctx: CheckContext):
                 for s in ctx.index.find_symbols(name)
                 if s.kind == "function" and s.qualname == name
             ]
-            positional, _ = sx.call_args(call)
-            if len(defs) == 1 and len(positional) >= 2:
+            if len(defs) == 1:
                 yield unit, call, defs[0], positional
+
+
+def _module_forward(ctx: CheckContext, unit, fn):
+    """The forward symbol of the repo nn.Module class whose one instance `fn` denotes."""
+    if fn.type not in ("identifier", "attribute"):
+        return None
+    objs = ctx.flow.objects(ctx.flow.value(unit, fn), budget=60)
+    classes = {o.symbol.qualname: o.symbol for o in objs if o.kind == "instance" and o.symbol}
+    if len(classes) != 1:
+        return None
+    cls = next(iter(classes.values()))
+    if not cls.is_nn_module:
+        return None
+    return next(
+        (s for s in ctx.index.find_symbols("forward") if s.qualname == f"{cls.qualname}.forward"),
+        None,
+    )
+
+
+def _parameters(ctx: CheckContext, sym) -> list[str]:
+    """The positional parameters a caller fills (a method's `self` left out)."""
+    node = ctx.index.definition(sym)
+    params = sx.parameter_names(node) if node is not None else []
+    return params[1:] if "." in sym.qualname and params[:1] == ["self"] else params
 
 
 def _model_roles(ctx: CheckContext, unit, positional) -> Iterator[tuple[int, int]]:
@@ -81,9 +112,8 @@ def helper_calls(ctx: CheckContext) -> Iterator[tuple[HelperCall, object]]:
     """Calls of a repo function whose result reaches a backward, with the model's output
     where the function's parameter names a target and the batch's target where it names a
     prediction."""
-    for unit, call, sym, positional in _repo_function_calls(ctx):
-        node = ctx.index.definition(sym)
-        params = sx.parameter_names(node) if node is not None else []
+    for unit, call, sym, positional in _repo_function_calls(ctx, modules=True):
+        params = _parameters(ctx, sym)
         if len(params) < 2 or not _reaches_backward(call):
             continue
         for i, j in _model_roles(ctx, unit, positional):
