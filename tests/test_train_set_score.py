@@ -56,3 +56,26 @@ def test_labels_rolled_against_their_rows_are_misaligned_despite_a_train_set_sco
 def test_labels_in_place_with_a_train_set_score_are_healthy(tmp_path):
     report = planner_report(tmp_path, SCRIPT.replace("LABELS", ""))
     assert _confirmed(report) == []
+
+
+def test_a_train_set_score_on_the_tensors_a_training_loader_holds_is_left_out(tmp_path):
+    """Batches drawn by a DataLoader over TensorDataset(Xt, yt), the train-set score made
+    on Xt itself: the loader's dataset holds that tensor, so the score is no held-out
+    reading either (round 22's hand-signal repo read its train accuracy as learning)."""
+    script = SCRIPT.replace("LABELS", "y = np.roll(y, 7)  # the label export lags a week")
+    script = script.replace(
+        """    perm = torch.randperm(2400)
+    for i in range(0, 2400, 100):
+        b = perm[i:i + 100]
+        loss = nn.functional.binary_cross_entropy_with_logits(model(Xt[b]).squeeze(1), yt[b])""",
+        """    for xb, yb in loader:
+        loss = nn.functional.binary_cross_entropy_with_logits(model(xb).squeeze(1), yb)""",
+    ).replace(
+        "opt = torch.optim.Adam(",
+        "loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(Xt, yt), batch_size=100, shuffle=True)\nopt = torch.optim.Adam(",
+    )
+    assert "for xb, yb in loader" in script
+    report = planner_report(tmp_path, script)
+    pairing = next(i for s in report.stages for i in s.checklist if i.id == "pairing")
+    assert "best of 4 passes" not in pairing.detail and "best of 5 passes" not in pairing.detail
+    assert _confirmed(report) == [("label_misaligned", "confirmed")]

@@ -183,6 +183,7 @@ class Recorder:
         # loaded by (loader sites), and whether the last evaluation forward scored them
         self.train_sources: set[tuple] = set()
         self.train_loaders: set[str] = set()
+        self.loader_tensors: dict[str, set[tuple]] = {}  # site -> its TensorDataset's tensors
         self.eval_scores_train = False
         # loader site -> (its builder's caller, the instruction there) of the first loader
         # built at it; site -> further calls on one line (hooks/loader.py: _own_site)

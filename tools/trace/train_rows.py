@@ -1,6 +1,7 @@
 """Evaluation forwards that score the training rows: a train-set accuracy through the
 evaluation code (`accuracy(model, train_x, train_y)` on the very tensor the training
-batches are cut from, or the training loader iterated with the model in eval mode). Their
+batches are cut from or a training loader's TensorDataset holds, or the training loader
+iterated with the model in eval mode). Their
 comparisons are no held-out reading: the program's own evaluation accuracy and error
 (eval_matches.py) leave them out, so memorized rows do not read as learned ones."""
 
@@ -27,6 +28,14 @@ def cut(a0, index, out) -> None:
         out._ti_cut_from = _key(a0)
 
 
+def dataset_tensors(rec: Recorder, dataset, site: str) -> None:
+    """The tensors a loader's TensorDataset (or a Subset of one) holds."""
+    base = getattr(dataset, "dataset", dataset)
+    held = getattr(base, "tensors", None)
+    if isinstance(held, tuple) and all(isinstance(t, torch.Tensor) for t in held):
+        rec.loader_tensors[site] = {_key(t) for t in held}
+
+
 def loaded(tensors: list[torch.Tensor], site: str) -> None:
     for t in tensors:
         t._ti_loader = site
@@ -48,6 +57,8 @@ def at_forward(rec: Recorder, tensors: list, evaluation: bool) -> None:
             rec.train_loaders.add(loader)
         return
     loader = getattr(x, "_ti_loader", None)
-    rec.eval_scores_train = _key(x) in rec.train_sources or (
-        loader is not None and loader in rec.train_loaders
+    rec.eval_scores_train = (
+        _key(x) in rec.train_sources
+        or (loader is not None and loader in rec.train_loaders)
+        or any(_key(x) in rec.loader_tensors.get(site, ()) for site in rec.train_loaders)
     )

@@ -100,6 +100,7 @@ def install(rec: Recorder, undo: Undo) -> None:
             rec.loaders[site] = _loader_info(self, site, frame)
             rec.loaders[site]["num_workers"] = asked
             _subset(rec, self.dataset, site)
+            train_rows.dataset_tensors(rec, self.dataset, site)
 
     def iter_(self):
         site = getattr(self, "_ti_site", None)
