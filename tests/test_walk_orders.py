@@ -194,3 +194,78 @@ def test_a_mapping_filled_in_sorted_order_gives_the_same_pairs(tmp_path: Path):
     order = '["g0", "g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9"]'
     report = planner_report(tmp_path, SCRIPT.replace("ORDER", order))
     assert not [f for f in report.findings if f.status == "confirmed"], report.findings
+
+
+KEPT = """import numpy as np
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+rng = np.random.default_rng(0)
+protos = rng.normal(size=(6, 10)) * 2
+store, log = {}, []
+for i in range(1200):
+    label = int(rng.integers(0, 6))
+    rid = f"r{i:04d}"
+    store[rid] = (protos[label] + rng.normal(size=10)).astype(np.float32)
+    log.append((rid, label))
+LOG_ORDER
+notes = dict(log)
+
+
+def rows(store, ids):
+    return np.stack([store[r] for r in ids])
+
+
+def answers(notes, ids):
+    wanted = set(ids)
+    return np.array(KEEP, dtype=np.int64)
+
+
+ids = sorted(store)
+fit, held = ids[:1000], ids[1000:]
+loader = DataLoader(
+    TensorDataset(torch.from_numpy(rows(store, fit)), torch.from_numpy(answers(notes, fit))),
+    batch_size=50,
+    shuffle=True,
+)
+xv, yv = torch.from_numpy(rows(store, held)), torch.from_numpy(answers(notes, held))
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(10, 64), nn.ReLU(), nn.Linear(64, 6))
+opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+for epoch in range(6):
+    for xb, yb in loader:
+        loss = nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        acc = (model(xv).argmax(1) == yv).float().mean().item()
+    print(f"epoch {epoch} val_acc={acc:.3f}")
+"""
+FILTERED = "[lab for rid, lab in notes.items() if rid in wanted]"
+BY_LABEL = "log.sort(key=lambda item: item[1])  # reviewed label by label"
+
+
+def test_a_mapping_kept_to_the_members_of_a_list_is_a_walk_in_the_mapping_s_order() -> None:
+    """`[v for k, v in m.items() if k in set(ids)]` beside `[store[r] for r in ids]`."""
+    src = KEPT.replace("LOG_ORDER", BY_LABEL).replace("KEEP", FILTERED)
+    (f,) = _found(src)
+    assert (f.file, f.line, f.symbol) == ("m.py", 24, "answers"), f
+    looked_up = KEPT.replace("LOG_ORDER", BY_LABEL).replace("KEEP", "[notes[r] for r in ids]")
+    assert not _found(looked_up)
+
+
+def test_labels_kept_in_the_log_s_order_are_confirmed_by_walking_the_ids(tmp_path: Path):
+    """The log is grouped by label, the rows by id: each row gets another's label."""
+    report = planner_report(tmp_path, KEPT.replace("LOG_ORDER", BY_LABEL).replace("KEEP", FILTERED))
+    found = [f for f in report.findings if f.status == "confirmed"]
+    assert [f.category for f in found] == ["label_misaligned"], report.findings
+    assert found[0].symbol == "answers", found[0]
+
+
+def test_a_log_kept_in_the_ids_order_gives_the_same_pairs(tmp_path: Path):
+    """The log was written in id order: kept to the members, it is already in the ids'
+    order; the edit changes nothing and nothing is confirmed."""
+    report = planner_report(tmp_path, KEPT.replace("LOG_ORDER", "").replace("KEEP", FILTERED))
+    assert not [f for f in report.findings if f.status == "confirmed"], report.findings

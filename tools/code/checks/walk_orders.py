@@ -43,6 +43,9 @@ class Walk:
     # `ordered = sorted(items, key=...)` when the loop walks such a sorted copy: the
     # `sorted(...)` call (the walk's order is made there)
     sorted_copy: Node | None = None
+    # `[v for k, v in log.items() if k in wanted]`, wanted = set(ids): a walk of `ids` in
+    # the order the mapping stores them; the mapping walked (its `.items()` call or name)
+    filtered_from: Node | None = None
 
     @property
     def place(self) -> Node:
@@ -79,6 +82,11 @@ def walks(unit: FileUnit, sorted_by: dict[str, str] | None = None) -> Iterator[W
         if built is None:
             continue
         fn = sx.enclosing_function(node)
+        kept = _kept_by_membership(node, fn) if walked[1] == STORED else None
+        if kept is not None:
+            order = f"the order `{walked[0]}` stores them in"
+            yield Walk(unit, node, kept, order, walked[2], built, fn, filtered_from=walked[2])
+            continue
         copy = _sorted_copy(fn, walked[0], node) if walked[1] == STORED else None
         if copy is not None:
             inner = _walked(copy)
@@ -86,6 +94,56 @@ def walks(unit: FileUnit, sorted_by: dict[str, str] | None = None) -> Iterator[W
                 yield Walk(unit, node, inner[0], inner[1], inner[2], built, fn, copy)
                 continue
         yield Walk(unit, node, *walked, built, fn)
+
+
+def _kept_by_membership(clause: Node, fn: Node | None) -> str | None:
+    """The collection a comprehension over a mapping keeps only the members of (`if k in
+    wanted`, `wanted = set(ids)` or `ids` itself): the walk goes over that collection's
+    members, in the mapping's order."""
+    if clause.type != "for_in_clause" or clause.parent is None:
+        return None
+    left = clause.child_by_field_name("left")
+    key = left.named_children[0] if left is not None and left.type == "pattern_list" else left
+    if key is None or key.type != "identifier":
+        return None
+    for cond in (c for c in clause.parent.named_children if c.type == "if_clause"):
+        test = cond.named_children[0] if cond.named_children else None
+        parts = (
+            test.named_children if test is not None and test.type == "comparison_operator" else []
+        )
+        if (
+            len(parts) == 2
+            and b" in " in test.text  # type: ignore[union-attr]
+            and b"not in" not in test.text  # type: ignore[union-attr]
+            and sx.text(parts[0]) == sx.text(key)
+            and parts[1].type == "identifier"
+        ):
+            return _members_of(fn, sx.text(parts[1]))
+    return None
+
+
+def _members_of(fn: Node | None, name: str) -> str | None:
+    """`name` itself when it is a parameter of `fn`, the parameter it is made a set of
+    (`wanted = set(ids)`) otherwise; None when it is neither."""
+    if fn is None:
+        return None
+    params = sx.parameter_names(fn)
+    if name in params:
+        return name
+    for node in sx.descendants(fn):
+        if node.type != "assignment":
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None or sx.text(left) != name or right.type != "call":
+            continue
+        args, _ = sx.call_args(right)
+        if (
+            sx.text(sx.call_function(right) or right) in ("set", "frozenset")
+            and len(args) == 1
+            and sx.text(args[0]) in params
+        ):
+            return sx.text(args[0])
+    return None
 
 
 def _sorted_copy(fn: Node | None, name: str, loop: Node) -> Node | None:
@@ -310,6 +368,8 @@ def _odd(a: Walk, b: Walk) -> bool:
     """Whether `a` is the walk to change: the one that sorts a sequence by a key of its
     own (a list has an order worth keeping), else the one in stored order (a mapping's
     insertion order is arbitrary), else the later one."""
+    if (a.filtered_from is None) != (b.filtered_from is None):
+        return a.filtered_from is not None  # the members kept in another collection's order
     keyed = [w.sorted_copy is not None or w.order.startswith("sorted(key") for w in (a, b)]
     if keyed[0] != keyed[1]:
         return keyed[0]
@@ -322,6 +382,23 @@ def reordering_edit(wrong: Walk, right: Walk) -> tuple[int, int, str, str] | Non
     """The smallest edit that walks `wrong` in `right`'s order, as (start byte, end byte,
     old text, new text) on one line; None where it is not a plain `sorted(...)` added or
     a sorted copy's sort removed."""
+    if wrong.filtered_from is not None and right.order == STORED:
+        # walk the members in the collection's own order, each with its value
+        node = wrong.filtered_from
+        old = sx.text(node)
+        mapping = sx.receiver(node) if node.type == "call" else node
+        if mapping is None or "\n" in old:
+            return None
+        m = sx.text(mapping)
+        view = sx.method_name(node) if node.type == "call" else None
+        new = (
+            f"(({'k_'}, {m}[k_]) for k_ in {wrong.collection} if k_ in {m})"
+            if view == "items"
+            else f"({m}[k_] for k_ in {wrong.collection} if k_ in {m})"
+            if view == "values"
+            else f"(k_ for k_ in {wrong.collection} if k_ in {m})"
+        )
+        return node.start_byte, node.end_byte, old, new
     if wrong.sorted_copy is not None and right.order == STORED:
         old = sx.text(wrong.sorted_copy)
         args, _ = sx.call_args(wrong.sorted_copy)
@@ -402,4 +479,6 @@ def _read(node: Node) -> Node:
 
 
 def _words(order: str) -> str:
+    if order.startswith("the order"):
+        return order
     return "the order it was filled in" if order == STORED else f"`{order}` order"
