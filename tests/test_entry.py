@@ -299,3 +299,31 @@ def test_the_data_preparation_lines_above_it_in_its_code_block_run_first(tmp_pat
     train = next(c for c in ranked if c.argv[0] == "train.py")
     assert train.setup == [["make_data.py", "--out", "d.npz"]]
     assert "code block" in train.reason
+
+
+def test_one_script_that_makes_its_data_then_trains_in_a_chain(tmp_path: Path) -> None:
+    """`python x.py --make-data && python x.py --epochs 40`: both run a file that reaches
+    training, but the first prepares for the second, which is the training command (with
+    the first as its setup); the same with --cmd. Round 22's case02."""
+    readme = "```bash\npython fit.py --make-data && python fit.py --epochs 40\n```\n"
+    write(tmp_path, {"README.md": readme, "fit.py": TRAIN})
+    info = find_command(tmp_path)
+    assert info is not None and info.argv == ["fit.py", "--epochs", "40"]
+    assert info.setup == [["fit.py", "--make-data"]]
+    given = find_command(tmp_path, "python fit.py --make-data && python fit.py --epochs 40")
+    assert given is not None and given.argv == ["fit.py", "--epochs", "40"]
+    assert given.setup == [["fit.py", "--make-data"]]
+
+
+def test_training_commands_on_lines_of_their_own_are_not_preparation(tmp_path: Path) -> None:
+    """Two training commands on separate lines (or after `||`) do not prepare each other:
+    the earlier line still wins."""
+    readme = "```bash\npython fit.py --small\npython fit.py --big || python fit.py --cpu\n```\n"
+    write(tmp_path, {"README.md": readme, "fit.py": TRAIN})
+    ranked = rank_candidates(tmp_path)
+    assert [c.argv for c in ranked[:3]] == [
+        ["fit.py", "--small"],
+        ["fit.py", "--big"],
+        ["fit.py", "--cpu"],
+    ]
+    assert all(c.score == 100 for c in ranked[:3])

@@ -58,6 +58,7 @@ _SCRIPT_NAME = re.compile(r"^(train.*|main|run.*)\.py$")
 _MAKE_PYTHON_VAR = re.compile(r"\$[({](PYTHON\w*|PY)[)}]")
 _NOT_TRAINING_TARGETS = {"install", "test", "tests", "lint", "format", "clean", "docs", "setup"}
 MAX_DEPTH = 3
+_PREPARATION = 60  # a chain's preparation step: below files reaching training (70+)
 
 
 class Candidate(BaseModel):
@@ -193,28 +194,61 @@ def _from_readme(root: Path, reaching: Reaching) -> Iterator[Candidate]:
     for path in sorted(root.iterdir()):
         if not path.is_file() or not path.name.lower().startswith("readme"):
             continue
-        for number, line, before, earlier in _readme_lines(path):
-            if not invokes_python(line):
-                continue  # `train.py   the training loop` in a file listing is not a command
-            try:
-                argv, env, _ = parse_command(line)
-            except EntryError:
-                continue
-            setup = _block_preparation(root, reaching, earlier) + prerequisites(before)
-            target = argv[1] if argv[0] == "-m" else argv[0]
-            if argv[0] == "-m" and _NOT_TRAINING_MODULES.match(target):
-                continue
-            reach = reaching.of(_target_file(root, argv, env))
-            score, reason = _documented(reach, "documented in the README", 100)
-            if setup:
-                before_it = shown_commands(setup)
-                reason += (
-                    f"; the commands before it (its line, its code block) run first: {before_it}"
-                )
-            yield Candidate(
-                argv=argv, source=f"{path.name}:{number}", reason=reason, score=score, env=env,
-                order=number, setup=setup,
-            )  # fmt: skip
+        chain: list[_ChainPart] = []  # the commands of one README line
+        for part in _readme_candidates(root, reaching, path):
+            if chain and part.candidate.order != chain[-1].candidate.order:
+                yield from _demote_preparation(chain)
+                chain = []
+            chain.append(part)
+        yield from _demote_preparation(chain)
+
+
+class _ChainPart(BaseModel):
+    candidate: Candidate
+    text: str
+    before: list[str]  # the commands before it in its chain
+    reaches: bool  # its code reaches a training step
+
+
+def _demote_preparation(chain: list[_ChainPart]) -> Iterator[Candidate]:
+    """In a chain (`python x.py --make-data && python x.py --epochs 40`) a command that
+    runs before a later one reaching training prepares for it, even when its own file
+    reaches training too (one script with a data mode): it ranks below every file that
+    reaches training, and the later one (which runs it first) is the training command."""
+    for part in chain:
+        later = [p for p in chain if p.reaches and part.text in p.before]
+        if not (later and part.reaches):
+            yield part.candidate
+            continue
+        reason = (
+            f"{part.candidate.reason}; it runs before {shown_commands([later[-1].candidate.argv])}"
+            " in its chain, which it prepares"
+        )
+        yield part.candidate.model_copy(update={"score": _PREPARATION, "reason": reason})
+
+
+def _readme_candidates(root: Path, reaching: Reaching, path: Path) -> Iterator[_ChainPart]:
+    for number, line, before, earlier in _readme_lines(path):
+        if not invokes_python(line):
+            continue  # `train.py   the training loop` in a file listing is not a command
+        try:
+            argv, env, _ = parse_command(line)
+        except EntryError:
+            continue
+        setup = _block_preparation(root, reaching, earlier) + prerequisites(before)
+        target = argv[1] if argv[0] == "-m" else argv[0]
+        if argv[0] == "-m" and _NOT_TRAINING_MODULES.match(target):
+            continue
+        reach = reaching.of(_target_file(root, argv, env))
+        score, reason = _documented(reach, "documented in the README", 100)
+        if setup:
+            before_it = shown_commands(setup)
+            reason += f"; the commands before it (its line, its code block) run first: {before_it}"
+        candidate = Candidate(
+            argv=argv, source=f"{path.name}:{number}", reason=reason, score=score, env=env,
+            order=number, setup=setup,
+        )  # fmt: skip
+        yield _ChainPart(candidate=candidate, text=line, before=before, reaches=reach is not None)
 
 
 def _block_preparation(root: Path, reaching: Reaching, earlier: list[str]) -> list[list[str]]:
@@ -382,7 +416,7 @@ def rank_candidates(
 
 
 def _training_part(root: Path, cmd: str, reaching: Reaching) -> tuple[str, list[list[str]]]:
-    """The command of a chain (`python prep.py && python train.py`) that reaches a
+    """The last command of a chain (`python prep.py && python train.py`) that reaches a
     training step (else its last Python command), and the Python commands before it."""
     parts = list(chain_parts(cmd))
     if len(parts) == 1:
@@ -390,7 +424,7 @@ def _training_part(root: Path, cmd: str, reaching: Reaching) -> tuple[str, list[
     python = [(line, before) for line, before in parts if invokes_python(line)]
     if not python:
         return cmd, []
-    for line, before in python:
+    for line, before in reversed(python):  # the last: those before it prepare for it
         try:
             argv, env, _ = parse_command(line)
         except EntryError:
