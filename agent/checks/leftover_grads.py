@@ -42,3 +42,14 @@ def accumulating_backward(t: Trace, leftover: list) -> Frame | None:
     # a generator's loss reaches the discriminator too: the most specific site wins
     site = max(share, key=lambda s: (sum(share[s]) / len(share[s]), len(share[s])))
     return next(b.frame for b in t.backwards if str(b.frame) == site)
+
+
+def rare_reset(t: Trace, leftover: list) -> Frame | None:
+    """The zero_grad() that ran, but at fewer iterations than the updates (under a logging
+    condition, once before the loop): where the sums are left to grow. None when no reset
+    ran, or when one ran since the last step at the iterations that accumulate (another
+    optimizer's: the reset that is missing is not this one)."""
+    resets, steps = t.counts.get("zero_grad", 0), t.counts.get("step", 0)
+    if not resets or resets >= steps or any(b.zero_grad_since_last_step for b in leftover):
+        return None
+    return t.event_frames.get("zero_grad")

@@ -11,7 +11,11 @@ from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, stale_copies, usable
 from torch_investigate.agent.checks.effects import compared_steps, intervene
-from torch_investigate.agent.checks.leftover_grads import accumulating_backward, left_to_step
+from torch_investigate.agent.checks.leftover_grads import (
+    accumulating_backward,
+    left_to_step,
+    rare_reset,
+)
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.checks.schedules import stepped_from_two_lines
@@ -441,6 +445,12 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
             )
             + ": gradients accumulate across steps"
         )
+        reset = rare_reset(t, leftover)
+        if reset is not None:
+            text += (
+                f"; the zero_grad() at {reset.file}:{reset.line} ran at "
+                f"{t.counts['zero_grad']} of {t.counts['step']} steps"
+            )
         eff = intervene(
             session,
             {"zero_grad_before_backward": True},
@@ -462,7 +472,7 @@ def gradient_reset(session: Session, ev: Evidence) -> None:
             ],
             where=(places.hand_update(session) if not t.optimizers else None)
             or first_static_location(session, "missing_zero_grad")
-            or where(session, accumulating_backward(t, leftover)),
+            or where(session, reset or accumulating_backward(t, leftover)),
             why="backward adds into .grad; without a reset every step applies the sum of all past gradients, so steps grow and point the wrong way",
             confirm=f"call optimizer.zero_grad() before loss.backward() in each iteration and compare {compared_steps(session)} steps",
         )
