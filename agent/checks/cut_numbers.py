@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence
-from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.baseline import cut_parameters, runtime
 from torch_investigate.agent.checks.effects import Effect, intervene
 from torch_investigate.agent.checks.locations import where
+from torch_investigate.agent.checks.numbers import listed
 from torch_investigate.agent.checks.spread import chance_band
 from torch_investigate.tools.tracefile.trace import Frame, Trace
 
@@ -31,7 +32,9 @@ def numbers_explain(session: Session, ev: Evidence, t: Trace, cut: bool) -> bool
         if rebuilt:  # stage 4 found the loss itself rebuilt from numbers: that explains them
             ev.item("reachability", "failed", f"no parameter is reached: {rebuilt[0].title}")
             return True
-        return reentered_cut(session, ev, t, ("reentered_number",))
+        return reentered_cut(session, ev, t, ("reentered_number",)) or reentered_cut(
+            session, ev, t, unreached=[p.name for p in cut_parameters(t)]
+        )
     return (
         reentered_cut(session, ev, t)
         or cut_term(session, ev, t)
@@ -41,12 +44,20 @@ def numbers_explain(session: Session, ev: Evidence, t: Trace, cut: bool) -> bool
 
 
 def reentered_cut(
-    session: Session, ev: Evidence, t: Trace, kinds: tuple[str, ...] = ("reentered_cut",)
+    session: Session,
+    ev: Evidence,
+    t: Trace,
+    kinds: tuple[str, ...] = ("reentered_cut",),
+    unreached: list[str] | None = None,
 ) -> bool:
     """A number cut from a scalar that carries gradient (`float(t)`, `t.item()`) and used
     again in the training computation: every parameter can still be reached through other
     paths, but that term's gradient is gone. Rerun with the tensor given back in its place;
-    confirmed when the model then learns better."""
+    confirmed when the model then learns better.
+
+    With `unreached`, the parameters the loss cannot reach, a number taken back as it was
+    cut (a logging dict's `.item()` summed into the loss with weight 1) explains them only
+    when the rerun reaches some of them or learns better; else False, and nothing found."""
     sites = [o for o in t.ops if o.kind in kinds and o.phases.get("train")]
     if not sites:
         return False
@@ -59,6 +70,18 @@ def reentered_cut(
     eff = intervene(session, {"rejoin_cuts": True}, "with the tensor used in place of its number")
     if not eff.improved and o.op in ADDED:
         _added_term_beyond_chance(session, eff)
+    place = where(session, o.cut) or where(session, o.frame)
+    if unreached is not None:
+        reached = _reached_when_rejoined(session, unreached)
+        if not (eff.improved or reached):
+            return False
+        if reached:
+            text += (
+                f"; with the tensor given back there the loss reaches {listed(reached)}, "
+                "which it cannot as written"
+            )
+        # the cut serves the logging; the defect is where the number is taken back
+        place = where(session, o.frame) or place
     # the whole loss rebuilt from numbers reaches no parameter at all: the loss itself
     # carries no gradient (a term lost beside others that still train is a cut graph)
     trains = any(p.graph.walks > 0 and p.graph.reachable > 0 for p in t.parameters)
@@ -67,7 +90,7 @@ def reentered_cut(
         status="confirmed" if eff.improved else "plausible",
         confidence="high" if eff.improved else "medium",
         evidence=[runtime(text, o.frame, session), eff.observation()],
-        where=where(session, o.cut) or where(session, o.frame),
+        where=place,
         why="a term turned into a Python number still counts in the loss's value but no gradient flows through it: what it should teach the model is lost",
         confirm=f"keep the tensor at {o.cut} (no float()/.item()) where the result feeds the loss, and compare",
     )
@@ -81,6 +104,14 @@ def reentered_cut(
             untested=True,
         )
     return True
+
+
+def _reached_when_rejoined(session: Session, names: list[str]) -> list[str]:
+    """Of the parameters named, those the loss reaches in the rerun that gives the cut
+    numbers their tensors back."""
+    run = session.runner.get({"rejoin_cuts": True})
+    after = {p.name: p for p in (run.trace.parameters if run and run.trace else [])}
+    return [n for n in names if (q := after.get(n)) is not None and q.graph.reachable > 0]
 
 
 # a cut number taken back by these ops is a term added to the loss: its value counts, its
