@@ -221,14 +221,16 @@ def ownership(session: Session, ev: Evidence) -> None:
     # missing: parameters the loss reaches (they get gradients) that no optimizer updates.
     # One the loss does not reach and no optimizer holds is not meant to train by
     # gradient (an EMA copy, a target network), however often its module runs.
-    # A layer kept outside the model (a plain list) is the registration check's finding
-    # (stage 5): its parameters are missing from the optimizer because of it.
+    # A layer kept outside the model (a plain list) or made in the forward is the
+    # registration check's finding (stage 5): its parameters are missing from the
+    # optimizer because of it.
     missing = [
         p
         for p in used
         if not p.in_optimizer
         and (p.reached or p.graph.reachable)
         and not (p.executed and not p.registered)
+        and not p.created_in_forward
         and p not in stale
     ]
     orphans = [
