@@ -19,29 +19,39 @@ if TYPE_CHECKING:
 
 # what a perfect prediction may miss its end by: float rounding and a smoothing term
 ROUNDING = 1e-3
+# how far apart a perfect and a perfectly wrong prediction must score for the helper to
+# read its prediction at all: float rounding only (one row of a few thousand counts more)
+DISTINCT = 1e-6
 
 
 def imperfect_metric(session: Session, t: Trace) -> tuple[str, Location] | None:
     """(the observation, the helper) for the first probed helper that fails."""
     helpers = session.metric_helpers if session.runner is not None else {}
-    for spec, calls in t.metric_probes.items():
+    for key, calls in t.metric_probes.items():
+        spec, _, part = key.partition("#")  # `#n`: the helper's n-th returned value
         if not calls or spec not in helpers:
             continue
         if not all(0.0 <= v <= 1.0 for call in calls for v in call):
             continue
-        if any(abs(p - w) <= ROUNDING for _, p, w in calls):
+        if any(abs(p - w) <= DISTINCT for _, p, w in calls):
             continue  # the metric does not tell right from wrong answers
         gaps = [(1.0 - p) if p > w else p for _, p, w in calls]
         if min(gaps) <= ROUNDING:
+            continue
+        if part and not all(min(w, 1.0 - w) <= ROUNDING for _, _, w in calls):
+            # one of several values returned is a score only where a perfectly wrong
+            # answer lands on an end (a rate returned beside the accuracy, the share of
+            # positive predictions, lands between)
             continue
         _, p, w = calls[0]
         file, line, name = helpers[spec].split(":", 2)
         call_file, call_line = spec.split(":")[:2]
         end = "1" if p > w else "0"
+        value = f"{name}() (its value #{int(part) + 1})" if part else f"{name}()"
         text = (
-            f"{name}() called at {call_file}:{call_line} gives a perfect prediction (built "
+            f"{value} called at {call_file}:{call_line} gives a perfect prediction (built "
             f"from the target) {fmt(p)}, not {end}, in all {len(calls)} evaluation calls "
-            f"probed (a perfectly wrong one: {fmt(w)}; the model's: {fmt(calls[0][0])}): "
+            f"probed (a perfectly wrong one: {fmt(w)}; the model's: {fmt(calls[-1][0])}): "
             "the metric is computed wrongly"
         )
         return text, Location(file=file, line=int(line), symbol=name)

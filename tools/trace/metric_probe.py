@@ -2,8 +2,10 @@
 with the model's output and a target (`dice_per_image(logits, mask)`) is called once more
 with the output replaced by a perfect prediction built from the target (the target
 itself, or logits of +-20 on a 0/1 target, or a one-hot of class indices) and once with a
-perfectly wrong one. A metric written in numpy is probed with answers in numpy. A metric in [0, 1] must give
-the perfect prediction one of its ends:
+perfectly wrong one. A metric written in numpy is probed with answers in numpy. A helper
+that returns several values at once (`top1, top5 = topk_accuracy(...)`, a dict of scores)
+is read value by value, each under the call's key with `#n` (its position) appended. A
+metric in [0, 1] must give the perfect prediction one of its ends:
 a Dice whose empty masks score 0 gives it less (tools' host check: agent/checks/
 metric_perfect.py). The program's own result is returned unchanged."""
 
@@ -18,6 +20,7 @@ from .recorder import Recorder
 NAME = "__torch_investigate_metric__"
 MAX_CALLS = 6  # calls probed per site
 MAX_VALUES = 500  # values kept per site
+MAX_PARTS = 8  # values read from one helper's tuple, list or dict
 BIG = 20.0  # a logit this large is a certain answer
 
 
@@ -26,15 +29,14 @@ def probed(rec: Recorder, fn, key: str):
 
     def call(*args, **kwargs):
         out = fn(*args, **kwargs)
-        values = rec.metric_values.setdefault(key, [])
-        value = _scalar(out)
-        if value is not None and len(values) < MAX_VALUES:
-            values.append([rec.n_steps, value])  # the program's own metric, by steps taken
-        calls = rec.metric_probes.setdefault(key, [])
-        if len(calls) < MAX_CALLS and len(args) > max(i, j):
+        for k, value in _keyed(key, _scalars(out)):
+            values = rec.metric_values.setdefault(k, [])
+            if value is not None and len(values) < MAX_VALUES:
+                values.append([rec.n_steps, value])  # the program's own metric, by steps taken
+        if _probed_calls(rec, key) < MAX_CALLS and len(args) > max(i, j):
             try:
                 with rec.quiet(), torch.no_grad():
-                    _probe(calls, fn, list(args), kwargs, i, j, out)
+                    _probe(rec, key, fn, list(args), kwargs, i, j, out)
             except Exception:  # noqa: BLE001 - a probe that cannot run is no reading
                 pass
         return out
@@ -42,19 +44,46 @@ def probed(rec: Recorder, fn, key: str):
     return call
 
 
-def _probe(calls: list, fn, args: list, kwargs: dict, i: int, j: int, out) -> None:
+def _probe(rec: Recorder, key: str, fn, args: list, kwargs: dict, i: int, j: int, out) -> None:
     (pred, back), (target, _) = _tensor(args[i]), _tensor(args[j])
     if pred is None or target is None:
         return
     made = _answers(pred, target)
     if made is None:
         return
-    values = [_scalar(out)]
+    results = [_scalars(out)]
     for answer in made:
         args[i] = back(answer)
-        values.append(_scalar(fn(*args, **kwargs)))
-    if all(v is not None for v in values):
-        calls.append(values)  # as called, perfect, perfectly wrong
+        results.append(_scalars(fn(*args, **kwargs)))
+    if len({len(r) for r in results}) != 1:
+        return  # the answers changed how many values the helper returns
+    for n, values in enumerate(zip(*results)):
+        if all(v is not None for v in values):
+            k = key if len(results[0]) == 1 else f"{key}#{n}"
+            rec.metric_probes.setdefault(k, []).append(list(values))
+            # as called, perfect, perfectly wrong
+
+
+def _probed_calls(rec: Recorder, key: str) -> int:
+    """How many of the site's calls were probed (its values counted together)."""
+    return max((len(v) for k, v in rec.metric_probes.items() if k.split("#")[0] == key), default=0)
+
+
+def _keyed(key: str, values: list) -> list:
+    """Each value under the call's key; several values under `key#n`."""
+    if len(values) == 1:
+        return [(key, values[0])]
+    return [(f"{key}#{n}", v) for n, v in enumerate(values)]
+
+
+def _scalars(out) -> list:
+    """The helper's values: one scalar, or each of a short tuple, list or dict of them
+    (None where a value is no number)."""
+    if isinstance(out, dict):
+        out = list(out.values())
+    if isinstance(out, (tuple, list)) and 1 <= len(out) <= MAX_PARTS:
+        return [_scalar(v) for v in out]
+    return [_scalar(out)]
 
 
 def _tensor(x) -> tuple:
