@@ -10,6 +10,7 @@ from torch_investigate.agent.checks import caller_places, hand_mask, helper_swap
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, usable
 from torch_investigate.agent.checks.effects import compared_steps, intervene
+from torch_investigate.agent.checks.filled_rows import filled_rows
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.loss_operands import one_value_masks, swapped
 from torch_investigate.agent.checks.numbers import fmt, percent_range
@@ -332,7 +333,7 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
         )
         _mask_finding(session, ev, c, text)
         return
-    padded = scored_padding(t, calls)
+    padded = scored_padding(t, calls) or filled_rows(calls)
     if padded is not None:
         _mask_finding(session, ev, padded[0], padded[1])
         return

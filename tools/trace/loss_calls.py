@@ -12,7 +12,15 @@ import math
 
 import torch
 
-from . import class_stream, difference_mask, indexed_rows, shadow_eval, target_order, term_marks
+from . import (
+    class_stream,
+    difference_mask,
+    filled_rows,
+    indexed_rows,
+    shadow_eval,
+    target_order,
+    term_marks,
+)
 from .difference_mask import zero_one_keep
 from .hooks.guard import guarded
 from .interventions.batch import fixed_target
@@ -359,6 +367,7 @@ def weighted_loss(rec: Recorder, args, out) -> None:
         "kept": int(keep.sum()), "total": int(keep.numel()),
         "source_values": sorted(set(kept or []) | set(dropped or [])) or None,
         "kept_values": kept,
+        **filled_rows.read(rec, keep, y),
     }  # fmt: skip
 
 

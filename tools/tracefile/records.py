@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 
 class TraceRecord(BaseModel):
@@ -370,6 +370,11 @@ class LossMask(TypedDict):
     total: int
     source_values: list[float] | None
     kept_values: list[float] | None
+    # the model's input per element, one feature vector each (tools/trace/filled_rows.py)
+    kept_filled: NotRequired[int]  # kept elements whose input is the kept ones' commonest
+    dropped_filled: NotRequired[int]  # dropped elements whose input is that same vector
+    target_in_input: NotRequired[bool]  # an input channel equals every dropped target
+    varies: NotRequired[bool]  # the mask differs between samples
 
 
 class BatchSummary(TypedDict):
