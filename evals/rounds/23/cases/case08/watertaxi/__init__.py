@@ -1,0 +1,1 @@
+"""Water-taxi crossing-time model."""
