@@ -282,7 +282,7 @@ class Trace(TraceRecord):
         for key, probes in self.metric_probes.items():
             told = [(p, w) for _, p, w in probes if p != w]
             values = self.metric_values.get(key, [])
-            if not told or not values:
+            if not told or not values or not all(_scored(v) for v in probes):
                 continue
             perfect = sorted(p for p, _ in told)[len(told) // 2]
             return _ratio_per_pass([(s, abs(perfect - v), 1) for s, v in values])
@@ -374,3 +374,14 @@ def _ratio_per_pass(rows) -> list[tuple[int, float]]:
         acc[0] += amount
         acc[1] += count
     return [(step, a / n) for step, (a, n) in sorted(passes.items()) if n]
+
+
+def _scored(probe: list[float]) -> bool:
+    """A probe of a score: the perfect prediction lands on a known end, 0 or 1 of a
+    helper in [0, 1], or 0 of an error that is never negative. A helper that merely
+    reads the predictions (a temperature fitted to them, a rate of positives) has no
+    such end, and its distance from the perfect answer says nothing about quality."""
+    own, perfect, wrong = probe
+    if all(0.0 <= v <= 1.0 for v in probe):
+        return min(perfect, 1.0 - perfect) <= 1e-3
+    return abs(perfect) <= 1e-3 and min(probe) >= 0.0 and wrong > perfect
