@@ -50,3 +50,30 @@ def test_positions_of_another_axis_are_no_class():
     pred = _argmax(scores, 1)
     _compare(rec, pred, torch.tensor([0, 1, 2] * 4))
     assert rec.eval_matches and rec.eval_outside is not None
+
+
+def _soft_target_loss(rec: Recorder, logits: torch.Tensor, dim: int) -> None:
+    logits._ti_out = True
+    eval_matches.softmax_classes(rec, "log_softmax", (logits, dim), {})
+
+
+def test_a_hand_written_soft_target_loss_names_the_class_axis():
+    """`-(q * logits.log_softmax(-1)).sum(-1)` records no class axis at a loss call; the
+    softmax over the model's output on the gradient's path does (round 23's wine lists:
+    the model's wines no board's best wine is were read as no class)."""
+    rec = Recorder(Config())
+    rec.status = "running"
+    _soft_target_loss(rec, torch.zeros(8, 12, requires_grad=True), -1)
+    assert rec.class_axes == {12}
+    pred = _argmax(torch.zeros(6, 12).index_fill_(1, torch.tensor([11]), 1.0), -1)
+    _compare(rec, pred, torch.tensor([0, 1, 2] * 2))
+    assert rec.eval_matches and rec.eval_outside is None
+
+
+def test_a_softmax_off_the_gradient_path_names_no_class_axis():
+    rec = Recorder(Config())
+    rec.status = "running"
+    _soft_target_loss(rec, torch.zeros(8, 12), -1)  # an evaluation's probabilities
+    with torch.no_grad():
+        _soft_target_loss(rec, torch.zeros(8, 12, requires_grad=True), -1)
+    assert rec.class_axes == set()

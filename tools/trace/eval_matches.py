@@ -121,6 +121,23 @@ KEEP_VALUES = {
 }  # fmt: skip
 
 
+SOFTMAXES = {"softmax", "log_softmax"}
+
+
+def softmax_classes(rec: Recorder, name: str, args, kwargs) -> None:
+    """A softmax over the model's output on the gradient's path (a hand-written soft-target
+    cross-entropy, `-(q * logits.log_softmax(-1)).sum(-1)`) normalizes over the class axis
+    as a loss with integer targets does: its size joins Recorder.class_axes."""
+    a0 = args[0] if args else None
+    if name not in SOFTMAXES or not isinstance(a0, torch.Tensor) or a0.dim() < 2:
+        return
+    if not (torch.is_grad_enabled() and a0.requires_grad and _is_pred(a0)):
+        return
+    dim = kwargs.get("dim", args[1] if len(args) > 1 else None)
+    if isinstance(dim, int) and rec.status == "running":
+        rec.class_axes.add(int(a0.shape[dim]))
+
+
 def classes_of(name: str, args, kwargs, out) -> None:
     """`logits.argmax(dim)` of a prediction: its values are indices into an axis of C
     entries, and stay so through ops that keep values (`pred[mask]`). When C is the class

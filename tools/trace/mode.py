@@ -160,6 +160,7 @@ class TraceMode(TorchFunctionMode):
             ops.before_training(rec, name, args, out)
             out = self._reshape_as_permute(name, args, out)
             eval_matches.classes_of(name, args, kwargs, out)
+            eval_matches.softmax_classes(rec, name, args, kwargs)
             self._after_op(name, func, args, kwargs, out)
             if rec.pending_nograd:
                 provenance.feeds_training(rec, args, out)
