@@ -309,6 +309,27 @@ def target_cut(session: Session, loss: Frame | None, forward: Frame | None) -> L
     return None
 
 
+def input_cut(session: Session, loss: Frame | None, forward: Frame | None) -> Location | None:
+    """Where the model's input at `forward` is cut from the data apart from the target of
+    the loss call at `loss` (a window `series[start + h:start + h + n]` beside its target
+    `series[start + n + h - 1]` in a make_windows()): the input's own step nearest the data,
+    in a function the target's way also passes through and outside the forward's own."""
+    inp = _way(session, forward, 0, "x", models=True)
+    target = _way(session, loss, 1, "target", models=False)
+    if not inp or not target:
+        return None
+    shared = {(v.file, v.line) for v in target}
+    both = {session.index.enclosing_symbol(v.file, v.line) for v in target}
+    start = session.index.enclosing_symbol(forward.file, forward.line) if forward else None
+    for v in reversed(inp):
+        symbol = session.index.enclosing_symbol(v.file, v.line)
+        if (v.file, v.line) in shared or v.node.type in _NAMES or symbol == start:
+            continue
+        if symbol in both:
+            return Location(file=v.file, line=v.line, symbol=symbol)
+    return None
+
+
 def _parted(session: Session, target: list, shared: set, forward: Frame | None) -> list:
     """The target's own steps between the loss and where its way joins the input's again
     (labels and features made together, then reordered apart: `labels =

@@ -153,6 +153,7 @@ def column_leak(
         evidence=[runtime(text, None, session, columns=columns)],
         where=first_static_location(session, "split_leakage")
         or loader_location(session, t)
+        or places.input_cut(session, _loss_frame(t), _train_frame(t))
         or places.input_origin(session, _train_frame(t)),
         why="the model can read its target from its input and learns to copy it: the metrics say nothing about the task",
         confirm=confirm,
@@ -183,3 +184,8 @@ def linear_target(session: Session, ev: Evidence, t: Trace, width: int) -> bool:
 def _train_frame(t: Trace) -> Frame | None:
     fws = t.train_forwards()
     return fws[0].frame if fws else None
+
+
+def _loss_frame(t: Trace) -> Frame | None:
+    calls = t.train_loss_calls()
+    return calls[0].frame if calls else None
