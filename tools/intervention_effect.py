@@ -9,9 +9,12 @@ from pydantic import BaseModel, StringConstraints
 
 JSONValue = Any  # numbers, strings, lists and dicts of them; validated by json round trip
 # an intervention's value: a switch, a scale, a pool size (tools/trace/config.py Interventions)
-# or a call's place, `file:line:i:j` (note_call): only that shape stays text
+# or a call's place, `file:line:i:j` (note_call), or a softmax's place and axis,
+# `file:line:axis` (softmax_dim_at): only those shapes stay text
 CallPlace = Annotated[str, StringConstraints(pattern=r"^[^\s]+:\d+:\d+:\d+$")]
-InterventionValue = int | float | bool | CallPlace  # a number given as text stays a number
+AxisPlace = Annotated[str, StringConstraints(pattern=r"^[^\s]+:\d+:-?\d+$")]
+# a number given as text stays a number
+InterventionValue = int | float | bool | CallPlace | AxisPlace
 
 
 class InterventionEffect(BaseModel):

@@ -57,6 +57,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("shuffle_loader", "data shuffled", "the training data shuffled", changes_loss=True),
         Intervention("reinit_params", "params re-initialized", "parameters re-initialized with PyTorch's defaults"),
         Intervention("gather_renormalized", "picked axis normalized", "the probabilities normalized over the axis they are picked along"),
+        Intervention("softmax_dim_at", "softmax axis moved", "the softmax at {value} (file:line:axis) normalizing over that axis", changes_loss=True),
         Intervention("rejoin_cuts", "cuts rejoined", "numbers cut from the graph and used again given their tensors back"),
         Intervention("reshape_as_permute", "reshape as permute", "the reshape to a reordered shape done as a permute"),
         Intervention("note_call", "call {value} noted", "the call at {value} noted (prediction against target)"),

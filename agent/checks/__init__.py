@@ -13,6 +13,7 @@ from torch_investigate.agent.checks import (  # noqa: F401
     optimizer_rates,
     pairing_walks,
     renormalized,
+    soft_target_axis,
     symptom,
 )
 from torch_investigate.agent.checks.base import REGISTRY, Evidence, check, run_checks

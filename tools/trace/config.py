@@ -52,6 +52,8 @@ class Interventions:
     step_after_backward: bool = False  # optimizer.step() after each backward when none followed
     shuffle_loader: bool = False  # training DataLoaders iterate in random order
     gather_renormalized: bool = False  # a gather across a softmax's axis renormalizes first
+    # "file:line:dim": the softmax called on that line normalizes over that axis instead
+    softmax_dim_at: str = ""
     rejoin_cuts: bool = False  # a number cut from the graph and used again gets its tensor back
     reshape_as_permute: bool = False  # a reshape inside forward to a permuted shape permutes
     reinit_params: bool = (

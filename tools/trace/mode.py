@@ -116,6 +116,8 @@ class TraceMode(TorchFunctionMode):
             return func(*args, **kwargs)  # the program's own call
         provenance.read(rec, args)  # a forward's output read by the program (not discarded)
         name = getattr(func, "__name__", "")
+        if name == "softmax" and rec.iv.softmax_dim_at:
+            args, kwargs = softmax_axis.moved(rec, args, kwargs)
         if name == "__get__":
             prop = getattr(getattr(func, "__self__", None), "__name__", "")
             if prop == "data" and args and isinstance(args[0], torch.Tensor):
@@ -151,6 +153,8 @@ class TraceMode(TorchFunctionMode):
             args = renormalizing(rec, args)
         if name in gather_axis.GATHERS:
             args, kwargs = gather_axis.checked(rec, name, args, kwargs)
+        if name in softmax_axis.PRODUCTS_ELEMENTWISE:
+            softmax_axis.soft_target(rec, name, args)
         out = None
         if torch.is_grad_enabled() and (rec.cut_values or _takes_cut(args)):
             out = reentry.rejoined(rec, name, func, args, kwargs)

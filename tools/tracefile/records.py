@@ -292,6 +292,8 @@ class OpSite(TraceRecord):
     source: Frame | None = None  # renormalized: where the softmax made the probabilities
     source_in_forward: bool | None = None  # renormalized: a forward of the program made them
     caller: Frame | None = None  # renormalized: the line that called the function holding the op
+    row_sum: float | None = None  # soft_target_axis: the targets' mean row sum on the class axis
+    source_dim: int | None = None  # soft_target_axis: the axis the targets' softmax normalized
     # a graph cut: the parameters the cut tensor's graph reached (its first call)
     reaches: list[str] | None = None
 
