@@ -20,6 +20,7 @@ from tree_sitter import Node
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.checks.base import CheckContext, check, observe, spot
 from torch_investigate.tools.code.checks.labels import misaligned, pairing_of
+from torch_investigate.tools.code.checks.walk_sources import parameter_copied
 from torch_investigate.tools.code.extract import FileUnit
 from torch_investigate.tools.code.pairing import Pairing
 from torch_investigate.tools.records import Finding
@@ -88,12 +89,13 @@ def walks(unit: FileUnit, sorted_by: dict[str, str] | None = None) -> Iterator[W
             yield Walk(unit, node, kept, order, walked[2], built, fn, filtered_from=walked[2])
             continue
         copy = _sorted_copy(fn, walked[0], node) if walked[1] == STORED else None
-        if copy is not None:
-            inner = _walked(copy)
-            if inner is not None:
-                yield Walk(unit, node, inner[0], inner[1], inner[2], built, fn, copy)
-                continue
-        yield Walk(unit, node, *walked, built, fn)
+        inner = _walked(copy) if copy is not None else None
+        if inner is not None:
+            source = parameter_copied(fn, inner[0], node) or inner[0]
+            yield Walk(unit, node, source, inner[1], inner[2], built, fn, copy)
+            continue
+        source = parameter_copied(fn, walked[0], node) or walked[0]
+        yield Walk(unit, node, source, walked[1], walked[2], built, fn)
 
 
 def _kept_by_membership(clause: Node, fn: Node | None) -> str | None:
@@ -421,8 +423,9 @@ def reordering_edit(wrong: Walk, right: Walk) -> tuple[int, int, str, str] | Non
         return None
     node = wrong.walked
     old = sx.text(node)
-    if node.type == "call" and sx.method_name(node) == "values":
-        new = f"[{wrong.collection}[k_] for k_ in sorted({wrong.collection})]"
+    held = sx.receiver(node) if node.type == "call" else None
+    if held is not None and sx.method_name(node) == "values":
+        new = f"[{sx.text(held)}[k_] for k_ in sorted({sx.text(held)})]"
     else:
         new = f"sorted({old})"
     if "\n" in old:
