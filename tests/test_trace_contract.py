@@ -53,6 +53,8 @@ NOT_EXERCISED: dict[str, str] = {
     "hand-written difference is traced in tests/test_hand_mask.py",
     "IndexedRows": "the contract programs train on batches; a model run once over every row "
     "(full-graph training) is traced in tests/test_full_graph_rows.py",
+    "IdleUnfreeze": "the contract programs unfreeze nothing mid-training; a warm-up whose "
+    "unfreeze reaches only parameters already training is traced in tests/test_frozen_warmup.py",
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import leaves, places
+from torch_investigate.agent.checks import frozen_intent, leaves, places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import (
     cut_parameters,
@@ -15,7 +15,6 @@ from torch_investigate.agent.checks.baseline import (
 )
 from torch_investigate.agent.checks.cut_numbers import numbers_explain
 from torch_investigate.agent.checks.effects import intervene
-from torch_investigate.agent.checks.frozen_intent import frozen_meant_to_train, left_out
 from torch_investigate.agent.checks.locations import (
     attribute_location,
     first_static_location,
@@ -379,13 +378,14 @@ def registration(session: Session, ev: Evidence) -> None:
     if frozen:
         names = [p.name for p in frozen]
         text = f"{len(frozen)} parameters are held by an optimizer that steps, but have requires_grad=False: {listed(names)}; they never change"
-        meant, evidence = frozen_meant_to_train(session, t, frozen)
+        meant, evidence = frozen_intent.frozen_meant_to_train(session, t, frozen)
         ev.find(
             "frozen_parameters",
             status="confirmed" if meant else "plausible",
             confidence="high" if meant else "low",
             evidence=[runtime(text, None, session, frozen=names[:20]), *evidence],
-            where=first_static_location(session, "frozen_parameters")
+            where=frozen_intent.unfreeze_place(session, t, frozen)
+            or first_static_location(session, "frozen_parameters")
             or places.unfreeze_that_ran(session)
             or where(session, next((p.frozen_at for p in frozen if p.frozen_at), None))
             # no line froze them: they were made frozen (`from_pretrained`, freeze=True)
@@ -397,7 +397,7 @@ def registration(session: Session, ev: Evidence) -> None:
         if meant:
             problems.append(text)
     leaves.frozen_by_eval(session, ev, t, problems)
-    left_out(session, ev, t, problems)
+    frozen_intent.left_out(session, ev, t, problems)
     # layers run in the forward whose parameters the model does not own
     # (or, held by no module at all, a leaf the loss reaches at every step that no
     # optimizer holds: `[nn.Parameter(...) for _ in range(n)]` kept in a plain list)

@@ -9,7 +9,10 @@ fail, not merely a little slower), or, where the frozen run plateaus several tim
 the loss the trained one reaches, when training them also cuts the program's own held-out
 error by a quarter (capacity held back on purpose leaves held-out data where it was). A
 frozen random layer that does not slow learning is, at run time, a fixed projection: left
-a suspicion."""
+a suspicion. One more sign of intent: an unfreeze the program ran mid-training (first
+once the optimizer had stepped: the end of a warm-up) that found every tensor it reached
+already training while the parameters it froze stay frozen; training them must then cut
+the program's own held-out error by a quarter, and by more than reseeding moves it."""
 
 from __future__ import annotations
 
@@ -19,10 +22,14 @@ from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.input_moments import last_evaluations
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.merge import held_out_helps
-from torch_investigate.agent.checks.numbers import listed
-from torch_investigate.tools.records import Observation
+from torch_investigate.agent.checks.numbers import fmt, listed
+from torch_investigate.agent.checks.spread import RESEEDS, Band
+from torch_investigate.tools.records import Location, Observation
+from torch_investigate.tools.tracefile.freeze_records import IdleUnfreeze
+from torch_investigate.tools.tracefile.records import Frame
 from torch_investigate.tools.tracefile.trace import Trace
 
 if TYPE_CHECKING:
@@ -61,6 +68,12 @@ def frozen_meant_to_train(
     sooner = bool(written and trained and SEVERAL * trained <= written)
     fails = bool(eff.improved and (further or sooner))
     held = None
+    idle = idle_unfreeze(t, frozen) if change == {"unfreeze_params": True} else None
+    if idle is not None and not fails:
+        # the program meant to open a phase that trains them: its own held-out reading,
+        # not the training loss's speed, says whether the part it missed matters
+        held = _held_out_beyond_chance(session, change, idle)
+        fails = held is not None
     if eff.improved and not fails and _plateaus(eff):
         # trained they end several times lower where frozen the run plateaus: whether that
         # is capacity the freeze holds back on purpose or learning it stops is for the
@@ -77,6 +90,57 @@ def frozen_meant_to_train(
         tail += "; not several times faster, so the freeze reads as deliberate (a fixed or pretrained part)"
     obs = eff.observation()
     return fails, [obs.model_copy(update={"text": obs.text + tail}), *([held] if held else [])]
+
+
+def idle_unfreeze(t: Trace, frozen: list) -> tuple[IdleUnfreeze, Frame] | None:
+    """An unfreeze the program first ran once the optimizer had stepped, that found every
+    tensor it reached already training, while parameters a call of the program froze stay
+    frozen: with the frame where its call path parts from the one that froze them (the
+    call naming the wrong modules, when one helper does both)."""
+    calls = t.freeze_calls
+    froze = [calls.frozen[p.name] for p in frozen if p.name in calls.frozen]
+    if not froze:
+        return None
+    shared = {(f.file, f.line) for f in froze[0]}
+    for idle in calls.idle_unfreezes:
+        parted = [f for f in idle.stack if (f.file, f.line) not in shared]
+        if parted:
+            return idle, parted[-1]
+    return None
+
+
+def unfreeze_place(session: Session, t: Trace, frozen: list) -> Location | None:
+    """Where the program meant to unfreeze them, when the run saw that unfreeze."""
+    found = idle_unfreeze(t, frozen)
+    return where(session, found[1]) if found else None
+
+
+def _held_out_beyond_chance(
+    session: Session, change: dict, idle: tuple[IdleUnfreeze, Frame]
+) -> Observation | None:
+    """Trained, the frozen parameters cut the program's own held-out error by a quarter,
+    and below every reseeded run as written by more than those differ, all run as long as
+    the run as written: the observation, else None."""
+    held = held_out_helps(session, change)
+    base = session.baseline().trace
+    if held is None or base is None:
+        return None
+    fixed = session.runner.get(change, steps=base.n_steps or None).trace
+    reseeded = session.runner.many([{"reseed": k} for k in RESEEDS], steps=base.n_steps or None)
+    pairs = [last_evaluations(fixed, r.trace) for r in reseeded]
+    if not pairs or any(p is None for p in pairs):
+        return None
+    band = Band((held.values["eval_as_written"], *(p[2] for p in pairs)))
+    if not band.beyond(held.values["eval_with_fix"]):
+        return None
+    frame = idle[1]
+    text = (
+        f"an unfreeze at {frame} first ran after {idle[0].first_step} optimizer steps and "
+        f"found all {idle[0].tensors} tensors it set to train already training, while the "
+        f"parameters the program froze stayed frozen; with only its seeds changed the run "
+        f"as written reads {fmt(band.low)} to {fmt(band.high)} at its last evaluation"
+    )
+    return held.model_copy(update={"text": f"{text}; {held.text}"})
 
 
 def _plateaus(eff) -> bool:

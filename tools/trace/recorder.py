@@ -20,6 +20,7 @@ import torch
 
 from .batches import BatchStats
 from .config import Config
+from .freeze_log import FreezeLog
 from .interventions.state import InterventionState
 from .params import ParamRec
 from .progress import ProgressFile
@@ -106,8 +107,8 @@ class Recorder:
         # module id -> (the program's line that last switched it to train mode, the number
         # of backwards by then): a switch with no backward since belongs to what follows
         self.mode_on: dict[int, tuple[tuple[str, int, str], int]] = {}
-        # tensor id -> the program's line that called requires_grad_(False) on it
-        self.frozen_at: dict[int, tuple[str, int, str]] = {}
+        self.frozen_at: dict[int, tuple[str, int, str]] = {}  # tensor id -> line that froze it
+        self.freezes = FreezeLog()  # requires_grad_ calls as call paths (freeze_log.py)
         self.model_frames: dict[int, tuple] = {}
         self.executed: dict[int, torch.nn.Module] = {}
         self.params: dict[int, ParamRec] = {}

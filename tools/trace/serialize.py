@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from . import class_stream, indexed_rows, token_layout
+from . import class_stream, freeze_log, indexed_rows, token_layout
 from .batches import MAX_BLOCK, BatchStats, block_equal_columns
 from .hooks import loader
 from .hooks.module_facts import end_stats
@@ -28,6 +28,7 @@ def trace_dict(rec: Recorder) -> dict:
         end_stats(rec.init_module, rec.init_stats)
     optimizers, opt_of = optimizers_section(rec)
     params = parameters_section(rec, opt_of)
+    freezes = freeze_log.serialize(rec.freezes, params)
     _name_param_ids(rec, optimizers, params)
     models = models_section(rec)
     return {
@@ -134,6 +135,7 @@ def trace_dict(rec: Recorder) -> dict:
         "neighbours": token_layout.summary(rec),
         "class_streams": class_stream.serialize(rec),
         "indexed_rows": indexed_rows.serialize(rec),
+        "freeze_calls": freezes,
         "probe_result": rec.probe_result,
         "init_stats": rec.init_stats,
         "seen_functions": sorted(SEEN_FUNCTIONS)[:2000],

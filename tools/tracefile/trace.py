@@ -16,6 +16,7 @@ from pydantic import Field
 
 from torch_investigate.tools.tracefile.contract import OMITTED_WHEN
 from torch_investigate.tools.tracefile.eval_records import EvalOutside, EvalValues
+from torch_investigate.tools.tracefile.freeze_records import FreezeCalls
 from torch_investigate.tools.tracefile.mask_records import DifferenceMask
 from torch_investigate.tools.tracefile.probe_records import (
     ClassStream,
@@ -238,6 +239,7 @@ class Trace(TraceRecord):
     neighbours: Neighbours | None = None  # tools/trace/token_layout.py
     class_streams: dict[str, ClassStream] = Field(default_factory=dict)  # per training loss site
     indexed_rows: list[IndexedRows] = Field(default_factory=list)  # full-graph evaluation rows
+    freeze_calls: FreezeCalls = Field(default_factory=FreezeCalls)  # requires_grad_ call paths
     init_stats: list[InitStat] = Field(default_factory=list)
     probe_result: ProbeResult | None = None
     train_mode_counts: TrainModeCounts | None = None

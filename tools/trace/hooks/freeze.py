@@ -26,6 +26,7 @@ def install(rec: Recorder, undo: Undo) -> None:
 
 @guarded
 def _record(rec: Recorder, t: torch.Tensor, requires_grad: bool) -> None:
+    rec.freezes.record(t, requires_grad, rec.n_steps)
     line = None if requires_grad else program_line(("/torch/nn/",))
     if line is None:
         rec.frozen_at.pop(id(t), None)
