@@ -36,7 +36,7 @@ from torch_investigate.agent.checks.pairing_fresh import (
     fresh_batches,
     own_accuracy,
 )
-from torch_investigate.agent.checks.pairing_order import reordered, skipped
+from torch_investigate.agent.checks.pairing_order import reordered, rows_moved, skipped
 from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
 from torch_investigate.tools.tracefile.trace import Trace
@@ -157,7 +157,7 @@ def _pairing(session: Session, ev: Evidence, t: Trace) -> None:
             "its input by construction",
         )
         return
-    if skipped(session, ev, t):
+    if skipped(session, ev, t) or rows_moved(session, ev, t):
         return
     learns = evaluation_learns(t)
     if learns:

@@ -73,3 +73,38 @@ def skipped(session: Session, ev: Evidence, t: Trace) -> bool:
     )
     ev.item("pairing", "failed", text)
     return True
+
+
+def rows_moved(session: Session, ev: Evidence, t: Trace) -> bool:
+    """Targets that are, row for row, the continuation of another row's input at nearly
+    every training loss call (target row i is input row i + k moved one position along
+    time, and no row its own input moved): each sequence is paired with a different
+    sequence's next values (`data[:-3, 1:]` beside `data[3:, :-1]`)."""
+    made = t.target_is_input
+    if not made.compared or made.rows_moved < max(3, 0.9 * made.compared):
+        return False
+    k = made.row_offset
+    text = (
+        f"at {made.rows_moved} of {made.compared} training loss calls each target row i "
+        f"({made.rows_frame}) is input row i{k:+d} moved one position along time, and no row "
+        "is its own input moved: every sequence is paired with another sequence's "
+        "continuation"
+    )
+    ev.find(
+        "label_misaligned",
+        status="confirmed",
+        confidence="high",
+        evidence=[runtime(text, made.rows_frame, session, rows_moved=made.rows_moved, offset=k)],
+        where=first_static_location(session, "label_misaligned")
+        or places.target_cut(session, made.rows_frame, _forward(t), within=True)
+        or where(session, made.rows_frame),
+        why=taxonomy().category("label_misaligned").why,
+        confirm=f"print(torch.equal(target[{max(-k, 0)}, :-1], input[{max(k, 0)}, 1:])): the target of one row continues another; cut inputs and targets from the same rows",
+    )
+    ev.item("pairing", "failed", text)
+    return True
+
+
+def _forward(t: Trace):
+    fws = t.train_forwards()
+    return fws[0].frame if fws else None

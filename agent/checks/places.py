@@ -288,11 +288,14 @@ def _dataset_made(session: Session, v: Value) -> Location | None:
 _NAMES = ("identifier", "expression_list", "tuple", "pattern_list", "return_statement")
 
 
-def target_cut(session: Session, loss: Frame | None, forward: Frame | None) -> Location | None:
+def target_cut(
+    session: Session, loss: Frame | None, forward: Frame | None, *, within: bool = False
+) -> Location | None:
     """Where the target of the loss call at `loss` is cut from the data apart from the
     model's input at `forward`: the last expression on the target's way back to its
     source that the input's way does not pass (`y = data[i:i+n]` beside `x = data[i:i+n]`
-    in a get_batch()), when it is written outside the loss's own function."""
+    in a get_batch()), when it is written outside the loss's own function (`within`: or
+    in it, a script's top level that cuts and trains in one place)."""
     target = _way(session, loss, 1, "target", models=False)
     if not target:
         return None
@@ -304,7 +307,7 @@ def target_cut(session: Session, loss: Frame | None, forward: Frame | None) -> L
     parted = _parted(session, target, shared, forward)
     for v in [*reversed(parted), *reversed(own)]:
         symbol = session.index.enclosing_symbol(v.file, v.line)
-        if symbol != start:
+        if symbol != start or within:
             return Location(file=v.file, line=v.line, symbol=symbol)
     return None
 

@@ -94,8 +94,8 @@ class Recorder:
         self.class_site_calls: dict[str, int] = {}  # loss calls per site since the last backward
         self.target_is_input = {
             "compared": 0, "equal": 0, "frame": None, "reconstructed": 0, "shifted": 0,
-            "skipped": 0, "skip": 0, "skip_frame": None,
-            "scored": 0, "padded": 0, "pad_values": [], "pad_frame": None,
+            "skipped": 0, "skip": 0, "skip_frame": None, "rows_moved": 0, "row_offset": 0,
+            "scored": 0, "padded": 0, "pad_values": [], "pad_frame": None, "rows_frame": None,
         }  # fmt: skip
         self.update_intervals = {"observed": 0, "changed": 0, "nonfinite": 0}
 

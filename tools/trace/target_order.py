@@ -116,6 +116,44 @@ def target_against_input(
         s["skip"] = skip
         if s["skip_frame"] is None:
             s["skip_frame"] = frame_dict(frame)
+    elif not same and not next_token:
+        with rec.quiet(), torch.no_grad():
+            offset = next((k for x in others or fed if (k := row_offset(x, y)) is not None), None)
+        if offset is not None:
+            s["rows_moved"] += 1
+            s["row_offset"] = offset
+            if s["rows_frame"] is None:
+                s["rows_frame"] = frame_dict(frame)
+
+
+# rows a target may be moved by against its input (one sequence per row, unshuffled)
+ROW_OFFSETS = tuple(k for n in range(1, 9) for k in (n, -n))
+MIN_ROWS = 3  # rows compared at an offset, at least
+MAX_ELEMENTS = 4_000_000
+
+
+def row_offset(x: torch.Tensor, y: torch.Tensor) -> int | None:
+    """The offset k (never 0) for which every target row i is input row i + k moved one
+    position along a later axis, while no row is its own input moved: each sequence is
+    paired with another sequence's continuation (`data[:-3, 1:]` as targets beside
+    `data[3:, :-1]` as inputs). Rows of a shuffled batch keep no such offset."""
+    if x.dim() < 2 or x.shape != y.shape or x.numel() > MAX_ELEMENTS or x.is_complex():
+        return None
+    n = x.shape[0]
+    yy = y.to(x.dtype)
+    for k in ROW_OFFSETS:
+        rows = n - abs(k)
+        if rows < MIN_ROWS:
+            continue
+        xs = x.narrow(0, max(k, 0), rows)
+        ys = yy.narrow(0, max(-k, 0), rows)
+        for ax in range(1, x.dim()):
+            m = x.shape[ax]
+            if m < 3:
+                continue
+            if torch.equal(xs.narrow(ax, 1, m - 1), ys.narrow(ax, 0, m - 1)):
+                return k
+    return None
 
 
 def _probe_future(rec: Recorder, x: torch.Tensor, axis: int) -> None:

@@ -77,6 +77,11 @@ class TargetIsInput(TraceRecord):
     skipped: int = 0
     skip: int = 0
     skip_frame: Frame | None = None  # the first such loss call
+    # targets equal, row i for row i + row_offset, to an input moved one position along a
+    # later axis, and no row to its own input moved: another sequence's continuation
+    rows_moved: int = 0
+    row_offset: int = 0
+    rows_frame: Frame | None = None  # the first such loss call
     # of next-token targets: the positions the loss scores, those in a padded tail (to
     # its sequence's end, the input and the target are one value: padding predicted
     # after padding), the tails' values and the first loss call with such a tail
