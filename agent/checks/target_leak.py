@@ -123,17 +123,24 @@ def _target_block_among_inputs(session: Session, ev: Evidence, t: Trace) -> bool
 def _target_among_inputs(session: Session, ev: Evidence, t: Trace) -> bool:
     """An input column equal to the target, row for row, in every training batch (a
     forecasting window cut one step too late ends with the value it must predict): the
-    model is handed its answer, whatever the task. Only exact equality, and only among
-    two or more columns: a feature that merely tracks a real-valued target is the task."""
+    model is handed its answer, whatever the task; also a column that is the target scaled
+    and shifted to float rounding (inputs and target standardized with their own
+    statistics). Only exact relations, and only among two or more columns: a feature that
+    merely tracks a real-valued target is the task."""
     b = t.batches
-    equal = b.columns_equal_target
+    equal = b.columns_equal_target or b.columns_affine_target
     shapes = [s["tensors"][0].shape for s in b.train[:1] if s.get("tensors")]
     width = math.prod(shapes[0][1:]) if shapes and len(shapes[0]) >= 2 else 0
     if not equal or width < 2 or b.target_compared_columns < 2:
         return False
     what = "column" if len(shapes[0]) == 2 else f"element (of each {list(shapes[0][1:])} row)"
+    how = (
+        "equals the target"
+        if b.columns_equal_target
+        else "is the target scaled and shifted (a·y + b to float rounding)"
+    )
     text = (
-        f"input {what} {equal[0]} of {width} equals the target, row for row, in all "
+        f"input {what} {equal[0]} of {width} {how}, row for row, in all "
         f"{b.target_compared_columns} training batches compared: the model is handed the "
         "value it must predict"
     )

@@ -51,6 +51,9 @@ class BatchStats:
         # feature columns equal to the target, row for row, in every batch compared, and
         # how many batches were: [columns or None, batches]
         self.column_equal: list = [None, 0]
+        # feature columns an exact affine function of a real-valued target (a·y + b to float
+        # rounding: the target's own value scaled another way) in every batch compared
+        self.column_affine: list = [None, 0]
         # a target of several values per row (a next profile of 16 levels): per target
         # column, the input columns equal to it in every batch compared, and how many
         # batches were: [list of column sets or None, batches]
@@ -146,6 +149,7 @@ class BatchStats:
             y = target.detach().reshape(-1).double()
             if float(y.std()) > 0:
                 _equal_columns(self.column_equal, flat.reshape(flat.shape[0], -1), y)
+                _affine_columns(self.column_affine, flat.reshape(flat.shape[0], -1), y)
             return
         if not (
             inputs is not None
@@ -162,6 +166,7 @@ class BatchStats:
         y = target.detach().reshape(-1).double()
         if float(y.std()) > 0:
             _equal_columns(self.column_equal, inputs, y)
+            _affine_columns(self.column_affine, inputs, y)
             _linear_exact(self.target_linear, inputs, y)
         x = inputs.detach().double()[:, :64]
         if float(y.std()) > 0:
@@ -260,6 +265,23 @@ def _equal_columns(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:
     if acc[1] >= MAX_COLUMN_BATCHES:
         return
     same = set((inputs.detach().double() == y[:, None]).all(0).nonzero().flatten().tolist())
+    acc[0] = same if acc[0] is None else acc[0] & same
+    acc[1] += 1
+
+
+def _affine_columns(acc: list, inputs: torch.Tensor, y: torch.Tensor) -> None:
+    """Narrow `acc` ([columns or None, batches]) to the varying columns of a 2-D input that
+    a·y + b reproduces to float rounding in every row, for a real-valued target `y` (the
+    value to predict, standardized with other statistics than the inputs)."""
+    if acc[1] >= MAX_COLUMN_BATCHES or bool((y == y.round()).all()):
+        return
+    x = inputs.detach().double()
+    xc, yc = x - x.mean(0), y - y.mean()
+    slope = (xc * yc[:, None]).sum(0) / (yc * yc).sum()
+    spread = xc.std(0)
+    residual = (xc - slope[None, :] * yc[:, None]).std(0)
+    exact = (spread > 0) & (residual <= EXACT_RESIDUAL * spread)
+    same = set(exact.nonzero().flatten().tolist())
     acc[0] = same if acc[0] is None else acc[0] & same
     acc[1] += 1
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from . import class_stream, freeze_log, indexed_rows, token_layout
+from . import class_stream, eval_order, freeze_log, indexed_rows, token_layout
 from .batches import MAX_BLOCK, BatchStats, block_equal_columns
 from .hooks import loader
 from .hooks.module_facts import end_stats
@@ -72,6 +72,7 @@ def trace_dict(rec: Recorder) -> dict:
         "eval_loss_rows": rec.eval_loss_rows,
         "eval_matches": rec.eval_matches,
         "eval_outside": rec.eval_outside,
+        "eval_order": eval_order.serialize(rec),
         "eval_values": _eval_values(rec),
         "eval_errors": rec.eval_errors,
         "eval_error_levels": rec.eval_error_levels,
@@ -431,9 +432,11 @@ def _columns_equal_target(stats: BatchStats, train_sites: set[str]) -> dict:
     found = [tuple(stats.column_equal)]
     found += [(cols, n) for site, (cols, n) in stats.loader_columns.items() if site in train_sites]
     cols, n = next(((c, n) for c, n in found if n >= 2), (None, 0))
+    affine = stats.column_affine[0] or ()
     return {
         "columns_equal_target": sorted(cols or ())[:16],
         "target_compared_columns": n,
+        "columns_affine_target": sorted(affine if stats.column_affine[1] >= 2 else ())[:16],
         "target_block_equal": block_equal_columns(stats.block_equal)[:MAX_BLOCK],
         "target_block_compared": stats.block_equal[1],
     }

@@ -470,6 +470,9 @@ class Batches(TraceRecord):
     # input columns equal to the target, row for row, in every training batch compared
     columns_equal_target: list[int] = Field(default_factory=list)
     target_compared_columns: int = 0  # training batches compared column by column
+    # input columns an exact affine function of the target in every batch compared (the
+    # same batches, when the target is real-valued: read at the loss only)
+    columns_affine_target: list[int] = Field(default_factory=list)
     # a target of several values per row: for each of its columns, the input column equal
     # to it in every training batch compared ([] when some has none), and the batches
     target_block_equal: list[int] = Field(default_factory=list)
