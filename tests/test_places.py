@@ -232,10 +232,17 @@ def own_mask(logits, target, lengths):
     return (per_px * keep).sum() / keep.sum()
 
 
+def focal(logits, targets, alpha=0.75, gamma=2.0):
+    valid = targets > 0
+    logits, targets = logits[valid], targets[valid]
+    ce = F.binary_cross_entropy_with_logits(logits, targets, reduction="none")
+    return (alpha * targets * ce).sum() / valid.sum()
+
+
 def main(model, opt, x, y, m, n):
     for step in range(10):
         opt.zero_grad()
-        loss = masked_bce(model(x), y, m) + own_mask(model(x), y, n)
+        loss = masked_bce(model(x), y, m) + own_mask(model(x), y, n) + focal(model(x), y)
         loss.backward()
         opt.step()
 """
@@ -246,8 +253,11 @@ def test_a_mask_handed_to_a_loss_helper_is_placed_where_it_is_passed(tmp_path):
     choice. A helper that builds its mask itself keeps the finding."""
     s = session(tmp_path, {"losses.py": MASKED})
     loc = caller_places.mask_passed_in(s, Frame(file="losses.py", line=7))
-    assert loc is not None and (loc.line, loc.symbol) == (20, "main")
+    assert loc is not None and (loc.line, loc.symbol) == (27, "main")
     assert caller_places.mask_passed_in(s, Frame(file="losses.py", line=13)) is None
+    # a coefficient with a number for its default is no mask the caller chose (round 24's
+    # focal loss, whose own `targets > 0` mask was placed at its call)
+    assert caller_places.mask_passed_in(s, Frame(file="losses.py", line=20)) is None
 
 
 BUILT_LOADER = """import torch

@@ -76,7 +76,7 @@ def mask_passed_in(session: Session, frame: Frame | None) -> Location | None:
     unit = session.index.unit(frame.file)
     calls = [c for c in unit.call_nodes if sx.line(c) == frame.line] if unit is not None else []
     operands = {i for c in calls for i in sx.identifiers_in(c)}
-    params = set(sx.parameter_names(fn)) - operands
+    params = set(sx.parameter_names(fn)) - operands - _numbers_by_default(fn)
     for node in sx.descendants(fn):
         if node.type != "binary_operator" or sx.text(node.child_by_field_name("operator")) != "*":
             continue
@@ -84,6 +84,19 @@ def mask_passed_in(session: Session, frame: Frame | None) -> Location | None:
         if any(n is not None and _given(fn, n, params) for n in sides):
             return _loop_caller(session, fn)
     return None
+
+
+def _numbers_by_default(fn) -> set[str]:
+    """Parameters whose default is a number (`alpha=0.75`): a coefficient, not a mask."""
+    params = fn.child_by_field_name("parameters")
+    out = set()
+    for p in params.named_children if params is not None else ():
+        value = p.child_by_field_name("value")
+        if p.type in ("default_parameter", "typed_default_parameter") and value is not None:
+            number = value.named_children[-1] if value.type == "unary_operator" else value
+            if number is not None and number.type in ("integer", "float"):
+                out.add(sx.text(p.child_by_field_name("name")))
+    return out
 
 
 def _given(fn, node, params: set[str]) -> bool:
