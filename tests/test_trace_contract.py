@@ -49,6 +49,8 @@ NOT_EXERCISED: dict[str, str] = {
     "EvalOutside": "the contract programs compare no evaluation predictions with labels; "
     "window positions compared with frame labels are traced in tests/test_eval_values.py",
     "EvalValues": "as EvalOutside",
+    "EvalOrder": "as EvalOutside; a shuffling evaluation loader's predictions compared with "
+    "labels in the dataset's order are traced in tests/test_shuffled_eval.py",
     "DifferenceMask": "the contract programs call loss functions; a mask multiplied into a "
     "hand-written difference is traced in tests/test_hand_mask.py",
     "IndexedRows": "the contract programs train on batches; a model run once over every row "

@@ -13,8 +13,13 @@ JSONValue = Any  # numbers, strings, lists and dicts of them; validated by json 
 # `file:line:axis` (softmax_dim_at): only those shapes stay text
 CallPlace = Annotated[str, StringConstraints(pattern=r"^[^\s]+:\d+:\d+:\d+$")]
 AxisPlace = Annotated[str, StringConstraints(pattern=r"^[^\s]+:\d+:-?\d+$")]
+# loaders' sites, `file:line` (`#n`/`@n` for a helper's later calls), comma-separated
+# (ordered_eval_loaders)
+LoaderPlaces = Annotated[
+    str, StringConstraints(pattern=r"^[^\s,]+:\d+([#@]\d+)?(,[^\s,]+:\d+([#@]\d+)?)*$")
+]
 # a number given as text stays a number
-InterventionValue = int | float | bool | CallPlace | AxisPlace
+InterventionValue = int | float | bool | CallPlace | AxisPlace | LoaderPlaces
 
 
 class InterventionEffect(BaseModel):

@@ -55,6 +55,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("fix_broadcast", "loss input reshaped", "the loss input reshaped to the target's shape", changes_loss=True),
         Intervention("step_after_backward", "step after backward", "an optimizer step after each backward"),
         Intervention("shuffle_loader", "data shuffled", "the training data shuffled", changes_loss=True),
+        Intervention("ordered_eval_loaders", "eval loader in order", "the evaluation DataLoader at {value} iterating in order instead of shuffled"),
         Intervention("reinit_params", "params re-initialized", "parameters re-initialized with PyTorch's defaults"),
         Intervention("gather_renormalized", "picked axis normalized", "the probabilities normalized over the axis they are picked along"),
         Intervention("softmax_dim_at", "softmax axis moved", "the softmax at {value} (file:line:axis) normalizing over that axis", changes_loss=True),

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
+from torch_investigate.agent.checks.eval_order import order_repairs
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.metric_bound import tracer_learns
 from torch_investigate.agent.checks.numbers import fmt
@@ -80,6 +81,11 @@ def evaluation_untransferred(
             f"; the program's own training loss ends at {fmt(last)}, under "
             f"{fmt(100 * TRAINS)}% of the {fmt(floor)} the best constant reaches"
         )
+    if order_repairs(session, t):
+        # predictions from a shuffling loader scored against its labels in another order,
+        # and the loader in order repairs the evaluation: rows paired with other rows'
+        # labels score trivially whatever their inputs (a metric question, stage 7)
+        return False
     text = (
         f"{train_side}; yet {trivial}: the evaluation rows do not relate to their targets as the training "
         "rows do"

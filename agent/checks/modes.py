@@ -18,6 +18,7 @@ from torch_investigate.agent.checks.baseline import (
     usable,
 )
 from torch_investigate.agent.checks.effects import intervene
+from torch_investigate.agent.checks.eval_order import shuffled_evaluation
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
 from torch_investigate.agent.checks.metric_average import wrong_average
 from torch_investigate.agent.checks.metric_bound import accuracy_gap
@@ -353,6 +354,8 @@ def metrics(session: Session, ev: Evidence) -> None:
         text, frame = bounded
         o = SimpleNamespace(frame=frame)
     else:
+        if shuffled_evaluation(session, ev, t):
+            return  # the loader in order decided the item
         missing = eval_missing(t)
         if missing and missing[0] == "skipped":
             ev.item("metrics", *missing)

@@ -51,6 +51,8 @@ class Interventions:
     fix_broadcast: bool = False  # loss input reshaped to the target's shape when they broadcast
     step_after_backward: bool = False  # optimizer.step() after each backward when none followed
     shuffle_loader: bool = False  # training DataLoaders iterate in random order
+    # "file:line,...": the shuffling evaluation DataLoaders built there iterate in order
+    ordered_eval_loaders: str = ""
     gather_renormalized: bool = False  # a gather across a softmax's axis renormalizes first
     # "file:line:dim": the softmax called on that line normalizes over that axis instead
     softmax_dim_at: str = ""

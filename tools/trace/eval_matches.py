@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from . import clamps
+from . import clamps, eval_order
 from .recorder import Recorder
 from .tensors import frame_dict, repo_frame
 
@@ -23,6 +23,7 @@ _LABELS = (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch
 
 def after_op(rec: Recorder, name: str, args, out) -> None:
     _cast(name, args, out)
+    eval_order.after_op(rec, name, args)
     if name in SUBTRACTIONS:
         _error(rec, args, out)
     if name not in EQUALS or len(args) < 2 or not rec.last_output_eval or rec.eval_scores_train:

@@ -175,9 +175,8 @@ class Recorder:
             "first_labels": {},
             "first_step": None,
         }
-        self.eval_matches: list[
-            list
-        ] = []  # tools/trace/eval_matches.py: [steps, matched, compared]
+        self.eval_matches: list[list] = []  # eval_matches.py: [steps, matched, compared]
+        self.eval_order: dict[str, dict] = {}  # eval_order.py: per shuffling loader, its pass
         self.last_nograd_step: int | None = None  # optimizer steps at the last no-grad model call
         self.last_output_eval = False  # the last model output came from an evaluation forward
         # train_rows.py: what training batches were cut from (tensor ids and shapes) or

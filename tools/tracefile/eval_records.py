@@ -23,3 +23,16 @@ class EvalValues(TraceRecord):
     passes: list[tuple[int, list[tuple[float, int]]]] = Field(default_factory=list)
     # (label value, count) over the first evaluation pass
     first_labels: list[tuple[float, int]] = Field(default_factory=list)
+
+
+class EvalOrder(TraceRecord):
+    """A shuffling (RandomSampler) DataLoader whose pass an evaluation comparison followed
+    (tools/trace/eval_order.py): how many comparisons had the labels it yielded, in its
+    order; the same labels in another order; or neither."""
+
+    site: str  # the loader's site (LoaderInfo.site)
+    yielded: int = 0
+    reordered: int = 0
+    unmatched: int = 0
+    frame: Frame | None = None  # the first reordered comparison
+    compared: int = 0  # the labels it compared

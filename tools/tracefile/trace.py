@@ -15,7 +15,7 @@ from pathlib import Path
 from pydantic import Field
 
 from torch_investigate.tools.tracefile.contract import OMITTED_WHEN
-from torch_investigate.tools.tracefile.eval_records import EvalOutside, EvalValues
+from torch_investigate.tools.tracefile.eval_records import EvalOrder, EvalOutside, EvalValues
 from torch_investigate.tools.tracefile.freeze_records import FreezeCalls
 from torch_investigate.tools.tracefile.mask_records import DifferenceMask
 from torch_investigate.tools.tracefile.probe_records import (
@@ -180,6 +180,8 @@ class Trace(TraceRecord):
     # the program's evaluation accuracy: (optimizer steps so far, matched, compared)
     eval_matches: list[tuple[int, int, int]] = Field(default_factory=list)
     eval_outside: EvalOutside | None = None
+    # shuffling loaders an evaluation comparison followed: the order of its labels
+    eval_order: list[EvalOrder] = Field(default_factory=list)
     eval_values: EvalValues | None = None
     # the program's hand-written evaluation error: (steps, sum of |prediction - target|, elements)
     eval_errors: list[tuple[int, float, int]] = Field(default_factory=list)

@@ -15,7 +15,7 @@ import inspect
 import torch
 from torch.utils.data import BatchSampler, ConcatDataset, DataLoader, RandomSampler, Subset
 
-from .. import shadow_eval, target_order, train_rows
+from .. import eval_order, shadow_eval, target_order, train_rows
 from ..batches import loader_columns
 from ..interventions import batch as batch_iv
 from ..recorder import Recorder
@@ -28,6 +28,7 @@ class LoaderIter:
     def __init__(self, rec: Recorder, loader: DataLoader, it, site: str) -> None:
         self.rec, self.loader, self.it, self.site, self.n = rec, loader, it, site, 0
         rec.loaders[site]["iterations"] += 1
+        eval_order.started(rec, loader, site)
 
     def __iter__(self):
         return self
@@ -57,6 +58,8 @@ class LoaderIter:
         for t in tensors:
             t._ti_batch = True
         train_rows.loaded(tensors, self.site)
+        with rec.quiet():
+            eval_order.loaded(rec, self.site, tensors)
         shadow_eval.tag(tensors)
         rec.current_batch = tensors
         with rec.quiet():
@@ -107,6 +110,8 @@ def install(rec: Recorder, undo: Undo) -> None:
         if site is None or rec.busy:
             return orig_iter(self)  # the program's own call
         it = batch_iv.shuffled_iterator(rec, self, site, orig_iter)
+        if it is None:
+            it = batch_iv.ordered_iterator(rec, self, site, orig_iter)
         if it is None:
             it = orig_iter(self)  # the program's own call
         return LoaderIter(rec, self, it, site)

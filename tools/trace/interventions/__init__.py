@@ -4,7 +4,7 @@ these seams at named points and records what comes back.
 
 Seams, by the hook that calls them (hooks/ and the function mode):
     module call      training.force_module_mode, batch.fixed_forward, batch.standardized_inputs
-    DataLoader       batch.shuffled_iterator, batch.fixed_loader_batch
+    DataLoader       batch.shuffled_iterator, batch.ordered_iterator, batch.fixed_loader_batch
     loss call        loss.loss_operands (swap, strip, fix broadcast, fixed/shuffled targets)
     log_softmax      loss.renormalizing (strip: the softmax's logits instead of its output)
     graph cut        loss.kept_graph

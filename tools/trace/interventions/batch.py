@@ -1,6 +1,6 @@
 """Interventions on what the model is fed: one fixed batch (at the DataLoader or the
 forward), a held-out batch whose loss is measured after each update, shuffled targets,
-standardized inputs, and a shuffled training DataLoader."""
+standardized inputs, a shuffled training DataLoader and evaluation DataLoaders in order."""
 
 from __future__ import annotations
 
@@ -178,6 +178,25 @@ def shuffled_iterator(rec: Recorder, loader: DataLoader, site: str, orig_iter):
         shadow = DataLoader(
             loader.dataset, batch_size=loader.batch_size, shuffle=True,
             collate_fn=loader.collate_fn, drop_last=loader.drop_last,
+        )  # fmt: skip
+    object.__setattr__(shadow, "_ti_site", None)
+    return orig_iter(shadow)
+
+
+def ordered_iterator(rec: Recorder, loader: DataLoader, site: str, orig_iter):
+    """ordered_eval_loaders: a shuffling loader built at one of the named sites iterates
+    in the dataset's order, its batch size and collation kept (None: unchanged). The
+    random draws its sampler would have made are made still, so the run's random stream
+    (dropout, the training loader's shuffles) stays the one as written."""
+    sites = [s for s in rec.iv.ordered_eval_loaders.split(",") if s]
+    sampler = loader.sampler
+    if site not in sites or not isinstance(sampler, RandomSampler) or sampler.replacement:
+        return None
+    with rec.quiet():
+        next(iter(sampler), None)  # its seed and permutation drawn, as it would draw them
+        shadow = DataLoader(
+            loader.dataset, batch_size=loader.batch_size, shuffle=False,
+            collate_fn=loader.collate_fn, drop_last=loader.drop_last, generator=loader.generator,
         )  # fmt: skip
     object.__setattr__(shadow, "_ti_site", None)
     return orig_iter(shadow)
