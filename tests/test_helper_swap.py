@@ -106,10 +106,21 @@ def test_a_symmetric_helper_in_the_keras_order_is_healthy(tmp_path):
     assert any(f.category == "loss_args_swapped" and f.status == "refuted" for f in report.findings)
 
 
-def test_a_call_inside_an_f_string_is_left_as_written():
-    # test_gan_ring: `print(f"... {accuracy(out, y):.3f}")` once became a SyntaxError
+def test_a_call_inside_an_f_string_is_wrapped_with_quotes_that_compile():
+    # test_gan_ring: `print(f"... {accuracy(out, y):.3f}")` once became a SyntaxError;
+    # a held-out metric printed this way is the program's only evaluation reading
     source = b'print(f"acc {accuracy(out, y):.3f}")\n'
-    assert _rewrite(source, 1, 1, "NAME", ', "train.py:1:0:1"') is None
+    rewritten = _rewrite(source, 1, 1, "NAME", ', "train.py:1:0:1"')
+    assert rewritten == b"print(f\"acc {NAME(accuracy, 'train.py:1:0:1')(out, y):.3f}\")\n"
+    compile(rewritten, "train.py", "exec")
+
+
+def test_the_same_call_twice_in_an_f_string_is_wrapped_once():
+    # positions inside an f-string are unreliable before Python 3.12: the rewrite is kept
+    # only when taking the one wrapper off again gives the program as written
+    source = b'print(f"{acc(a, y)} {acc(a, y)}")\n'
+    rewritten = _rewrite(source, 1, 1, "NAME", ', "k"')
+    assert rewritten is not None and rewritten.count(b"NAME(") == 1
 
 
 FOCAL = """import torch

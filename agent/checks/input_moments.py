@@ -232,16 +232,30 @@ def last_evaluations(a: Trace | None, b: Trace | None) -> tuple[str, float, floa
             "training loss on its evaluation batches (computed by the investigator)",
             lambda t: t.shadow_eval_curve(),
         ),
-        (
-            "metric's distance from what a perfect prediction scores (its own helper, probed)",
-            lambda t: t.metric_distance_curve(),
-        ),
     )
     for what, curve in readings:
         pair = _last_shared(a, b, curve)
         if pair is not None:
             return what, pair[0], pair[1]
-    return None
+    return _worst_metric_site(a, b)
+
+
+def _worst_metric_site(a: Trace | None, b: Trace | None) -> tuple[str, float, float] | None:
+    """The program's own metric helper, probed, at the call site scoring worst in either
+    run at the last evaluation both made: a program that scores its training rows every
+    epoch and its held-out rows once has its held-out evaluation there, whichever helper
+    call ran first."""
+    what = "metric's distance from what a perfect prediction scores (its own helper, probed)"
+    sites = [set(t.metric_distance_curves()) if t else set() for t in (a, b)]
+    pairs = [
+        pair
+        for key in sorted(sites[0] & sites[1])
+        if (pair := _last_shared(a, b, lambda t, k=key: t.metric_distance_curves()[k]))
+    ]
+    if not pairs:
+        return None
+    base, moved = max(pairs, key=lambda p: max(p))
+    return what, base, moved
 
 
 def _error_curve(t: Trace) -> list[tuple[int, float]]:

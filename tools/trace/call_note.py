@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
 from pathlib import Path
 
 import torch
@@ -69,16 +70,10 @@ def _rewrite(
         tree = ast.parse(source)
     except SyntaxError:
         return None
-    # positions inside an f-string are not reliable before Python 3.12, and quotes may
-    # clash there: a call inside one is left as written
-    in_fstrings = {
-        id(n) for j in ast.walk(tree) if isinstance(j, ast.JoinedStr) for n in ast.walk(j)
-    }
     calls = [
         n
         for n in ast.walk(tree)
         if isinstance(n, ast.Call)
-        and id(n) not in in_fstrings
         and n.lineno == line
         and len(n.args) > needs
         and not any(isinstance(a, ast.Starred) for a in n.args[: needs + 1])
@@ -93,15 +88,52 @@ def _rewrite(
         return None
     row = lines[f.lineno - 1]
     start, end = f.col_offset, f.end_col_offset
-    lines[f.lineno - 1] = (
-        row[:start] + f"{name}(".encode() + row[start:end] + f"{extra})".encode() + row[end:]
-    )
-    rewritten = b"".join(lines)
+    # inside an f-string the extra's quotes may clash with the string's own before Python
+    # 3.12: the other quote is tried
+    for quoted in dict.fromkeys((extra, extra.replace('"', "'"))):
+        lines[f.lineno - 1] = (
+            row[:start] + f"{name}(".encode() + row[start:end] + f"{quoted})".encode() + row[end:]
+        )
+        rewritten = b"".join(lines)
+        if _only_wrapped(tree, rewritten, name):
+            return rewritten
+    return None  # never hand the program a file it cannot compile, or one changed otherwise
+
+
+def _only_wrapped(tree: ast.Module, rewritten: bytes, name: str) -> bool:
+    """The rewritten file compiles and, with the wrappers taken off again, is the program
+    as written with one wrapper more (another call may be wrapped already): positions
+    inside an f-string are not reliable before Python 3.12, so where the text was cut is
+    checked by what it parses to."""
     try:
-        ast.parse(rewritten)
+        new = ast.parse(rewritten)
     except SyntaxError:
-        return None  # never hand the program a file it cannot compile
-    return rewritten
+        return False
+    before, after = _unwrapped(tree, name), _unwrapped(new, name)
+    return after[0] == before[0] + 1 and after[1] == before[1]
+
+
+def _unwrapped(tree: ast.Module, name: str) -> tuple[int, str]:
+    """(calls wrapped by `name`, the dump of the tree with those wrappers taken off)."""
+    wrapped = 0
+
+    class Unwrap(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            nonlocal wrapped
+            inner = node.func
+            if (
+                isinstance(inner, ast.Call)
+                and isinstance(inner.func, ast.Name)
+                and inner.func.id == name
+                and inner.args
+            ):
+                wrapped += 1
+                node.func = inner.args[0]
+            self.generic_visit(node)
+            return node
+
+    dump = ast.dump(Unwrap().visit(copy.deepcopy(tree)))
+    return wrapped, dump
 
 
 def _noted(rec: Recorder, fn, i: int, j: int, swap: bool):

@@ -283,14 +283,21 @@ class Trace(TraceRecord):
         """Per evaluation pass, how far the program's own metric helper is from the value
         it gives a perfect prediction (|perfect - value|, averaged over the pass's calls):
         the first helper whose probes tell a perfect prediction from a wrong one."""
+        return next(iter(self.metric_distance_curves().values()), [])
+
+    def metric_distance_curves(self) -> dict[str, list[tuple[int, float]]]:
+        """metric_distance_curve for every probed call site (`file:line:i:j`, `#n` for one
+        of several values) whose probes tell a perfect prediction from a wrong one: one
+        site may score the training rows, another the held-out ones."""
+        curves = {}
         for key, probes in self.metric_probes.items():
             told = [(p, w) for _, p, w in probes if p != w]
             values = self.metric_values.get(key, [])
             if not told or not values or not all(_scored(v) for v in probes):
                 continue
             perfect = sorted(p for p, _ in told)[len(told) // 2]
-            return _ratio_per_pass([(s, abs(perfect - v), 1) for s, v in values])
-        return []
+            curves[key] = _ratio_per_pass([(s, abs(perfect - v), 1) for s, v in values])
+        return curves
 
     def eval_error_curve(self) -> list[tuple[int, float]]:
         """The mean absolute difference between predictions and targets per evaluation

@@ -134,12 +134,9 @@ def metric_calls(ctx: CheckContext, limit: int = 3) -> list[tuple[str, str]]:
         if _reaches_backward(call) or _compiled(call):
             continue
         for i, j in _model_roles(ctx, unit, positional):
-            found.append(
-                (
-                    f"{unit.file}:{sx.line(call)}:{i}:{j}",
-                    f"{sym.file}:{sym.def_line}:{sym.qualname}",
-                )
-            )
+            spec = f"{unit.file}:{sx.line(call)}:{i}:{j}"
+            if all(spec != s for s, _ in found):  # a call nested in another on its line
+                found.append((spec, f"{sym.file}:{sym.def_line}:{sym.qualname}"))
             break
         if len(found) >= limit:
             break
