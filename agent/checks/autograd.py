@@ -387,7 +387,9 @@ def registration(session: Session, ev: Evidence) -> None:
             where=frozen_intent.unfreeze_place(session, t, frozen)
             or first_static_location(session, "frozen_parameters")
             or places.unfreeze_that_ran(session)
-            or where(session, next((p.frozen_at for p in frozen if p.frozen_at), None))
+            or frozen_intent.freeze_place(
+                session, next((p.frozen_at for p in frozen if p.frozen_at), None)
+            )
             # no line froze them: they were made frozen (`from_pretrained`, freeze=True)
             or where(session, next((p.module_created for p in frozen if p.module_created), None))
             or (where(session, t.optimizers[0].frame) if t.optimizers else None),

@@ -12,7 +12,12 @@ frozen random layer that does not slow learning is, at run time, a fixed project
 a suspicion. One more sign of intent: an unfreeze the program ran mid-training (first
 once the optimizer had stepped: the end of a warm-up) that found every tensor it reached
 already training while the parameters it froze stay frozen; training them must then cut
-the program's own held-out error by a quarter, and by more than reseeding moves it."""
+the program's own held-out error by a quarter, and by more than reseeding moves it. The
+same held-out test decides for parameters the program froze that run in the training
+forward while still holding the values their initializer wrote (nothing trained or
+loaded them: the model learns on a fixed random part); a fixed random part that does not
+hurt the held-out reading stays a suspicion. A freeze switched on by a flag of a settings
+file the program names is placed at that value."""
 
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ from torch_investigate.agent.checks.locations import first_static_location, wher
 from torch_investigate.agent.checks.merge import held_out_helps
 from torch_investigate.agent.checks.numbers import fmt, listed
 from torch_investigate.agent.checks.spread import RESEEDS, Band
+from torch_investigate.tools.code.config_files import flag_setting
 from torch_investigate.tools.records import Location, Observation
 from torch_investigate.tools.tracefile.freeze_records import IdleUnfreeze
 from torch_investigate.tools.tracefile.records import Frame
@@ -72,7 +78,13 @@ def frozen_meant_to_train(
     if idle is not None and not fails:
         # the program meant to open a phase that trains them: its own held-out reading,
         # not the training loss's speed, says whether the part it missed matters
-        held = _held_out_beyond_chance(session, change, idle)
+        held = _held_out_beyond_chance(session, change, _idle_text(idle))
+        fails = held is not None
+    untrained = untrained_frozen(t, frozen)
+    if untrained and not fails:
+        # nothing trained or loaded them before the freeze: whether learning on that fixed
+        # random part costs anything is for the program's own held-out reading to say
+        held = _held_out_beyond_chance(session, change, untrained)
         fails = held is not None
     if eff.improved and not fails and _plateaus(eff):
         # trained they end several times lower where frozen the run plateaus: whether that
@@ -109,18 +121,53 @@ def idle_unfreeze(t: Trace, frozen: list) -> tuple[IdleUnfreeze, Frame] | None:
     return None
 
 
+def untrained_frozen(t: Trace, frozen: list) -> str:
+    """Why the frozen parameters are a random part the model was meant to be fine-tuned
+    on, when every one of them runs in the training forward and still holds the values
+    its initializer wrote (no step, load or copy moved it), and they hold more of the
+    weights the forward runs than the parameters that train do (the shape of a kept
+    backbone under a trained head, which only a trained backbone makes sense of; a small
+    fixed random layer inside a trained model is a design); else ""."""
+    still = set(t.freeze_calls.untrained)
+    if not frozen or not all(p.executed and p.name in still for p in frozen):
+        return ""
+    kept = sum(p.numel for p in frozen)
+    trains = sum(p.numel for p in t.parameters if p.executed and p.requires_grad)
+    if kept <= trains:
+        return ""
+    return (
+        f"the {len(frozen)} frozen parameters ({kept} weights, against {trains} that train) "
+        "run in every training forward and still hold the values their initializer wrote "
+        "(no optimizer step, load or copy ever changed them): the model learns on a fixed "
+        "random part"
+    )
+
+
+def freeze_place(session: Session, frame: Frame | None) -> Location | None:
+    """The value of the settings file's flag that switched the freeze at `frame` on (the
+    value the user changes), else the freezing line itself."""
+    found = flag_setting(session.index, frame.file, frame.line) if frame else None
+    return Location(file=found[0], line=found[1]) if found else where(session, frame)
+
+
 def unfreeze_place(session: Session, t: Trace, frozen: list) -> Location | None:
     """Where the program meant to unfreeze them, when the run saw that unfreeze."""
     found = idle_unfreeze(t, frozen)
     return where(session, found[1]) if found else None
 
 
-def _held_out_beyond_chance(
-    session: Session, change: dict, idle: tuple[IdleUnfreeze, Frame]
-) -> Observation | None:
+def _idle_text(idle: tuple[IdleUnfreeze, Frame]) -> str:
+    return (
+        f"an unfreeze at {idle[1]} first ran after {idle[0].first_step} optimizer steps and "
+        f"found all {idle[0].tensors} tensors it set to train already training, while the "
+        "parameters the program froze stayed frozen"
+    )
+
+
+def _held_out_beyond_chance(session: Session, change: dict, reason: str) -> Observation | None:
     """Trained, the frozen parameters cut the program's own held-out error by a quarter,
     and below every reseeded run as written by more than those differ, all run as long as
-    the run as written: the observation, else None."""
+    the run as written: the observation (led by `reason`), else None."""
     held = held_out_helps(session, change)
     base = session.baseline().trace
     if held is None or base is None:
@@ -133,12 +180,9 @@ def _held_out_beyond_chance(
     band = Band((held.values["eval_as_written"], *(p[2] for p in pairs)))
     if not band.beyond(held.values["eval_with_fix"]):
         return None
-    frame = idle[1]
     text = (
-        f"an unfreeze at {frame} first ran after {idle[0].first_step} optimizer steps and "
-        f"found all {idle[0].tensors} tensors it set to train already training, while the "
-        f"parameters the program froze stayed frozen; with only its seeds changed the run "
-        f"as written reads {fmt(band.low)} to {fmt(band.high)} at its last evaluation"
+        f"{reason}; with only its seeds changed the run as written reads {fmt(band.low)} to "
+        f"{fmt(band.high)} at its last evaluation"
     )
     return held.model_copy(update={"text": f"{text}; {held.text}"})
 
@@ -191,6 +235,8 @@ def left_out(session: Session, ev: Evidence, t: Trace, problems: list[str]) -> N
     held = held_out_helps(session, change) if meant else None
     if held is None:
         return
+    if any(e.values == held.values for e in evidence):
+        held = None  # the test that found them meant to train already read it
     names = [p.name for p in frozen]
     text = (
         f"{len(frozen)} parameters that run in every training forward were frozen by the "
@@ -200,9 +246,13 @@ def left_out(session: Session, ev: Evidence, t: Trace, problems: list[str]) -> N
         "frozen_parameters",
         status="confirmed",
         confidence="high",
-        evidence=[runtime(text, None, session, frozen=names[:20]), *evidence, held],
+        evidence=[
+            runtime(text, None, session, frozen=names[:20]),
+            *evidence,
+            *([held] if held else []),
+        ],
         where=first_static_location(session, "frozen_parameters")
-        or where(session, frozen[0].frozen_at)
+        or freeze_place(session, frozen[0].frozen_at)
         or places.unfreeze_that_ran(session),
         why="the frozen parameters get no gradient and no optimizer moves them: the part of the model meant to learn stays at its initialization",
         confirm=f"print([n for n, p in model.named_parameters() if not p.requires_grad]); check the freeze condition that left {names[0]} frozen",

@@ -28,7 +28,7 @@ def trace_dict(rec: Recorder) -> dict:
         end_stats(rec.init_module, rec.init_stats)
     optimizers, opt_of = optimizers_section(rec)
     params = parameters_section(rec, opt_of)
-    freezes = freeze_log.serialize(rec.freezes, params)
+    freezes = freeze_log.serialize(rec.freezes, params, rec.params)
     _name_param_ids(rec, optimizers, params)
     models = models_section(rec)
     return {

@@ -17,3 +17,6 @@ class IdleUnfreeze(TraceRecord):
 class FreezeCalls(TraceRecord):
     frozen: dict[str, list[Frame]] = Field(default_factory=dict)  # parameter -> path that froze it
     idle_unfreezes: list[IdleUnfreeze] = Field(default_factory=list)
+    # frozen parameters still holding the values their initializer wrote: never trained
+    # nor loaded
+    untrained: list[str] = Field(default_factory=list)
