@@ -11,6 +11,7 @@ from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.target_leak import training_forward
 from torch_investigate.tools.taxonomy import taxonomy
 from torch_investigate.tools.tracefile.trace import Trace
 
@@ -96,15 +97,10 @@ def rows_moved(session: Session, ev: Evidence, t: Trace) -> bool:
         confidence="high",
         evidence=[runtime(text, made.rows_frame, session, rows_moved=made.rows_moved, offset=k)],
         where=first_static_location(session, "label_misaligned")
-        or places.target_cut(session, made.rows_frame, _forward(t), within=True)
+        or places.target_cut(session, made.rows_frame, training_forward(t), within=True)
         or where(session, made.rows_frame),
         why=taxonomy().category("label_misaligned").why,
         confirm=f"print(torch.equal(target[{max(-k, 0)}, :-1], input[{max(k, 0)}, 1:])): the target of one row continues another; cut inputs and targets from the same rows",
     )
     ev.item("pairing", "failed", text)
     return True
-
-
-def _forward(t: Trace):
-    fws = t.train_forwards()
-    return fws[0].frame if fws else None

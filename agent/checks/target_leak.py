@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 TOO_GOOD = 0.25
 
 
-def _training_forward(t: Trace) -> Frame | None:
+def training_forward(t: Trace) -> Frame | None:
+    """Where the first training forward with a known line was called."""
     return next((f.frame for f in t.train_forwards() if f.frame is not None), None)
 
 
@@ -67,7 +68,7 @@ def _target_is_input(session: Session, ev: Evidence, t: Trace) -> bool:
             t.train_loader().dataset_class if t.train_loader() else None,
             ("__getitem__", "__init__"),  # where one sample's input and target are cut
         )
-        or places.target_cut(session, s.frame, _training_forward(t))
+        or places.target_cut(session, s.frame, training_forward(t))
         or places.batch_source(session)
         or where(session, s.frame),
         why="the model reads each target from its own input, so the loss measures copying, not the task (a language model must predict the next token, not the one it is given)",
