@@ -73,9 +73,14 @@ EVERY = "opt = torch.optim.Adam(model.parameters(), lr=1e-2)"
 PRETRAINED = "with torch.no_grad():\n        model.encoder[0].weight.copy_(A)"
 
 
-def _script(*, unfrozen: str, pretrained: bool = False, optimizer: str = EVERY) -> str:
+def _script(
+    *, unfrozen: str, pretrained: bool = False, optimizer: str = EVERY, attribute: bool = False
+) -> str:
+    script = SCRIPT
+    if attribute:  # the attribute spelling of the same freeze and unfreeze
+        script = script.replace("p.requires_grad_(flag)", "p.requires_grad = flag")
     return (
-        SCRIPT.replace("PRETRAINED", PRETRAINED if pretrained else "")
+        script.replace("PRETRAINED", PRETRAINED if pretrained else "")
         .replace("OPTIMIZER", optimizer)
         .replace("UNFROZEN", unfrozen)
     )
@@ -92,6 +97,16 @@ def test_a_warm_up_that_unfreezes_the_wrong_part_is_confirmed_at_that_call(tmp_p
     assert [f.category for f in found] == ["frozen_parameters"], report.findings
     line = script.splitlines().index("            set_trainable(model.head, True)") + 1
     assert (found[0].file, found[0].line, found[0].symbol) == ("train.py", line, "main")
+
+
+def test_the_same_warm_up_written_with_the_requires_grad_attribute_is_confirmed(tmp_path):
+    script = _script(unfrozen="model.head", attribute=True)
+    assert "p.requires_grad = flag" in script
+    report = planner_report(tmp_path, script)
+    found = _confirmed(report)
+    assert [f.category for f in found] == ["frozen_parameters"], report.findings
+    line = script.splitlines().index("            set_trainable(model.head, True)") + 1
+    assert (found[0].file, found[0].line) == ("train.py", line)
 
 
 def test_a_pretrained_encoder_kept_frozen_beside_an_idle_unfreeze_is_no_defect(tmp_path):
