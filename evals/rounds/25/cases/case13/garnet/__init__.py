@@ -1,0 +1,2 @@
+"""Tiny crystal-graph regressor for garnet substitutions."""
+__version__ = "0.3.1"
