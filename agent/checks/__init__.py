@@ -11,6 +11,7 @@ from torch_investigate.agent.checks import (  # noqa: F401
     optimization,
     optimizer,
     optimizer_rates,
+    pairing_filters,
     pairing_walks,
     renormalized,
     soft_target_axis,

@@ -102,9 +102,12 @@ def _better(
     written: list[tuple[Transfer, Transfer]],
     edited: list[tuple[Transfer, Transfer]],
     floor: float | None,
+    edited_as: str = "with the walks in one order",
+    meaning: str = "each row is paired with another group's target",
 ) -> str | None:
     """What shows the edited copy's pairs transfer and clearly better than as written, at
-    one step size; None when they do not."""
+    one step size; None when they do not. `edited_as` words the edit, `meaning` what the
+    gap says of the pairs as written."""
     for real_e, shuffled_e in edited:
         if not _transfers(real_e, shuffled_e, floor):
             continue
@@ -117,11 +120,10 @@ def _better(
             continue
         return (
             f"fitting the first training batches with Adam (lr {real_e.lr:g}) and measuring "
-            f"an unseen batch, the loss {change(real_e.gain)} with the walks in one order "
+            f"an unseen batch, the loss {change(real_e.gain)} {edited_as} "
             f"({fmt(real_e.first)} -> {fmt(real_e.best)}; {change(shuffled_e.gain)} with "
             f"shuffled pairs) against {change(real_w.gain)} as written "
             f"({fmt(real_w.first)} -> {fmt(real_w.best)}; {change(shuffled_w.gain)} shuffled), "
-            f"more than the {fmt(100 * margin)}% the unseen loss wanders by: as written each "
-            "row is paired with another group's target"
+            f"more than the {fmt(100 * margin)}% the unseen loss wanders by: as written {meaning}"
         )
     return None
