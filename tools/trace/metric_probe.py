@@ -1,7 +1,8 @@
 """A perfect prediction through the program's own metric. An evaluation helper called
 with the model's output and a target (`dice_per_image(logits, mask)`) is called once more
 with the output replaced by a perfect prediction built from the target (the target
-itself, or logits of +-20 on a 0/1 target, or a one-hot of class indices) and once with a
+itself, or logits of +-20 on a 0/1 target, or a one-hot of class indices, [N] or [N, 1]:
+a metric that compares [N] with [N, 1] scores every pair, not every row) and once with a
 perfectly wrong one. A metric written in numpy is probed with answers in numpy. A helper
 that returns several values at once (`top1, top5 = topk_accuracy(...)`, a dict of scores)
 is read value by value, each under the call's key with `#n` (its position) appended. A
@@ -121,6 +122,8 @@ def _answers(pred: torch.Tensor, target: torch.Tensor) -> tuple | None:
             return t, 1 - t
         return (2 * t - 1) * BIG, (1 - 2 * t) * BIG
     index = target.dtype in (torch.int64, torch.int32, torch.int16, torch.uint8)
+    if index and pred.dim() == target.dim() >= 2 and target.shape[1] == 1:
+        target = target.squeeze(1)  # class indices kept with a unit class axis ([N, 1])
     if index and pred.dim() == target.dim() + 1 and pred.shape[0] == target.shape[0]:
         classes = pred.shape[1]
         if pred.shape[2:] != target.shape[1:] or classes < 2 or int(target.max()) >= classes:

@@ -239,7 +239,10 @@ def broadcast(rec: Recorder, name: str, args) -> str | None:
         roles=[_role(a), _role(b)], deliberate=deliberate,
     )  # fmt: skip
     if site:
-        ph = rec.phase_now()
+        # a metric computed after its `no_grad` block closed still scores an evaluation
+        # forward's output: outside a forward with nothing on a gradient path, evaluation
+        idle = rec.depth == 0 and not (a.requires_grad or b.requires_grad)
+        ph = "eval" if idle and rec.evaluating() else rec.phase_now()
         site["phases"][ph] = site["phases"].get(ph, 0) + 1
     return frame_key(frame)
 
