@@ -5,7 +5,8 @@ does not end every sequence in a run of one token predicted after itself; paddin
 When such tails are a large share of what the loss scores, the pad value was never
 given the loss's ignore_index (`y[len(ix) + 1:] = -1` dropped): the model learns to
 predict padding after padding, and the loss falls below what the text allows while the
-model is no better at it."""
+model is no better at it. A mask the program multiplies into an element-wise loss that keeps
+no target of the pad value is that ignore_index written by hand."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def scored_padding(t: Trace, calls: list[LossCall]) -> tuple[LossCall, str] | No
         return None
     c = next((c for c in calls if s.pad_frame and c.frame == s.pad_frame), calls[0])
     v = s.pad_values[0]
+    m = c.mask
+    if m and m["kept_values"] is not None and v not in m["kept_values"]:
+        # a 0/1 mask multiplied into the element-wise loss drops every padded target: the
+        # program ignores its padding by hand, not with the loss's ignore_index
+        return None
     text = (
         f"{fmt(100 * s.padded / s.scored)}% of the {s.scored} target positions the training "
         f"loss at {c.frame} scores are padding: from some position to the end of the "
