@@ -99,3 +99,21 @@ def test_only_numbers_with_enough_digits_are_read():
     assert printed_numbers("epoch 3 loss 0.0008 acc 97.25 lr 1e-3 step12 x=1.5e-02") == [
         (97.25, 0.005)
     ]
+
+
+def test_a_wrong_figure_printed_at_one_pass_of_several_is_a_coincidence():
+    from torch_investigate.agent.checks.metric_average import _wrong_accuracy
+    from torch_investigate.tools.tracefile.trace import Frame, Trace
+
+    # three passes of 30 batches of 100 rows; only the last one's count divided by the
+    # batches (100 * 237 / 30 = 790) is among the printed numbers: an iteration counter
+    counts = {1: 9, 501: 20, 1001: 237}
+    matches = [[s, m // 30 + (i < m % 30), 100] for s, m in counts.items() for i in range(30)]
+    t = Trace(
+        format_version=1,
+        status="completed",
+        eval_matches=matches,
+        eval_shift_frame=Frame(file="train.py", line=9, function="evaluate"),
+    )
+    printed = printed_numbers("iter 780: loss 0.1234\niter 790: loss 0.1234\n")
+    assert _wrong_accuracy(None, t, printed) is None

@@ -57,6 +57,8 @@ NOT_EXERCISED: dict[str, str] = {
     "(full-graph training) is traced in tests/test_full_graph_rows.py",
     "IdleUnfreeze": "the contract programs unfreeze nothing mid-training; a warm-up whose "
     "unfreeze reaches only parameters already training is traced in tests/test_frozen_warmup.py",
+    "PositionRead": "the contract programs generate nothing; an evaluation reading one position "
+    "of a next-token model's output is traced in tests/test_unscored_reads.py",
 }
 
 

@@ -63,6 +63,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("reshape_as_permute", "reshape as permute", "the reshape to a reordered shape done as a permute"),
         Intervention("note_call", "call {value} noted", "the call at {value} noted (prediction against target)"),
         Intervention("swap_call", "call args swapped", "the helper's arguments swapped at the noted call", changes_loss=True),
+        Intervention("score_positions", "scored at {value}", "the training loss also scoring the positions {value} (axis:positions) it ignored, each with the input's next token", changes_loss=True),
         Intervention("reseed", "seeds +{value}", "the run's seeds and the program's own seed calls shifted by {value} (chance alone)"),
     )
 }  # fmt: skip

@@ -317,6 +317,12 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
             if on_train
             else ""
         )
+        if b.self_supervised_overlap:
+            note += (
+                f"; {b.self_supervised_overlap} held-out rows were trained on only under a "
+                "loss whose target is a value of its own inputs (self-supervised), never "
+                "with a label the evaluation scores"
+            )
         ev.item(
             "leakage",
             "passed",

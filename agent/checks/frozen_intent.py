@@ -27,11 +27,9 @@ from torch_investigate.agent.checks import places
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.effects import intervene
-from torch_investigate.agent.checks.input_moments import last_evaluations
 from torch_investigate.agent.checks.locations import first_static_location, where
-from torch_investigate.agent.checks.merge import held_out_helps
-from torch_investigate.agent.checks.numbers import fmt, listed
-from torch_investigate.agent.checks.spread import RESEEDS, Band
+from torch_investigate.agent.checks.merge import held_out_beyond_chance, held_out_helps
+from torch_investigate.agent.checks.numbers import listed
 from torch_investigate.tools.code.config_files import flag_setting
 from torch_investigate.tools.records import Location, Observation
 from torch_investigate.tools.tracefile.freeze_records import IdleUnfreeze
@@ -78,13 +76,13 @@ def frozen_meant_to_train(
     if idle is not None and not fails:
         # the program meant to open a phase that trains them: its own held-out reading,
         # not the training loss's speed, says whether the part it missed matters
-        held = _held_out_beyond_chance(session, change, _idle_text(idle))
+        held = held_out_beyond_chance(session, change, _idle_text(idle))
         fails = held is not None
     untrained = untrained_frozen(t, frozen)
     if untrained and not fails:
         # nothing trained or loaded them before the freeze: whether learning on that fixed
         # random part costs anything is for the program's own held-out reading to say
-        held = _held_out_beyond_chance(session, change, untrained)
+        held = held_out_beyond_chance(session, change, untrained)
         fails = held is not None
     if eff.improved and not fails and _plateaus(eff):
         # trained they end several times lower where frozen the run plateaus: whether that
@@ -162,29 +160,6 @@ def _idle_text(idle: tuple[IdleUnfreeze, Frame]) -> str:
         f"found all {idle[0].tensors} tensors it set to train already training, while the "
         "parameters the program froze stayed frozen"
     )
-
-
-def _held_out_beyond_chance(session: Session, change: dict, reason: str) -> Observation | None:
-    """Trained, the frozen parameters cut the program's own held-out error by a quarter,
-    and below every reseeded run as written by more than those differ, all run as long as
-    the run as written: the observation (led by `reason`), else None."""
-    held = held_out_helps(session, change)
-    base = session.baseline().trace
-    if held is None or base is None:
-        return None
-    fixed = session.runner.get(change, steps=base.n_steps or None).trace
-    reseeded = session.runner.many([{"reseed": k} for k in RESEEDS], steps=base.n_steps or None)
-    pairs = [last_evaluations(fixed, r.trace) for r in reseeded]
-    if not pairs or any(p is None for p in pairs):
-        return None
-    band = Band((held.values["eval_as_written"], *(p[2] for p in pairs)))
-    if not band.beyond(held.values["eval_with_fix"]):
-        return None
-    text = (
-        f"{reason}; with only its seeds changed the run as written reads {fmt(band.low)} to "
-        f"{fmt(band.high)} at its last evaluation"
-    )
-    return held.model_copy(update={"text": f"{text}; {held.text}"})
 
 
 def _plateaus(eff) -> bool:

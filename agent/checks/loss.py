@@ -15,6 +15,7 @@ from torch_investigate.agent.checks.locations import first_static_location, wher
 from torch_investigate.agent.checks.loss_operands import one_value_masks, swapped
 from torch_investigate.agent.checks.numbers import fmt, percent_range
 from torch_investigate.agent.checks.padded_targets import scored_padding
+from torch_investigate.agent.checks.unscored_reads import unscored_read
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.trace.loss_kinds import INDEX_TARGET, REGRESSION
@@ -337,13 +338,11 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
     if padded is not None:
         _mask_finding(session, ev, padded[0], padded[1])
         return
+    if masked and unscored_read(session, ev, t, calls):
+        return
     if masked:
         fracs = [c.contributing_elements / max(c.total_elements, 1) for c in masked]
-        single = [
-            c
-            for c in masked
-            if c.contributing_values is not None and len(c.contributing_values) == 1
-        ]
+        single = [c for c in masked if len(c.contributing_values or []) == 1]
         overall: set[float] = set()
         for c in calls:
             overall.update(float(k) for k in (c.target.values or {}))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks.base import Evidence, run_checks
 from torch_investigate.agent.checks.input_moments import last_evaluations
 from torch_investigate.agent.checks.numbers import fmt
+from torch_investigate.agent.checks.spread import RESEEDS, Band
 from torch_investigate.tools.records import Finding, Observation, Stage
 from torch_investigate.tools.taxonomy import taxonomy
 
@@ -73,6 +74,30 @@ def held_out_helps(session: Session, changes: dict) -> Observation | None:
         "held-out data, where the training loss cannot tell",
         values={"eval_as_written": written, "eval_with_fix": fixed, "measure": what},
     )
+
+
+def held_out_beyond_chance(session: Session, change: dict, reason: str) -> Observation | None:
+    """With the change, the program's own held-out reading is better by a quarter
+    (held_out_helps) and lies beyond every reseeded run as written by more than those
+    differ, all run as long as the run as written: the observation (led by `reason`),
+    else None."""
+    held = held_out_helps(session, change)
+    base = session.baseline().trace
+    if held is None or base is None:
+        return None
+    fixed = session.runner.get(change, steps=base.n_steps or None).trace
+    reseeded = session.runner.many([{"reseed": k} for k in RESEEDS], steps=base.n_steps or None)
+    pairs = [last_evaluations(fixed, r.trace) for r in reseeded]
+    if not pairs or any(p is None for p in pairs):
+        return None
+    band = Band((held.values["eval_as_written"], *(p[2] for p in pairs if p is not None)))
+    if not band.beyond(held.values["eval_with_fix"]):
+        return None
+    text = (
+        f"{reason}; with only its seeds changed the run as written reads {fmt(band.low)} to "
+        f"{fmt(band.high)} at its last evaluation"
+    )
+    return held.model_copy(update={"text": f"{text}; {held.text}"})
 
 
 def stage_evidence(session: Session, stage: Stage) -> Evidence:

@@ -106,12 +106,15 @@ def _wrong_accuracy(
 ) -> tuple[str, Location | None, Frame] | None:
     """The program's `==` count of an evaluation pass divided by the number of its
     comparisons (one per batch) instead of the rows compared, as a fraction or a
-    percentage. The counts themselves (`970/1000`) are right figures to print."""
+    percentage. The counts themselves (`970/1000`) are right figures to print. A formula
+    prints its wrong figure at every pass: most passes that can show one must show it (a
+    single match among several passes is a number printed for something else, an
+    iteration counter that happens to equal it)."""
     frame = t.eval_shift_frame
     passes: dict[int, list[tuple[int, int]]] = {}
     for step, matched, compared in t.eval_matches:
         passes.setdefault(step, []).append((matched, compared))
-    found = None
+    found, hits, shown = None, 0, 0
     for step, calls in passes.items():
         b, n, m = len(calls), sum(c for _, c in calls), sum(h for h, _ in calls)
         if n < MIN_ROWS * b or m == 0:
@@ -121,6 +124,7 @@ def _wrong_accuracy(
             return None  # the program prints its accuracy right somewhere
         wrong = [w for w in (m / b, 100 * m / b) if all(abs(w - r) > 0.5 * r for r in right)]
         hit = next((w for w in wrong if _matches(w, printed)), None)
+        shown, hits = shown + bool(wrong), hits + (hit is not None)
         if hit is not None and found is None:
             found = (
                 f"the program's own comparison counts {m} of {n} evaluation rows right in the "
@@ -128,7 +132,7 @@ def _wrong_accuracy(
                 f"{fmt(100 * m / n)}%, but the program prints {fmt(hit)}, the count divided by "
                 "the number of batches instead of the rows"
             )
-    if found is None or frame is None:
+    if found is None or frame is None or 2 * hits <= shown:
         return None
     return found, _divided_at(session, frame), frame
 

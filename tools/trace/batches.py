@@ -12,6 +12,7 @@ from collections import Counter
 
 import torch
 
+from .loss_rows import LossRows
 from .tensors import feature_moments, rows_of, strided, summarize
 
 MAX_SUMMARIES = 400  # per phase
@@ -33,6 +34,7 @@ class BatchStats:
         # training data (a train-set metric). Rows a frozen encoder turned into features
         # under no_grad trained the head, not the encoder.
         self.train_rows: dict[int, set[str]] = {}
+        self.loss_rows = LossRows()  # the training loss each training row reached
         # "phase:model" -> [per-feature sums, per-feature sums of squares, rows]
         self.moments: dict[str, list] = {}
         # "model\0call site" -> the same, for evaluation inputs per call site
@@ -78,6 +80,7 @@ class BatchStats:
     ) -> None:
         if not tensors:
             return
+        self.loss_rows.inputs(phase, tensors, fingerprints, step)
         if phase == "eval" and fingerprints and len(self.eval_batches) < MAX_EVAL_BATCHES:
             self.eval_batches.append((site, fingerprints, step, module))
         if phase == "train" and fingerprints and learns:
@@ -112,8 +115,14 @@ class BatchStats:
         return sum(f in rows for f in fingerprints) * 2 > len(fingerprints)
 
     def record_target(
-        self, phase: str, target: torch.Tensor, inputs: torch.Tensor | None, site: str = "?"
+        self,
+        phase: str,
+        target: torch.Tensor,
+        inputs: torch.Tensor | None,
+        site: str = "?",
+        step: int = 0,
     ) -> None:
+        self.loss_rows.target(phase, target, site, step)
         s = summarize(target)
         if phase == "train" and len(self.target_hist_per_batch) < MAX_SUMMARIES:
             self.target_hist_per_batch.append(s.get("values") or {})

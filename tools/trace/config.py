@@ -62,6 +62,9 @@ class Interventions:
         False  # re-initialize parameters with default PyTorch init at first forward
     )
     reseed: int = 0  # > 0: the run's seeds and the program's own seed calls shifted by this
+    # "axis:p,q": next-token targets the training loss ignores at those positions along
+    # that axis get the input's next token there (read_positions.py)
+    score_positions: str = ""
     # "file:line:i:j": that call of a repo helper noted in the run's own copy (call_note.py)
     note_call: str = ""
     swap_call: bool = False  # with note_call: its arguments i and j in each other's places

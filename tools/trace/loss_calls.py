@@ -24,7 +24,7 @@ from . import (
 from .difference_mask import zero_one_keep
 from .hooks.guard import guarded
 from .interventions.batch import fixed_target
-from .interventions.loss import loss_operands
+from .interventions.loss import loss_operands, scored_positions
 from .loss_kinds import INDEX_TARGET, NO_BROADCAST
 from .ops import tag_of
 from .padding import ignored_tail
@@ -70,6 +70,19 @@ def _ignored(name: str, ops: _Operands, target: torch.Tensor) -> int | None:
     return ignore if isinstance(ignore, int) else -100
 
 
+def _scored_positions(rec: Recorder, tgt: torch.Tensor, ignore: int | None, applied: list):
+    """score_positions: the target with the positions it names scored, else as it is."""
+    if not rec.iv.score_positions:
+        return tgt
+    with rec.quiet(), torch.no_grad():
+        y = scored_positions(rec, tgt, ignore)
+    if y is None:
+        return tgt
+    applied.append("score_positions")
+    y._ti_batch = getattr(tgt, "_ti_batch", False)
+    return y
+
+
 def loss_call(rec: Recorder, name: str, func, args, kwargs):
     ops = _Operands(args, kwargs)
     inp, tgt = ops.get(0, "input"), ops.get(1, "target")
@@ -94,6 +107,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
                 rec.class_axes.add(int(inp.shape[1]))
                 _train_correct(rec, inp, tgt)
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
+        tgt = _scored_positions(rec, tgt, _ignored(name, ops, tgt), applied)
         _keep_for_probes(rec, func, ops, tgt)
         shadow_eval.target_seen(rec, tgt)
         ops.put(0, "input", inp)

@@ -26,6 +26,7 @@ from . import (
     indexed_rows,
     ops,
     provenance,
+    read_positions,
     softmax_axis,
     target_order,
     term_marks,
@@ -139,6 +140,7 @@ class TraceMode(TorchFunctionMode):
             difference_mask.cut(name, args, out)
             ops.before_training(rec, name, args, out)
             provenance.carry_prediction(name, args, out)
+            eval_matches.beyond_budget(rec, name, args, out)
             if rec.pending_nograd:  # what a no-grad forward's output becomes decides its phase
                 provenance.carry(args, out)
                 provenance.feeds_training(rec, args, out)
@@ -349,8 +351,11 @@ class TraceMode(TorchFunctionMode):
             getattr(a0, "_ti_expanded", False) or _adds_unit_axis(name, a0, out, args)
         ):
             out._ti_expanded = True  # an axis of size one the code added on purpose
-        if name == "__getitem__" and len(args) > 1 and self.rec.depth == 0:
+        read_positions.after_op(rec.positions, rec.evaluating(), name, args)
+        if name == "__getitem__" and len(args) > 1 and rec.depth == 0:
             train_rows.cut(a0, args[1], out)
+            if rec.detailed and torch.is_grad_enabled():
+                target_order.gathered(rec, a0, args[1], out)
         if isinstance(a0, torch.Tensor):
             if getattr(a0, "_ti_out", False):
                 out._ti_out = True
@@ -366,14 +371,6 @@ class TraceMode(TorchFunctionMode):
                     indexed_rows.indexed(a0, args[1], out)
                 elif src is not None and out.shape[:1] == a0.shape[:1]:
                     out._ti_src = src  # log_softmax(out) keeps the forward's rows
-        if (
-            name == "__getitem__"
-            and len(args) > 1
-            and self.rec.depth == 0
-            and self.rec.detailed
-            and torch.is_grad_enabled()
-        ):
-            target_order.gathered(self.rec, a0, args[1], out)
         if name == "__getitem__" and len(args) > 1 and _is_bool_mask(args[1], a0):
             with rec.quiet():
                 out._ti_masked = (int(out.shape[0]), int(a0.shape[0]), _few_values(a0))

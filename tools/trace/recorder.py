@@ -24,6 +24,7 @@ from .freeze_log import FreezeLog
 from .interventions.state import InterventionState
 from .params import ParamRec
 from .progress import ProgressFile
+from .read_positions import PositionLog
 from .tensors import frame_dict, frame_key
 
 FORMAT_VERSION = 1
@@ -50,8 +51,7 @@ class Recorder:
         self.iv_state = InterventionState(level="loader" if cfg.train_loader else "forward")
         self.t0 = time.perf_counter()
         self.progress = ProgressFile(cfg.progress_out, cfg.progress_interval_s)
-        self.busy = False
-        self.status = "running"
+        self.busy, self.status = False, "running"
         self.stop_reason = ""
         self.error: dict | None = None
         self.fast_forward = False
@@ -98,6 +98,7 @@ class Recorder:
             "scored": 0, "padded": 0, "pad_values": [], "pad_frame": None, "rows_frame": None,
         }  # fmt: skip
         self.update_intervals = {"observed": 0, "changed": 0, "nonfinite": 0}
+        self.positions = PositionLog()  # read_positions.py: scored in training, read in eval
 
         # models and parameters
         self.models: dict[int, torch.nn.Module] = {}  # top-level modules called from the loop
@@ -475,9 +476,9 @@ class Recorder:
         """Assign a recorded forward or loss call to its phase once known; its batch and
         target go into the phase's batch statistics."""
         if rec.get("phase") is not None:
-            # an evaluation loss call is recorded with its phase: its target is not kept
-            # for the statistics (and must not reach the trace)
-            rec.pop("_target", None)
+            # an evaluation loss call is recorded with its phase: its target only tells
+            # whether it is a value of the inputs (loss_rows.py), and must not reach the trace
+            self.batches.loss_rows.eval_target(rec.pop("_target", None), rec.get("frame"))
             return
         rec["phase"] = phase
         batch = rec.pop("_batch", None)
@@ -496,4 +497,4 @@ class Recorder:
             )
         target = rec.pop("_target", None)
         if target is not None:
-            self.batches.record_target(phase, *target, site=site)
+            self.batches.record_target(phase, *target, site=site, step=rec.get("step", 0))

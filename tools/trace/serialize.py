@@ -13,6 +13,7 @@ from . import class_stream, eval_order, freeze_log, indexed_rows, token_layout
 from .batches import MAX_BLOCK, BatchStats, block_equal_columns
 from .hooks import loader
 from .hooks.module_facts import end_stats
+from .loss_rows import overlap_section
 from .recorder import FORMAT_VERSION, MAX_CURVE, Recorder
 from .tensors import SEEN_FUNCTIONS, frame_dict, frame_key, norm
 
@@ -134,6 +135,7 @@ def trace_dict(rec: Recorder) -> dict:
         "probes": rec.probes,
         "future_probe": rec.future,
         "neighbours": token_layout.summary(rec),
+        "positions": rec.positions.summary(),
         "class_streams": class_stream.serialize(rec),
         "indexed_rows": indexed_rows.serialize(rec),
         "freeze_calls": freezes,
@@ -415,17 +417,6 @@ def _target_order(rec: Recorder) -> dict:
     }
 
 
-def _first_pass(eval_batches: list[tuple[str, list[str], int, int]]) -> dict | None:
-    """Rows drawn and distinct rows in the first evaluation pass (the first site's batches
-    at the first training step it ran at): how often the data repeats itself within one
-    pass, which later passes over the same rows cannot inflate."""
-    if not eval_batches:
-        return None
-    site, _, step, _ = eval_batches[0]
-    fps = [fp for s, batch, k, _ in eval_batches if s == site and k == step for fp in batch]
-    return {"site": site, "drawn": len(fps), "unique": len(set(fps))}
-
-
 def _columns_equal_target(stats: BatchStats, train_sites: set[str]) -> dict:
     """Input columns equal to the target in every training batch compared: read at the
     loss when it names its target, else from the training loaders' (x, y) batches."""
@@ -443,8 +434,6 @@ def _columns_equal_target(stats: BatchStats, train_sites: set[str]) -> dict:
 
 
 def batches_section(stats: BatchStats, train_sites: set[str]) -> dict:
-    train_fps = set(stats.fingerprints["train"])
-    eval_fps = set(stats.fingerprints["eval"])
     return {
         "train": stats.summaries["train"][:60],
         "eval": stats.summaries["eval"][:60],
@@ -456,25 +445,7 @@ def batches_section(stats: BatchStats, train_sites: set[str]) -> dict:
             for model in sorted({k.split(":", 1)[1] for k in stats.moments})
         },
         "eval_site_moments": _site_moments(stats.site_moments),
-        "train_fingerprints": len(stats.fingerprints["train"]),
-        "eval_fingerprints": len(stats.fingerprints["eval"]),
-        "train_unique": len(train_fps),
-        "eval_unique": len(eval_fps),
-        "overlap": len(eval_fps & train_fps),
-        "eval_batches": [
-            {
-                "site": site,
-                "rows": len(set(fps)),
-                "overlap": len(set(fps) & train_fps),
-                "step": step,
-                # the distinct training rows the evaluated module received, and how many
-                # of them this batch holds
-                "module_train_rows": len(stats.train_rows.get(module, ())),
-                "holds_train_rows": len(set(fps) & stats.train_rows.get(module, set())),
-            }
-            for site, fps, step, module in stats.eval_batches
-        ],
-        "eval_first_pass": _first_pass(stats.eval_batches),
+        **overlap_section(stats),
         "targets": _targets(stats),
         "target_values_per_batch": stats.target_hist_per_batch[:200],
         "target_means_per_batch": stats.target_means_per_batch[:200],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from . import token_layout
+from . import read_positions, token_layout
 from .future import future_probe, shift_axis
 from .recorder import Recorder
 from .tensors import frame_dict
@@ -111,6 +111,8 @@ def target_against_input(
         token_layout.next_token_batch(rec, x, axis)
         if ignore is not None:
             _padded_tail(rec, x, y.reshape(x.shape), axis, ignore, frame)
+            with rec.quiet(), torch.no_grad():
+                read_positions.scored(rec.positions, x, y.reshape(x.shape), axis, ignore, frame)
     elif skip is not None:
         s["skipped"] += 1
         s["skip"] = skip

@@ -444,6 +444,7 @@ class Batches(TraceRecord):
     train_unique: int = 0
     eval_unique: int = 0
     overlap: int = 0
+    self_supervised_overlap: int = 0  # left out of overlap: see tools/trace/loss_rows.py
     eval_batches: list[EvalBatch] = Field(default_factory=list)
     eval_first_pass: PassRows | None = None
     targets: dict[str, TargetStats] = Field(default_factory=dict)

@@ -18,6 +18,7 @@ from torch_investigate.tools.tracefile.contract import OMITTED_WHEN
 from torch_investigate.tools.tracefile.eval_records import EvalOrder, EvalOutside, EvalValues
 from torch_investigate.tools.tracefile.freeze_records import FreezeCalls
 from torch_investigate.tools.tracefile.mask_records import DifferenceMask
+from torch_investigate.tools.tracefile.position_records import Positions
 from torch_investigate.tools.tracefile.probe_records import (
     ClassStream,
     ForwardProbe,
@@ -239,6 +240,7 @@ class Trace(TraceRecord):
     probes: dict[str, ForwardProbe] = Field(default_factory=dict)
     future_probe: FutureProbe | None = None
     neighbours: Neighbours | None = None  # tools/trace/token_layout.py
+    positions: Positions = Field(default_factory=Positions)  # tools/trace/read_positions.py
     class_streams: dict[str, ClassStream] = Field(default_factory=dict)  # per training loss site
     indexed_rows: list[IndexedRows] = Field(default_factory=list)  # full-graph evaluation rows
     freeze_calls: FreezeCalls = Field(default_factory=FreezeCalls)  # requires_grad_ call paths

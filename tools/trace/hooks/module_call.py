@@ -12,7 +12,15 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .. import difference_mask, indexed_rows, shadow_eval, target_order, term_marks, train_rows
+from .. import (
+    difference_mask,
+    indexed_rows,
+    read_positions,
+    shadow_eval,
+    target_order,
+    term_marks,
+    train_rows,
+)
 from ..interventions import batch, reference_model, training
 from ..mode import under_transform
 from ..probes import forward_probes
@@ -72,7 +80,7 @@ def install(rec: Recorder, undo: Undo) -> None:
             rec.stack.pop()
         if role == "model":
             out = reference_model.replaced_output(rec, args, kwargs, out)
-            _model_output(rec, self, out)
+            _model_output(rec, self, out, args, kwargs)
         return out
 
     nn.Module.__call__ = call
@@ -261,7 +269,7 @@ def _resolve_feeders(rec: Recorder, tensors: list[torch.Tensor], grad: bool) -> 
 
 
 @guarded
-def _model_output(rec: Recorder, module: nn.Module, output) -> None:
+def _model_output(rec: Recorder, module: nn.Module, output, args: tuple, kwargs: dict) -> None:
     outs = tensors_in(output)
     for t in outs:
         t._ti_out = True
@@ -270,6 +278,7 @@ def _model_output(rec: Recorder, module: nn.Module, output) -> None:
     if not rec.stack:  # a top-level model's output
         rec.last_output_eval = not torch.is_grad_enabled() or not module.training
         shadow_eval.evaluated(rec, outs)
+        read_positions.evaluated(rec.last_output_eval, args, kwargs, output)
     if record is None:
         return
     term_marks.nograd_forward(rec, outs, record.get("frame"), module)

@@ -1,11 +1,13 @@
 """Op-level interventions applied by the function mode: at a training loss call (swap
 the arguments, strip a probability op, reshape a broadcasting input, fixed or shuffled
-targets) and at a graph cut inside the training forward (keep the graph)."""
+targets, masked next-token positions scored) and at a graph cut inside the training
+forward (keep the graph)."""
 
 from __future__ import annotations
 
 import torch
 
+from ..future import shift_axis
 from ..loss_kinds import REGRESSION
 from ..ops import tag_of
 from ..recorder import Recorder
@@ -40,6 +42,30 @@ def loss_operands(rec: Recorder, name: str, inp: torch.Tensor, tgt: torch.Tensor
         applied.append("fix_broadcast")
     tgt = fixed_target(rec, inp, tgt, site)
     return inp, tgt, applied
+
+
+def scored_positions(rec: Recorder, tgt: torch.Tensor, ignore: int | None):
+    """score_positions ("axis:p,q"): the next-token target with those positions scored
+    where it ignored them, each given the input's next token (read_positions.py); None
+    when the target is not the model's token input moved one position along that axis
+    (another loss of the program)."""
+    spec, x = rec.iv.score_positions, rec.last_input
+    axis, _, listed = spec.partition(":")
+    if not spec or ignore is None or not isinstance(x, torch.Tensor) or x.dim() != 2:
+        return None
+    if x.is_floating_point() or tgt.is_floating_point() or x.numel() != tgt.numel():
+        return None
+    y = tgt.detach().reshape(x.shape)
+    if shift_axis(x, y) != int(axis):
+        return None
+    y = y.clone()
+    n = int(x.shape[int(axis)])
+    for p in (int(p) for p in listed.split(",") if p):
+        if 0 <= p < n - 1:
+            at, nxt = y.select(int(axis), p), x.select(int(axis), p + 1)
+            hidden = at == ignore
+            at[hidden] = nxt[hidden].to(y.dtype)
+    return y.reshape(tgt.shape)
 
 
 def renormalizing(rec: Recorder, args: tuple) -> tuple:
