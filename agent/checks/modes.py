@@ -280,6 +280,21 @@ def metrics(session: Session, ev: Evidence) -> None:
     t = usable(session, ev, ()) if not session.options.static_only else None
     if t is None:
         return
+    # the same prediction-against-target layouts broadcast in training too: the model's
+    # output has the wrong shape, stage 3's finding at the loss, and the metric inherits it
+    trained = {
+        _layout(o)
+        for o in t.ops
+        if o.kind == "broadcast"
+        and o.phases.get("train")
+        and not o.deliberate
+        and (o.roles is None or "prediction" in o.roles)
+        and _layout(o) is not None
+    } | {
+        _layout(SimpleNamespace(shapes=[c.input.shape, c.target.shape]))
+        for c in t.train_loss_calls()
+        if c.broadcast_shape is not None
+    }
     bcast = [
         o
         for o in t.ops
@@ -290,6 +305,7 @@ def metrics(session: Session, ev: Evidence) -> None:
         # a prediction against the data: building a mask (positions < lengths) is not one
         and (o.roles is None or "prediction" in o.roles)
         and not o.deliberate
+        and _layout(o) not in trained
     ]
     flat = [o for o in t.ops if o.kind == "argmax_flat"]
     batch_argmax = [
@@ -410,3 +426,12 @@ def _batch_size_literal(session: Session, t: Trace) -> Location | None:
     return (
         places.literal_of(session, ld.frame, "batch_size", position=1) if ld is not None else None
     )
+
+
+def _layout(o) -> tuple | None:
+    """A broadcast's operand shapes with the batch size left out, in either order ([64, 1]
+    against [64] and [500] against [500, 1] are one layout)."""
+    shapes = o.shapes
+    if not shapes or not all(isinstance(x, list) and x for x in shapes):
+        return None
+    return tuple(sorted(tuple(x[1:]) + (len(x),) for x in shapes))
