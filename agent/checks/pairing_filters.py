@@ -19,17 +19,15 @@ from typing import TYPE_CHECKING
 
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import baseline_trace
-from torch_investigate.agent.checks.data_pairing import _fit_pairs, full_batch, reference_spec
-from torch_investigate.agent.checks.locations import where
-from torch_investigate.agent.checks.pairing_walks import _better
-from torch_investigate.agent.core.edited import TextEdit, edited_runner
+from torch_investigate.agent.checks.data_pairing import full_batch
+from torch_investigate.agent.checks.pairing_walks import confirm_misaligned, edited_verdict
+from torch_investigate.agent.core.edited import TextEdit
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.checks.base import CheckContext
 from torch_investigate.tools.code.checks.labels import pairing_of
 from torch_investigate.tools.code.checks.walk_filters import FilteredPair, Side, filtered_pairs
-from torch_investigate.tools.records import Observation, Stage
-from torch_investigate.tools.taxonomy import taxonomy
+from torch_investigate.tools.records import Stage
 from torch_investigate.tools.tracefile.trace import Frame, Trace
 
 if TYPE_CHECKING:
@@ -63,16 +61,10 @@ def filtered_apart(session: Session, ev: Evidence, t: Trace) -> bool:
         if tried > MAX_CANDIDATES:
             return False
         changes = [TextEdit(pair.unit.file, *e) for e in edits]
-        base, site = reference_spec(t)
-        written, floor = _fit_pairs(session, t, base, site)
-        with edited_runner(session, changes) as runner:
-            if runner is None:
-                continue
-            edited, _ = _fit_pairs(session, t, base, site, runner=runner)
-        verdict = _better(
-            written,
-            edited,
-            floor,
+        verdict = edited_verdict(
+            session,
+            t,
+            changes,
             edited_as=f"with both arrays built from the elements of `{pair.collection}` that both walks keep",
             meaning="from the first element that only one walk drops, each row is paired with "
             "a later element's target",
@@ -92,20 +84,12 @@ def _confirm(session: Session, ev: Evidence, pair: FilteredPair, new: str, verdi
         f"that drop different elements ({_dropping(pair.first)}; {_dropping(pair.second)}); "
         f"{verdict}"
     )
-    ev.find(
-        "label_misaligned",
-        status="confirmed",
-        confidence="high",
-        evidence=[Observation(source="intervention", text=text, values={"edit": new})],
-        where=where(session, at),
-        why=taxonomy().category("label_misaligned").why,
-        confirm=(
-            f"drop the elements of `{pair.collection}` that either array needs to skip once, "
-            f"before building both (`{new}`), or pair the rows by key, and compare the "
-            "held-out metric"
-        ),
+    confirm = (
+        f"drop the elements of `{pair.collection}` that either array needs to skip once, "
+        f"before building both (`{new}`), or pair the rows by key, and compare the "
+        "held-out metric"
     )
-    ev.item("pairing", "failed", text)
+    confirm_misaligned(session, ev, at, text, new, confirm)
 
 
 def _dropping(s: Side) -> str:

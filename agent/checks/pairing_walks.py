@@ -70,13 +70,7 @@ def walked_apart(session: Session, ev: Evidence, t: Trace) -> bool:
         start, end, old, new = edit
         change_made = TextEdit(wrong.unit.file, start, end, old, new)
         at = Frame(file=wrong.unit.file, line=wrong.place.start_point[0] + 1)
-        base, site = reference_spec(t)
-        written, floor = _fit_pairs(session, t, base, site)
-        with edited_runner(session, [change_made]) as runner:
-            if runner is None:
-                continue
-            edited, _ = _fit_pairs(session, t, base, site, runner=runner)
-        verdict = _better(written, edited, floor)
+        verdict = edited_verdict(session, t, [change_made])
         if verdict is None:
             continue  # the suspicion stays a suspicion
         text = (
@@ -84,18 +78,39 @@ def walked_apart(session: Session, ev: Evidence, t: Trace) -> bool:
             f"(`{old}` at {at}, against the walk at {right.unit.file}:{right.place.start_point[0] + 1}); "
             f"{verdict}"
         )
-        ev.find(
-            "label_misaligned",
-            status="confirmed",
-            confidence="high",
-            evidence=[Observation(source="intervention", text=text, values={"edit": new})],
-            where=where(session, at),
-            why=taxonomy().category("label_misaligned").why,
-            confirm=f"walk the collection as `{new}` at {at} and compare the held-out metric",
-        )
-        ev.item("pairing", "failed", text)
+        confirm = f"walk the collection as `{new}` at {at} and compare the held-out metric"
+        confirm_misaligned(session, ev, at, text, new, confirm)
         return True
     return False
+
+
+def edited_verdict(session: Session, t: Trace, changes: list[TextEdit], **words) -> str | None:
+    """The reference fits run on the program as written and on a copy with `changes`:
+    what shows the copy's pairs transfer clearly better (`_better`, worded by `words`);
+    None when they do not or the copy cannot run."""
+    base, site = reference_spec(t)
+    written, floor = _fit_pairs(session, t, base, site)
+    with edited_runner(session, changes) as runner:
+        if runner is None:
+            return None
+        edited, _ = _fit_pairs(session, t, base, site, runner=runner)
+    return _better(written, edited, floor, **words)
+
+
+def confirm_misaligned(
+    session: Session, ev: Evidence, at: Frame, text: str, new: str, confirm: str
+) -> None:
+    """The confirmed label_misaligned an edit that realigns the pairs proved."""
+    ev.find(
+        "label_misaligned",
+        status="confirmed",
+        confidence="high",
+        evidence=[Observation(source="intervention", text=text, values={"edit": new})],
+        where=where(session, at),
+        why=taxonomy().category("label_misaligned").why,
+        confirm=confirm,
+    )
+    ev.item("pairing", "failed", text)
 
 
 def _better(
