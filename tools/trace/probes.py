@@ -34,9 +34,13 @@ class Restore:
 SEED = 20240  # the RNG state of every probe forward: sampling layers draw the same noise
 
 
-def _rows(outs: list[torch.Tensor], axis: int, n: int, lead: tuple[int, ...]) -> list[torch.Tensor]:
+def _rows(
+    outs: list[torch.Tensor], axis: int, n: int, lead: tuple[int, ...], alt: int = 0
+) -> list[torch.Tensor]:
     """The per-sample outputs with the sample axis moved first. An output flattened over
-    the input's leading axes (a language model's `(T*B, V)`) is unflattened first."""
+    the input's leading axes (a language model's `(T*B, V)`) is unflattened first. An
+    output with several axes of the batch's size (a time-first `[T, B, C]` with T == B)
+    takes its `alt`-th candidate: the input's sample axis first, then the others in order."""
     rows = []
     for o in outs:
         if not o.is_floating_point() or o.dim() == 0:
@@ -44,12 +48,29 @@ def _rows(outs: list[torch.Tensor], axis: int, n: int, lead: tuple[int, ...]) ->
         o = o.detach().float()
         if o.dim() >= 1 and len(lead) >= 2 and o.shape[0] == lead[0] * lead[1] != n:
             o = o.reshape(*lead[:2], *o.shape[1:])
-        ax = axis if o.dim() > axis and o.shape[axis] == n else _axis_of(o, n)
-        if ax is None:
+        candidates = _candidate_axes(o, axis, n)
+        if not candidates:
             continue
+        ax = candidates[min(alt, len(candidates) - 1)]
         # NaN/inf compare as a sentinel: a forward that returns NaN for every input ignores it
         rows.append(torch.nan_to_num(o.movedim(ax, 0), nan=-1234.5, posinf=1e30, neginf=-1e30))
     return rows
+
+
+def _candidate_axes(o: torch.Tensor, axis: int, n: int) -> list[int]:
+    first = [axis] if o.dim() > axis and o.shape[axis] == n else []
+    return first + [d for d in range(o.dim()) if o.shape[d] == n and d not in first]
+
+
+def _alternatives(outs: list[torch.Tensor], axis: int, n: int, lead: tuple[int, ...]) -> int:
+    """How many ways the outputs' sample axis can be read (the most candidates of any)."""
+    most = 1
+    for o in outs:
+        if o.is_floating_point() and o.dim():
+            if len(lead) >= 2 and o.shape[0] == lead[0] * lead[1] != n:
+                o = o.reshape(*lead[:2], *o.shape[1:])
+            most = max(most, len(_candidate_axes(o, axis, n)))
+    return min(most, 3)
 
 
 def _axis_of(t: torch.Tensor, n: int, prefer: int = 0) -> int | None:
@@ -100,11 +121,11 @@ def _others(t: torch.Tensor, b: int) -> torch.Tensor:
     return t[tuple(index)]
 
 
-def _moved(run, args, kwargs, axis: int, n: int, lead: tuple[int, ...], op) -> list[torch.Tensor]:
-    """The outputs for inputs with `op` applied along their sample axis."""
+def _moved(run, args, kwargs, axis: int, n: int, op) -> list[torch.Tensor]:
+    """The raw outputs for inputs with `op` applied along their sample axis."""
     a = map_tensors(args, lambda t: _along(t, axis, n, op))
     k = map_tensors(kwargs, lambda t: _along(t, axis, n, op))
-    return _rows(run(a, k), axis, n, lead)
+    return run(a, k)
 
 
 def _axes(x: torch.Tensor, batch: int | None) -> list[int]:
@@ -113,6 +134,10 @@ def _axes(x: torch.Tensor, batch: int | None) -> list[int]:
     of size two or more."""
     axes = [0] if x.shape[0] >= 2 else []
     axes += [d for d in range(1, x.dim()) if batch and x.shape[d] == batch and x.shape[d] >= 2]
+    if x.shape[0] < 2 and not axes:
+        # one sample first: the later axes are its time steps or features, which the
+        # forward relates by design (a single sequence [1, T, C] fed to an RNN)
+        return []
     axes += [d for d in range(1, min(x.dim(), 3)) if x.shape[d] >= 2 and d not in axes]
     return axes[:3]
 
@@ -150,7 +175,10 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
     loader = rec.loaders.get(rec.current_loader or "", {}) if rec.current_loader else {}
     axes = _axes(x, loader.get("batch_size"))
     if not axes:
-        return {"status": "skipped", "reason": "batch of one sample"}
+        return {
+            "status": "not_applicable",
+            "reason": "the probed training batch holds one sample: there are no other samples for it to influence",
+        }
     lead = tuple(int(d) for d in x.shape[:2])
 
     def run(a, k, seed: int = SEED) -> list[torch.Tensor]:
@@ -177,32 +205,36 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
             )
             for axis in axes:
                 n = int(x.shape[axis])
-                out_a = _rows(plain, axis, n, lead)
-                if not out_a:
+                if not _rows(plain, axis, n, lead):
                     continue
                 inputs_differ = any(
                     not torch.equal(t, _along(t, axis, n, _roll_axis))
                     for t in tensors_in(args) + tensors_in(kwargs)
                     if t.dim() >= 1
                 )
-
-                out_p = _moved(run, args, kwargs, axis, n, lead, _swap0_axis)
-                out_b = (
-                    out_a if stochastic else _moved(run, args, kwargs, axis, n, lead, _roll_axis)
-                )
-                if len(out_b) != len(out_a) or any(
-                    a.shape != c.shape for a, c in zip(out_a, out_b)
-                ):
-                    continue
-                v = _verdict(n, inputs_differ, out_a, out_b, out_p, stochastic=stochastic)
-                v["sample_axis"], v["stochastic"] = axis, stochastic
-                verdicts.append(v)
-                if v["independent"]:
-                    # the sample axis is the first one reordering holds on; a batch of
-                    # another size along it may still change the outputs
-                    if not stochastic and not v["pairwise"]:
-                        _split(v, run, args, kwargs, axis, n, out_a)
-                    return v
+                raw_p = _moved(run, args, kwargs, axis, n, _swap0_axis)
+                raw_b = plain if stochastic else _moved(run, args, kwargs, axis, n, _roll_axis)
+                # an output with another axis of the batch's size (time-first [T, B, C]
+                # with T == B) is read along each: the samples are where reordering holds
+                for alt in range(_alternatives(plain, axis, n, lead)):
+                    out_a = _rows(plain, axis, n, lead, alt)
+                    out_p = _rows(raw_p, axis, n, lead, alt)
+                    out_b = _rows(raw_b, axis, n, lead, alt)
+                    if len(out_b) != len(out_a) or any(
+                        a.shape != c.shape for a, c in zip(out_a, out_b)
+                    ):
+                        continue
+                    v = _verdict(n, inputs_differ, out_a, out_b, out_p, stochastic=stochastic)
+                    v["sample_axis"], v["stochastic"] = axis, stochastic
+                    if alt:
+                        v["output_axis_alternative"] = alt
+                    verdicts.append(v)
+                    if v["independent"]:
+                        # the sample axis is the first one reordering holds on; a batch of
+                        # another size along it may still change the outputs
+                        if not stochastic and not v["pairwise"]:
+                            _split(v, run, args, kwargs, axis, n, out_a, alt)
+                        return v
         except Exception as e:  # noqa: BLE001 - a probe that cannot run is reported, not raised
             return {"status": "error", "reason": f"{type(e).__name__}: {e}"[:300]}
     if not verdicts:
@@ -210,7 +242,7 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
     return verdicts[0]
 
 
-def _split(v: dict, run, args, kwargs, axis: int, n: int, out_a: list) -> None:
+def _split(v: dict, run, args, kwargs, axis: int, n: int, out_a: list, alt: int = 0) -> None:
     """Forward the first half of the batch alone: independent samples get the outputs they
     got in the whole batch. A forward that normalizes over the batch (a softmax or a
     statistic over an axis that merged the samples) is unchanged by reordering the rows
@@ -223,7 +255,7 @@ def _split(v: dict, run, args, kwargs, axis: int, n: int, out_a: list) -> None:
     try:
         a = map_tensors(args, lambda t: _along(t, axis, n, _first(half)))
         k = map_tensors(kwargs, lambda t: _along(t, axis, n, _first(half)))
-        out_h = _rows(run(a, k), axis, half, lead)
+        out_h = _rows(run(a, k), axis, half, lead, alt)
     except Exception:  # noqa: BLE001 - a forward that needs its whole batch is not judged by size
         return
     if len(out_h) != len(out_a) or any(h.shape[1:] != a.shape[1:] for a, h in zip(out_a, out_h)):
