@@ -30,9 +30,8 @@ def attribute_location(session: Session, cls: str, attribute: str) -> Location |
 
     base = attribute.split("[")[0].split(".")[0]
     pattern = re.compile(rf"\bself\.{re.escape(base)}\s*(:[^=]*)?=(?!=)")
-    for sym in session.index.symbols:
-        if sym.qualname not in (f"{cls}.__init__", cls):
-            continue
+    syms = [s for s in session.index.symbols if s.qualname in (f"{cls}.__init__", cls)]
+    for sym in on_path_first(session, syms):
         lines = session.index.lines(sym.file)
         for n in range(sym.line_start, min(sym.line_end, len(lines)) + 1):
             if pattern.search(lines[n - 1]):
@@ -42,13 +41,22 @@ def attribute_location(session: Session, cls: str, attribute: str) -> Location |
     return None
 
 
+def on_path_first(session: Session, items: list, file_of=lambda x: x.file) -> list:
+    """`items` with those in files the run executed or imported first (a repo of several
+    scripts defines a `Model` in each; the one this run built is in a file it ran)."""
+    ran_files = getattr(session, "ran_files", None)  # a bare index (tests, static-only) has none
+    ran = ran_files() if ran_files is not None else set()
+    return sorted(items, key=lambda x: file_of(x) not in ran) if ran else items
+
+
 def init_location(session: Session, cls: str) -> Location | None:
-    sym = next((s for s in session.index.symbols if s.qualname == f"{cls}.__init__"), None)
+    syms = [s for s in session.index.symbols if s.qualname == f"{cls}.__init__"]
+    sym = next(iter(on_path_first(session, syms)), None)
     return Location(file=sym.file, line=sym.def_line, symbol=sym.qualname) if sym else None
 
 
 def static_in(session: Session, *categories: str) -> list[Finding]:
-    return [f for f in session.static_findings if f.category in categories]
+    return on_path_first(session, [f for f in session.static_findings if f.category in categories])
 
 
 def first_static_location(session: Session, *categories: str) -> Location | None:
@@ -68,9 +76,8 @@ def model_location(session: Session, t: Trace) -> Location | None:
     if not t.models:
         return None
     name = t.models[0].class_
-    sym = next(
-        (s for s in session.index.find_symbols("forward") if s.qualname == f"{name}.forward"), None
-    )
+    syms = [s for s in session.index.find_symbols("forward") if s.qualname == f"{name}.forward"]
+    sym = next(iter(on_path_first(session, syms)), None)
     if sym is not None:
         return Location(file=sym.file, line=sym.def_line, symbol=sym.qualname)
     return where(session, t.models[0].frame)

@@ -100,13 +100,24 @@ def held_out_beyond_chance(session: Session, change: dict, reason: str) -> Obser
     return held.model_copy(update={"text": f"{text}; {held.text}"})
 
 
+def _same_defect(f: Finding, statics: list[Finding]) -> list[Finding]:
+    """The static suspicions a runtime finding stands on: of its category, at its line,
+    else in its file; any of its category when the runtime one has no place. A suspicion
+    in another file (a second script with the same slip) stays a finding of its own."""
+    same = [s for s in statics if s.category == f.category]
+    if f.file is None:
+        return same
+    here = [s for s in same if s.file == f.file]
+    return sorted(here, key=lambda s: (s.line != f.line, abs((s.line or 0) - (f.line or 0))))
+
+
 def stage_evidence(session: Session, stage: Stage) -> Evidence:
     ev = run_checks(session, stage)
     ev.findings = [contradicted(f, session) for f in ev.findings]
     statics = [f for f in session.static_findings if f.stage == stage]
     merged: list[Finding] = []
     for f in ev.findings:
-        same = [s for s in statics if s.category == f.category]
+        same = _same_defect(f, statics)
         if same:
             s = same[0]
             update: dict = {

@@ -270,6 +270,12 @@ class Session:
                 seen += [f"{cls.file}:{m}" for m in DATASET_METHODS]
         return list(dict.fromkeys(seen))
 
+    def ran_files(self) -> set[str]:
+        """The repo files the baseline ran code of or imported (empty when it did not run)."""
+        run = self.runner.runs.get("baseline") if self.runner is not None else None
+        files = set(run.trace.loaded_files) if run is not None and run.trace is not None else set()
+        return files | {f.rsplit(":", 1)[0] for f in self.baseline_trace_functions()}
+
     def git(self) -> GitFacts:
         """Git facts, with the recent commits that touched files on the training path."""
         files = {fn.split(":", 1)[0] for fn in self.baseline_trace_functions()}

@@ -7,6 +7,7 @@ here, from the final models, and the ids kept while running are replaced by name
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter
 
 from . import class_stream, eval_order, freeze_log, indexed_rows, token_layout
@@ -15,7 +16,7 @@ from .hooks import loader
 from .hooks.module_facts import end_stats
 from .loss_rows import overlap_section
 from .recorder import FORMAT_VERSION, MAX_CURVE, Recorder
-from .tensors import SEEN_FUNCTIONS, frame_dict, frame_key, norm
+from .tensors import SEEN_FUNCTIONS, frame_dict, frame_key, in_repo, norm, relpath
 
 
 def finish(rec: Recorder) -> dict:
@@ -142,8 +143,20 @@ def trace_dict(rec: Recorder) -> dict:
         "probe_result": rec.probe_result,
         "init_stats": rec.init_stats,
         "seen_functions": sorted(SEEN_FUNCTIONS)[:2000],
+        "loaded_files": loaded_files(),
         "warnings": rec.warnings[:50],
     }
+
+
+def loaded_files() -> list[str]:
+    """The repo's Python files this run imported or ran as its script: a second script
+    of the repo that never ran is not where this run's defect is."""
+    files = set()
+    for m in list(sys.modules.values()):
+        f = getattr(m, "__file__", None)
+        if isinstance(f, str) and f.endswith(".py") and in_repo(f):
+            files.add(relpath(f))
+    return sorted(files)[:2000]
 
 
 def _resolve_pending(rec: Recorder) -> None:

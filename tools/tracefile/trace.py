@@ -250,6 +250,7 @@ class Trace(TraceRecord):
     detail_windows: list[DetailWindow] = Field(default_factory=list)
     update_intervals: UpdateIntervals | None = None
     seen_functions: list[str] = Field(default_factory=list)
+    loaded_files: list[str] = Field(default_factory=list)  # repo .py files the run imported
     warnings: list[TraceWarning] = Field(default_factory=list)
 
     # ---- views used by the stage checks -------------------------------------------
