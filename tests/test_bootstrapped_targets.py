@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses
-from torch_investigate.agent.checks.optimization import capacity
+from torch_investigate.agent.checks.capacity import capacity
 from torch_investigate.tools.records import Stage
 
 

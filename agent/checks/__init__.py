@@ -2,6 +2,7 @@
 
 from torch_investigate.agent.checks import (  # noqa: F401
     autograd,
+    capacity,
     data,
     data_holdout,
     data_pairing,

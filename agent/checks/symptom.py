@@ -334,6 +334,7 @@ def _classify(session: Session, ev: Evidence, t: Trace) -> None:
             f"{', '.join(names)}; each phase judged on its own curve: {others}) "
         )
     ev.facts.symptom = symptom
+    ev.facts.phase_symptoms = tuple(j[2] for j in judged) if len(phases) > 1 else ()
     # the verdicts read smoothed ends; the text states the runs table's statistics
     text = (
         f"{symptom}: {where}first loss {fmt(stats.first_recorded)}, settled {fmt(stats.settled)} "

@@ -24,6 +24,8 @@ class StageFacts:
     # stage 1
     symptom: str | None = None  # a taxonomy symptom id: what stage 1 read from the run
     symptom_evidence: str = ""  # the curve in words, as stage 1 read it
+    # a run of several phases (an optimizer rebuilt, a warm-up): each phase's symptom
+    phase_symptoms: tuple[str, ...] = ()
     chance: float | None = None  # the first loss an uninformed classifier would show
     failure: Failure | None = None  # the sandbox's failure when the path could not run
     # stage 2: the pairing test could not run because no reference fit learned the pool

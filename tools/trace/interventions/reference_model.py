@@ -41,7 +41,37 @@ def replaced_output(rec: Recorder, args, kwargs, out):
     if net is None:
         return out
     with rec.quiet():
-        return net(x.detach().reshape(x.shape[0], -1).float()).reshape(out.shape).to(out.dtype)
+        y = net(x.detach().reshape(x.shape[0], -1).float()).reshape(out.shape)
+        return _in_range(y, rec.iv_state.reference_net_range).to(out.dtype)
+
+
+def _range(out: torch.Tensor) -> str:
+    """What values the model's own output takes, for the stand-in to take the same: a
+    loss that expects probabilities (BCELoss after a sigmoid, NLLLoss after log_softmax)
+    rejects or misreads a raw score. `simplex`: rows of non-negative values summing to
+    one; `log_simplex`: their logarithms; `unit`: each value in [0, 1]; `` otherwise."""
+    o = out.detach().float()
+    if not torch.isfinite(o).all():
+        return ""
+    if o.dim() >= 2 and o.shape[-1] > 1:
+        if (o >= 0).all() and torch.allclose(o.sum(-1), torch.ones(()), atol=1e-3):
+            return "simplex"
+        if (o <= 0).all() and torch.allclose(o.logsumexp(-1), torch.zeros(()), atol=1e-3):
+            return "log_simplex"
+    # a few raw scores near zero may all fall in [0, 1] by chance; many do not
+    if o.numel() >= 8 and (o >= 0).all() and (o <= 1).all():
+        return "unit"
+    return ""
+
+
+def _in_range(y: torch.Tensor, kind: str) -> torch.Tensor:
+    if kind == "simplex":
+        return y.softmax(-1)
+    if kind == "log_simplex":
+        return y.log_softmax(-1)
+    if kind == "unit":
+        return y.sigmoid()
+    return y
 
 
 def step(rec: Recorder) -> None:
@@ -70,4 +100,5 @@ def _net(rec: Recorder, x: torch.Tensor, out: torch.Tensor) -> nn.Module | None:
         )  # fmt: skip
         st.reference_net_opt = torch.optim.Adam(net.parameters(), lr=rec.iv.reference_lr or 1e-3)
     st.reference_net, st.reference_net_shape = net, (fin, fout)
+    st.reference_net_range = _range(out)
     return net

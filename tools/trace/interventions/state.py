@@ -39,6 +39,7 @@ class InterventionState:
     reference_net: torch.nn.Module | None = None
     reference_net_opt: object | None = None
     reference_net_shape: tuple | None = None
+    reference_net_range: str = ""  # the model's output range the stand-in keeps (_range)
     saved_groups: list | None = None  # (lr, weight_decay) per group, restored after step
     added_missing: bool = False  # add_missing_params runs once
     unfrozen: bool = False  # unfreeze_params runs once
