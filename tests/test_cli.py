@@ -122,7 +122,7 @@ def test_no_training_command_is_inconclusive(tmp_path):
     ("body", "expect"),
     [
         ("import urllib.request\nurllib.request.urlopen('http://example.com/data.csv')", "network"),
-        ("import time\nwhile True:\n    time.sleep(1)", "timed out"),
+        ("import time\nwhile True:\n    time.sleep(1)", "--timeout S"),
         ("import not_a_real_package_xyz", "not_a_real_package_xyz"),
         ("torch.cuda.get_device_name(0)", "GPU"),
     ],

@@ -164,7 +164,15 @@ def exit_code(report, failure, training_ran: bool, static_only: bool, policy) ->
         and failure.kind in ENVIRONMENT_FAILURES
         and not any(s.verdict == "defect" for s in report.stages)
     ):
-        typer.echo(f"investigate: the training command could not run: {failure.message}", err=True)
+        hint = (
+            "; a slow run (a long first evaluation, data preparation, large steps on the "
+            "CPU) gets more time with --timeout S and fewer steps with --steps N"
+            if failure.kind == "timeout"
+            else ""
+        )
+        typer.echo(
+            f"investigate: the training command could not run: {failure.message}{hint}", err=True
+        )
         code = EXIT_INCONCLUSIVE
     elif report.command is None and not static_only:
         typer.echo(f"investigate: {report.command_note}", err=True)
