@@ -10,8 +10,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from torch_investigate.agent.checks.base import Evidence
-from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses
 from torch_investigate.agent.checks.capacity import capacity
+from torch_investigate.agent.checks.loss_operands import cross_broadcast_losses
 from torch_investigate.tools.records import Stage
 
 

@@ -84,3 +84,49 @@ def test_targets_per_pixel_have_no_chance_model(monkeypatch):
     ev = _check(Batches(target_values_per_batch=masks, target_one_per_row=False))
     assert not found and ev.items["class_balance"][0] == "passed"
     assert data._single_class_by_chance(masks)[1] < 1e-6  # what the chance model would say
+
+
+def _gan_calls(*made: str):
+    from torch_investigate.tools.tracefile.records import Frame
+
+    def call(site: str, from_model: bool):
+        file, line = site.split(":")
+        return SimpleNamespace(
+            frame=Frame(file=file, line=int(line)),
+            target=SimpleNamespace(made_in_code=False, from_model=from_model),
+        )
+
+    return [call(s, s in made) for s in ("gan.py:66", "gan.py:73")]
+
+
+def test_a_target_the_critic_computes_is_no_order_of_the_data(monkeypatch):
+    """Round 26's generator matches the critic's mean features of real samples, which rise
+    as the critic trains: the means of that target are no data in target order."""
+    import torch_investigate.agent.checks.data as data
+
+    found = []
+    monkeypatch.setattr(data, "_unshuffled", lambda session, ev, t, text: found.append(text))
+    means = [0.1 * k for k in range(12)]
+    batches = Batches(target_means_per_batch=means, target_mean_sites=["gan.py:73"] * 12)
+
+    def run(calls):
+        trace = SimpleNamespace(
+            ran_training=True,
+            batches=batches,
+            train_loader=lambda: None,
+            class_streams={},
+            train_loss_calls=lambda: calls,
+        )
+        session = SimpleNamespace(
+            options=SimpleNamespace(static_only=False, steps=200),
+            baseline=lambda: SimpleNamespace(trace=trace),
+            static_findings=[],
+        )
+        ev = Evidence(Stage.DATA)
+        class_balance(session, ev)
+        return ev
+
+    run(_gan_calls("gan.py:73"))
+    assert not found
+    run(_gan_calls())  # the same means from the data's own targets are in order
+    assert found and "rises in 11 of 11" in found[0]

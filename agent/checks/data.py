@@ -353,7 +353,7 @@ def class_balance(session: Session, ev: Evidence) -> None:
         [h for h in stream if h and sum(h.values()) >= 4] for stream in t.batches.target_streams()
     ]
     hists = max(streams, key=lambda hs: (len(_classes(hs)) >= 2, len(hs)), default=[])
-    means = t.batches.target_means_per_batch
+    means = _data_means(t)
     overall = _classes(hists)
     loader = t.train_loader()
     shuffle = (
@@ -417,6 +417,25 @@ def class_balance(session: Session, ev: Evidence) -> None:
         "not_applicable",
         f"too few training batches ({max(len(hists), len(means))}) or target values to judge",
     )
+
+
+def _data_means(t) -> list[float]:
+    """The per-batch target means of the loss call that reads targets from the data, the
+    longest such stream: a GAN's constant real and fake labels and a generator's target
+    computed by the critic (which moves as the critic trains) are no order of the data."""
+    means, sites = t.batches.target_means_per_batch, t.batches.target_mean_sites
+    if not sites or len(sites) != len(means):
+        return means  # an older trace: one stream
+    made = {
+        f"{c.frame.file}:{c.frame.line}"
+        for c in t.train_loss_calls()
+        if c.frame is not None and (c.target.made_in_code or c.target.from_model)
+    }
+    streams: dict[str, list[float]] = {}
+    for m, site in zip(means, sites, strict=True):
+        if site not in made:
+            streams.setdefault(site, []).append(m)
+    return max(streams.values(), key=len, default=[])
 
 
 # Batches ordered by class: most of them (each such step then chases one class) hold a

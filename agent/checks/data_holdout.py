@@ -317,6 +317,13 @@ def _leakage(session: Session, ev: Evidence, t: Trace) -> None:
             if on_train
             else ""
         )
+        if b.transformed_overlap:
+            note += (
+                f"; {b.transformed_overlap} held-out rows equal training rows only as the "
+                "program transformed them after cutting them from their source (the rows "
+                "they were made from are other samples: an augmentation that maps one "
+                "sample onto another, as a board's symmetries do)"
+            )
         if b.self_supervised_overlap:
             note += (
                 f"; {b.self_supervised_overlap} held-out rows were trained on only under a "

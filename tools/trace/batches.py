@@ -35,6 +35,13 @@ class BatchStats:
         # under no_grad trained the head, not the encoder.
         self.train_rows: dict[int, set[str]] = {}
         self.loss_rows = LossRows()  # the training loss each training row reached
+        # training rows as the program fed them, from batches it did not transform after
+        # cutting them; the rows those it did transform were made from; and the
+        # transformed rows (an augmentation permuting a board's cells lands one position
+        # on another: a held-out row equal to one of those is no training sample)
+        self.plain_rows: set[str] = set()
+        self.origin_rows: set[str] = set()
+        self.transformed_rows: set[str] = set()
         # "phase:model" -> [per-feature sums, per-feature sums of squares, rows]
         self.moments: dict[str, list] = {}
         # "model\0call site" -> the same, for evaluation inputs per call site
@@ -45,6 +52,7 @@ class BatchStats:
         self.target_hist_per_batch: list[dict] = []
         self.target_means_per_batch: list[float] = []
         self.target_sites_per_batch: list[str] = []  # the loss call each histogram is from
+        self.target_mean_sites: list[str] = []  # the loss call each mean is from
         # every training target held one value per row (a class per sample, not per pixel
         # or token): only then are a batch's rows independent draws of its classes
         self.target_one_per_row = True
@@ -77,9 +85,16 @@ class BatchStats:
         step: int = 0,
         module: int = 0,
         learns: bool = True,
+        origin: list[str] | None = None,
     ) -> None:
         if not tensors:
             return
+        if phase == "train" and len(self.plain_rows) + len(self.origin_rows) < MAX_FINGERPRINTS:
+            if origin:
+                self.origin_rows.update(origin)
+                self.transformed_rows.update(fingerprints)
+            else:
+                self.plain_rows.update(fingerprints)
         self.loss_rows.inputs(phase, tensors, fingerprints, step)
         if phase == "eval" and fingerprints and len(self.eval_batches) < MAX_EVAL_BATCHES:
             self.eval_batches.append((site, fingerprints, step, module))
@@ -87,6 +102,8 @@ class BatchStats:
             rows = self.train_rows.setdefault(module, set())
             if len(rows) < MAX_FINGERPRINTS:
                 rows.update(fingerprints)
+                # a train-set score on the clean rows a noisy batch was made from
+                rows.update(origin or ())
         x = tensors[0]
         summaries = self.summaries[phase]
         if len(summaries) < MAX_SUMMARIES:
@@ -130,6 +147,7 @@ class BatchStats:
             self.target_one_per_row &= target.dim() <= 1 or target.numel() == target.shape[0]
             if s.get("mean") is not None:
                 self.target_means_per_batch.append(s["mean"])
+                self.target_mean_sites.append(site)
         acc = self.target_moments.setdefault(
             phase, {"n": 0, "values": Counter(), "min": math.inf, "max": -math.inf}
         )

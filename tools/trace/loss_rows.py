@@ -144,6 +144,14 @@ def overlap_section(stats: BatchStats) -> dict:
     """The held-out batches' rows among the training rows, without the rows set aside."""
     aside = stats.loss_rows.set_aside()
     seen = set(stats.fingerprints["train"])
+    if stats.transformed_rows:
+        # rows that exist in training only as the program's transform of other rows are
+        # not the samples it trained on: the rows they were made from are
+        made = stats.plain_rows | stats.origin_rows
+        only_made = stats.transformed_rows - made
+        seen = (seen - only_made) | stats.origin_rows
+    else:
+        only_made = set()
     train_fps = seen - aside
     eval_fps = set(stats.fingerprints["eval"])
     return {
@@ -154,6 +162,8 @@ def overlap_section(stats: BatchStats) -> dict:
         "overlap": len(eval_fps & train_fps),
         # held-out rows seen in training only under a loss whose target is an input value
         "self_supervised_overlap": len(eval_fps & (seen & aside)),
+        # held-out rows equal to training rows only as the program transformed them
+        "transformed_overlap": len(eval_fps & only_made),
         "eval_batches": [
             {
                 "site": site,

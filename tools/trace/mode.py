@@ -261,6 +261,8 @@ class TraceMode(TorchFunctionMode):
             self._tag_prob(PROB_OPS[name], out, a0, args, kwargs)
         elif name in PASSTHROUGH:
             self._passthrough(name, func, args, kwargs, a0, out)
+        if self.rec.depth == 0 and hasattr(a0, "_ti_row_source"):
+            train_rows.keeps_rows(name, a0, args, out)
         # the operand on the gradient's path speaks first: a broadcast that made the data
         # (a grid minus centres, before training) must not hide one inside the loss
         tagged = [a for a in args[:2] if isinstance(a, torch.Tensor) and hasattr(a, "_ti_bcast")]

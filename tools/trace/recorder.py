@@ -494,6 +494,7 @@ class Recorder:
                 step=rec.get("step", 0),
                 module=rec.pop("_module", 0),
                 learns=rec.get("grad_enabled", True),
+                origin=rec.pop("_origin_fps", None),
             )
         target = rec.pop("_target", None)
         if target is not None:

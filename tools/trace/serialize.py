@@ -464,6 +464,7 @@ def batches_section(stats: BatchStats, train_sites: set[str]) -> dict:
         "target_means_per_batch": stats.target_means_per_batch[:200],
         "target_one_per_row": stats.target_one_per_row,
         "target_sites_per_batch": stats.target_sites_per_batch[:200],
+        "target_mean_sites": stats.target_mean_sites[:200],
         "column_target_corr": {
             str(j): r["min_abs_corr"] for j, r in stats.column_target.items() if r["n"] >= 2
         },

@@ -26,6 +26,50 @@ def cut(a0, index, out) -> None:
         and a0.dim() >= 1
     ):
         out._ti_cut_from = _key(a0)
+        if index.dtype in (torch.int64, torch.int32, torch.bool) and out.dim() >= 1:
+            out._ti_row_source = (a0, index)
+
+
+def keeps_rows(name: str, a0, args, out) -> None:
+    """An op that keeps each row where it was (a column selection `x[:, cols]`, a dtype
+    or device conversion) carries the rows' source on: an augmentation that permutes a
+    batch's columns still holds the rows it was cut from."""
+    src = getattr(a0, "_ti_row_source", None)
+    if src is None or not isinstance(out, torch.Tensor) or out.dim() < 1:
+        return
+    if out.shape[0] != a0.shape[0]:
+        return
+    if name == "__getitem__":
+        index = args[1] if len(args) > 1 else None
+        if not (isinstance(index, tuple) and index and index[0] == slice(None)):
+            return
+    elif name in ELEMENTWISE:
+        if out.shape != a0.shape:
+            return
+    elif name not in ROW_KEEPING:
+        return
+    out._ti_row_source = src
+
+
+ROW_KEEPING = {"float", "double", "to", "contiguous", "clone", "detach", "type"}
+# noise added, a scale applied: each row stays the row it was
+ELEMENTWISE = {
+    "add", "sub", "mul", "div", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__",
+    "__rmul__", "__truediv__", "clamp", "clip",
+}  # fmt: skip
+
+
+def origin_rows(x: torch.Tensor) -> torch.Tensor | None:
+    """The rows a training input was made from when the program transformed them after
+    cutting them (`x[b][:, perm]`): None when it was not cut, or is those rows as cut."""
+    src = getattr(x, "_ti_row_source", None)
+    if src is None:
+        return None
+    a0, index = src
+    rows = a0[index]
+    if rows.shape[0] != x.shape[0] or (rows.shape == x.shape and torch.equal(rows, x)):
+        return None
+    return rows
 
 
 def dataset_tensors(rec: Recorder, dataset, site: str) -> None:

@@ -445,6 +445,7 @@ class Batches(TraceRecord):
     eval_unique: int = 0
     overlap: int = 0
     self_supervised_overlap: int = 0  # left out of overlap: see tools/trace/loss_rows.py
+    transformed_overlap: int = 0  # left out of overlap: equal only to transformed rows
     eval_batches: list[EvalBatch] = Field(default_factory=list)
     eval_first_pass: PassRows | None = None
     targets: dict[str, TargetStats] = Field(default_factory=dict)
@@ -453,6 +454,7 @@ class Batches(TraceRecord):
     # the training loss call (`file:line`) each histogram above is from: a GAN's real
     # and fake labels are two constant streams, not one label stream in class order
     target_sites_per_batch: list[str] = Field(default_factory=list)
+    target_mean_sites: list[str] = Field(default_factory=list)  # the call of each mean
     # every training target held one value per row (None: an older trace)
     target_one_per_row: bool | None = None
 

@@ -218,6 +218,12 @@ def _record_forward(rec: Recorder, module: nn.Module, tensors: list, grad: bool)
             fps = row_fingerprints(rows) if rows is not None else []
             # kept until the phase is known (Recorder.resolve_phase)
             record["_batch"] = ([t.detach() for t in tensors[:4]], fps)
+            with rec.quiet():
+                origin = train_rows.origin_rows(tensors[0]) if grad and tensors else None
+            if origin is not None:
+                # the rows this batch was made from, before the program transformed them
+                made_from = joint_rows([origin, *tensors[1:]])
+                record["_origin_fps"] = row_fingerprints(made_from) if made_from is not None else []
             # the tensors themselves, not their ids: an id is reused once a tensor is freed
             record["_inputs"] = list(tensors)
             rec.forwards.append(record)
