@@ -67,10 +67,22 @@ class Evidence:
         detector: str = "",
         stage: Stage | None = None,
     ) -> Finding:
-        for f in self.findings:  # the same defect seen from a second site or check
+        for i, f in enumerate(self.findings):  # the same defect seen from a second site or check
             if f.category == category and (
                 where is None or (f.file, f.line) == (where.file, where.line)
             ):
+                if status == "confirmed" and f.status != "confirmed":
+                    # a second check proves what the first only suspected: its observation
+                    # confirms the finding, with both checks' evidence
+                    f = f.model_copy(
+                        update={
+                            "status": status,
+                            "confidence": confidence,
+                            "evidence": [*f.evidence, *evidence],
+                            "detector": f"{f.detector}+{detector or f'runtime.{category}'}",
+                        }
+                    )
+                    self.findings[i] = f
                 return f
         cat_stage = (
             Stage(taxonomy().category(category).stage) if category != "other" else self.stage
