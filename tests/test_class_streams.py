@@ -8,6 +8,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from torch_investigate.agent.checks.base import Evidence
+from torch_investigate.agent.checks.class_order import single_class_by_chance
 from torch_investigate.agent.checks.data import class_balance
 from torch_investigate.tools.records import Stage
 from torch_investigate.tools.tracefile.records import Batches
@@ -83,7 +84,7 @@ def test_targets_per_pixel_have_no_chance_model(monkeypatch):
     masks = [{"0": 4096}] * 13 + [{"0": 4000, "1": 96}] * 12
     ev = _check(Batches(target_values_per_batch=masks, target_one_per_row=False))
     assert not found and ev.items["class_balance"][0] == "passed"
-    assert data._single_class_by_chance(masks)[1] < 1e-6  # what the chance model would say
+    assert single_class_by_chance(masks)[1] < 1e-6  # what the chance model would say
 
 
 def _gan_calls(*made: str):

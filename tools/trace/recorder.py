@@ -35,8 +35,7 @@ MAX_REPEATED_EVENTS = 48  # of them forwards and loss calls
 
 
 class StopTracing(BaseException):
-    """Raised inside the program to end it once the budget is spent (a BaseException, so
-    that `except Exception:` in user code does not swallow it)."""
+    """Ends the program once the budget is spent (a BaseException: no `except Exception`)."""
 
 
 MAX_FINAL_EVAL_OPS = 20_000  # evaluation ops observed after the step budget, at most

@@ -1,7 +1,5 @@
 """The records a trace is made of: one pydantic model per kind of event the tracer writes
-(the sections the stage checks read as plain dicts are TypedDicts in sections.py). `Trace`
-(tools/tracefile/trace.py) holds them.
-"""
+(sections the checks read as plain dicts are TypedDicts in sections.py), held by `Trace`."""
 
 from __future__ import annotations
 
@@ -451,12 +449,11 @@ class Batches(TraceRecord):
     targets: dict[str, TargetStats] = Field(default_factory=dict)
     target_values_per_batch: list[dict[str, int]] = Field(default_factory=list)
     target_means_per_batch: list[float] = Field(default_factory=list)
-    # the training loss call (`file:line`) each histogram above is from: a GAN's real
-    # and fake labels are two constant streams, not one label stream in class order
+    # the loss call (`file:line`) of each histogram, of each mean: a GAN's constant real
+    # and fake labels are streams of their own, not one label stream in class order
     target_sites_per_batch: list[str] = Field(default_factory=list)
-    target_mean_sites: list[str] = Field(default_factory=list)  # the call of each mean
-    # every training target held one value per row (None: an older trace)
-    target_one_per_row: bool | None = None
+    target_mean_sites: list[str] = Field(default_factory=list)
+    target_one_per_row: bool | None = None  # one value per row (None: an older trace)
 
     def target_streams(self) -> list[list[dict[str, int]]]:
         """The training targets' per-batch histograms, one list per loss call site (one
