@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TOPS = ("agent", "tools", "evals", "prompts", "torch_investigate")
 USER_REPOS = ("evals/suite", "evals/repos", "evals/test", "tests/fixtures", "examples")
 # folders of user code (the suites' repos, fixtures, examples), not ours
-NOT_OURS = (*USER_REPOS, "evals/rounds", "evals/real/standins", "evals/real/data")
+NOT_OURS = (*USER_REPOS, "evals/rounds", "evals/practice", "evals/real/standins", "evals/real/data")
 
 
 def modules() -> dict[str, Path]:

@@ -18,6 +18,7 @@ USER_REPOS = (
     "evals/repos",
     "evals/test",
     "evals/rounds",
+    "evals/practice",
     "evals/real/standins",
     "tests/fixtures",
     "examples",
