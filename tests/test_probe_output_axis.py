@@ -55,3 +55,24 @@ def test_a_single_sequence_is_a_batch_of_one_not_a_batch_of_its_steps():
     steps are no samples to reorder (they were read as samples that influence each other)."""
     v = _probe(Decoder(), batch=1, length=6)
     assert v["status"] == "not_applicable" and "one sample" in v["reason"]
+
+
+class Swapped(nn.Module):
+    """A tied autoencoder whose input is reshaped `[B, D] -> [D, B]` and transposed back
+    (the dev suite's reshape_scramble seed): with B == D, rolling a feature column rolls
+    the output's rows, which is no sample axis."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.enc = nn.Linear(16, 8)
+
+    def forward(self, x):
+        x = x.reshape(x.shape[1], x.shape[0]).transpose(0, 1)
+        return torch.sigmoid(self.enc(x) @ self.enc.weight)
+
+
+def test_a_feature_axis_that_reappears_as_the_output_rows_is_no_sample_axis():
+    torch.manual_seed(1)
+    v = forward_probes(Recorder(Config()), Swapped(), (torch.randn(16, 16),), {})
+    assert v["status"] == "ok" and v["independent"] is False

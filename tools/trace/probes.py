@@ -215,8 +215,12 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
                 raw_p = _moved(run, args, kwargs, axis, n, _swap0_axis)
                 raw_b = plain if stochastic else _moved(run, args, kwargs, axis, n, _roll_axis)
                 # an output with another axis of the batch's size (time-first [T, B, C]
-                # with T == B) is read along each: the samples are where reordering holds
-                for alt in range(_alternatives(plain, axis, n, lead)):
+                # with T == B) is read along each: the samples are where reordering holds.
+                # Only for the input's first candidate axis: a feature axis rolled that
+                # reappears as the output's rows is a scramble swapping samples and
+                # features (`x.reshape(d, b).t()`), not samples found elsewhere
+                tries = _alternatives(plain, axis, n, lead) if axis == axes[0] else 1
+                for alt in range(tries):
                     out_a = _rows(plain, axis, n, lead, alt)
                     out_p = _rows(raw_p, axis, n, lead, alt)
                     out_b = _rows(raw_b, axis, n, lead, alt)
