@@ -76,3 +76,32 @@ def test_a_feature_axis_that_reappears_as_the_output_rows_is_no_sample_axis():
     torch.manual_seed(1)
     v = forward_probes(Recorder(Config()), Swapped(), (torch.randn(16, 16),), {})
     assert v["status"] == "ok" and v["independent"] is False
+
+
+class PythonRandomDepth(nn.Module):
+    """jcjohnson's dynamic net: each forward reuses its middle layer a number of times
+    drawn from Python's `random`; every sample goes through the same depth."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.inp, self.mid, self.out = nn.Linear(6, 8), nn.Linear(8, 8), nn.Linear(8, 2)
+
+    def forward(self, x):
+        import random
+
+        h = self.inp(x).clamp(min=0)
+        for _ in range(random.randint(0, 3)):
+            h = self.mid(h).clamp(min=0)
+        return self.out(h)
+
+
+def test_a_depth_drawn_from_python_random_is_no_mixing_of_samples():
+    import random
+
+    random.seed(5)
+    state = random.getstate()
+    torch.manual_seed(1)
+    v = forward_probes(Recorder(Config()), PythonRandomDepth(), (torch.randn(64, 6),), {})
+    assert v["status"] == "ok" and v["independent"] is True
+    assert random.getstate() == state  # the program's own stream is left as it was

@@ -153,7 +153,22 @@ def _adam_fits(session: Session) -> list[tuple[float, tuple]]:
     runs = session.runner.many(
         [{"fixed_batch": True, "reference_lr": lr} for lr in CONTROL_LRS], train_loader=site
     )
-    return [(lr, fixed_batch.fit(r)) for lr, r in zip(CONTROL_LRS, runs, strict=True)]
+    return [
+        (lr, (*fixed_batch.fit(r), _still_falling(r)))
+        for lr, r in zip(CONTROL_LRS, runs, strict=True)
+    ]
+
+
+def _still_falling(run) -> bool:
+    """The fit's loss still falls over its second half (by a tenth of where that half
+    starts): the model has not met a floor, only run out of steps."""
+    raw = [v for v in (run.trace.raw_curve() if run.trace else []) if v is not None]
+    half = raw[len(raw) // 2 :]
+    if len(half) < 8:
+        return False
+    k = max(2, len(half) // 4)
+    start, end = sum(half[:k]) / k, sum(half[-k:]) / k
+    return start - end > 0.1 * abs(start)
 
 
 def _wide_fit(session: Session) -> tuple:
@@ -170,7 +185,9 @@ def _capacity_controls(session: Session, text: str) -> tuple[str, str] | None:
     wide network in the model's place (tools/trace/interventions/reference_model.py).
     (outcome, detail) when the controls decide against capacity or cannot decide; None
     when they show it."""
-    adam = [(lr, f) for lr, f in _adam_fits(session) if f[0] is not None]
+    fits = [(lr, f) for lr, f in _adam_fits(session) if f[0] is not None]
+    adam = [(lr, f[:3]) for lr, f in fits]
+    falling = [lr for lr, f in fits if f[3] and not f[2]]
     good = [(lr, f) for lr, f in adam if fixed_batch.fits_well(f)]
     if good:
         lr, f = good[0]
@@ -180,8 +197,15 @@ def _capacity_controls(session: Session, text: str) -> tuple[str, str] | None:
             f"update) fits the batch: {_fit_words(f)}. It has the capacity; what holds the "
             "fit back is the update (a stage-8 experiment, not a defect of the model)",
         )
-    wide = _wide_fit(session)
     tried = "; ".join(f"Adam lr {lr:g}: {_fit_words(f)}" for lr, f in adam)
+    if falling:
+        return (
+            "not_applicable",
+            f"{text}; with Adam in place of the program's update ({tried}) the model's loss "
+            f"on the batch still falls over the fit's second half (lr {falling[0]:g}): it has "
+            "met no floor, only run out of steps, so the fit cannot judge capacity",
+        )
+    wide = _wide_fit(session)
     if (
         fixed_batch.fits_well(wide)
         and wide[1] is not None

@@ -7,6 +7,9 @@ happened (BatchNorm running statistics are untouched in eval mode).
 
 from __future__ import annotations
 
+import random
+import sys
+
 import torch
 from torch import nn
 
@@ -15,11 +18,15 @@ from .tensors import map_tensors, tensors_in
 
 
 class Restore:
-    """Restores every module's train/eval flag and the RNG state on exit."""
+    """Restores every module's train/eval flag and the RNG states (torch's, Python's and
+    numpy's, which the probe seeds for each forward) on exit."""
 
     def __init__(self, module: nn.Module) -> None:
         self.modes = [(m, m.training) for m in module.modules()]
         self.rng = torch.get_rng_state()
+        self.py = random.getstate()
+        np = sys.modules.get("numpy")
+        self.np = (np, np.random.get_state()) if np is not None else None
 
     def __enter__(self):
         return self
@@ -28,7 +35,21 @@ class Restore:
         for m, training in self.modes:
             m.training = training
         torch.set_rng_state(self.rng)
+        random.setstate(self.py)
+        if self.np is not None:
+            self.np[0].random.set_state(self.np[1])
         return False
+
+
+def _seed_all(seed: int) -> None:
+    """One random state for a probe forward: a forward that draws from Python's `random`
+    (a depth chosen per call, as jcjohnson's dynamic net does) or numpy's is then as
+    repeatable as one that draws from torch's."""
+    torch.manual_seed(seed)
+    random.seed(seed)
+    np = sys.modules.get("numpy")
+    if np is not None:
+        np.random.seed(seed)
 
 
 SEED = 20240  # the RNG state of every probe forward: sampling layers draw the same noise
@@ -182,7 +203,7 @@ def forward_probes(rec: Recorder, module: nn.Module, args: tuple, kwargs: dict) 
     lead = tuple(int(d) for d in x.shape[:2])
 
     def run(a, k, seed: int = SEED) -> list[torch.Tensor]:
-        torch.manual_seed(seed)
+        _seed_all(seed)
         return tensors_in(module(*a, **k))
 
     verdicts = []
