@@ -147,11 +147,15 @@ def _fit_words(f: tuple) -> str:
     return f"{fmt(first)} -> {fmt(last)}{' (diverges)' if diverged else ''}"
 
 
-def _adam_fits(session: Session) -> list[tuple[float, tuple]]:
+def _train_site(session: Session) -> str | None:
     loader = session.baseline().trace.train_loader()
-    site = loader.site if loader else None
+    return loader.site if loader else None
+
+
+def _adam_fits(session: Session) -> list[tuple[float, tuple]]:
     runs = session.runner.many(
-        [{"fixed_batch": True, "reference_lr": lr} for lr in CONTROL_LRS], train_loader=site
+        [{"fixed_batch": True, "reference_lr": lr} for lr in CONTROL_LRS],
+        train_loader=_train_site(session),
     )
     return [
         (lr, (*fixed_batch.fit(r), _still_falling(r)))
@@ -172,9 +176,8 @@ def _still_falling(run) -> bool:
 
 
 def _wide_fit(session: Session) -> tuple:
-    loader = session.baseline().trace.train_loader()
-    site = loader.site if loader else None
-    run = session.runner.get({"fixed_batch": True, "reference_model": True}, train_loader=site)
+    spec = {"fixed_batch": True, "reference_model": True}
+    run = session.runner.get(spec, train_loader=_train_site(session))
     return fixed_batch.fit(run)
 
 

@@ -66,9 +66,7 @@ def _rows(
     for o in outs:
         if not o.is_floating_point() or o.dim() == 0:
             continue
-        o = o.detach().float()
-        if o.dim() >= 1 and len(lead) >= 2 and o.shape[0] == lead[0] * lead[1] != n:
-            o = o.reshape(*lead[:2], *o.shape[1:])
+        o = _unflat(o.detach().float(), n, lead)
         candidates = _candidate_axes(o, axis, n)
         if not candidates:
             continue
@@ -88,10 +86,16 @@ def _alternatives(outs: list[torch.Tensor], axis: int, n: int, lead: tuple[int, 
     most = 1
     for o in outs:
         if o.is_floating_point() and o.dim():
-            if len(lead) >= 2 and o.shape[0] == lead[0] * lead[1] != n:
-                o = o.reshape(*lead[:2], *o.shape[1:])
-            most = max(most, len(_candidate_axes(o, axis, n)))
+            most = max(most, len(_candidate_axes(_unflat(o, n, lead), axis, n)))
     return min(most, 3)
+
+
+def _unflat(o: torch.Tensor, n: int, lead: tuple[int, ...]) -> torch.Tensor:
+    """An output flattened over the input's two leading axes (a language model's
+    `(T*B, V)`) with those axes given back."""
+    if len(lead) >= 2 and o.shape[0] == lead[0] * lead[1] != n:
+        return o.reshape(*lead[:2], *o.shape[1:])
+    return o
 
 
 def _axis_of(t: torch.Tensor, n: int, prefer: int = 0) -> int | None:
