@@ -280,6 +280,29 @@ def test_a_chain_given_with_cmd_runs_what_comes_before_the_training_command(
     info = find_command(tmp_path, "python prep.py && python train.py --epochs 2 && python score.py")
     assert info is not None and info.argv == ["train.py", "--epochs", "2"]
     assert info.setup == [["prep.py"]]
+    assert info.then == [["score.py"]] and "then runs python score.py" in info.reason
+
+
+def test_the_python_commands_after_it_on_a_readme_line_run_after_it(tmp_path: Path) -> None:
+    """`python -m pkg.train && python -m pkg.evaluate`: the evaluation step that loads
+    what training saved runs after it in the same run; a command after `||` does not, nor
+    does a file of the chain that is not in the repo."""
+    readme = (
+        "```bash\npython make.py && python -m pkg.train --epochs 3 && python -m pkg.evaluate "
+        "&& python plot.py || python -m pkg.fallback\n```\n"
+    )
+    write(tmp_path, {"README.md": readme, "pkg/__init__.py": "", "pkg/train.py": TRAIN,
+                     "pkg/evaluate.py": HELPER, "pkg/fallback.py": HELPER, "make.py": HELPER})  # fmt: skip
+    info = find_command(tmp_path)
+    assert info is not None and info.argv == ["-m", "pkg.train", "--epochs", "3"]
+    assert info.setup == [["make.py"]]
+    assert (
+        info.then == [["-m", "pkg.evaluate"]] and "then runs python -m pkg.evaluate" in info.reason
+    )
+    alone = "```bash\npython -m pkg.train\npython -m pkg.evaluate\n```\n"
+    write(tmp_path, {"README.md": alone})
+    info = find_command(tmp_path)
+    assert info is not None and info.argv == ["-m", "pkg.train"] and info.then == []
 
 
 def test_the_data_preparation_lines_above_it_in_its_code_block_run_first(tmp_path: Path) -> None:

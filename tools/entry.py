@@ -69,6 +69,7 @@ class Candidate(BaseModel):
     env: dict[str, str] = Field(default_factory=dict)  # e.g. PYTHONPATH=src for a src layout
     order: int = 0  # position in its source (a README line), for ties
     setup: list[list[str]] = Field(default_factory=list)  # Python run first (make prerequisites)
+    then: list[list[str]] = Field(default_factory=list)  # Python its chain runs after it
 
     def display(self) -> str:
         env = " ".join(f"{k}={v}" for k, v in self.env.items())
@@ -218,7 +219,12 @@ def _demote_preparation(chain: list[_ChainPart]) -> Iterator[Candidate]:
     for part in chain:
         later = [p for p in chain if p.reaches and part.text in p.before]
         if not (later and part.reaches):
-            yield part.candidate
+            after = [p.candidate.argv for p in chain if part.text in p.before]
+            if part.reaches and after:
+                reason = f"{part.candidate.reason}; its chain then runs {shown_commands(after)}"
+                yield part.candidate.model_copy(update={"then": after, "reason": reason})
+            else:
+                yield part.candidate
             continue
         reason = (
             f"{part.candidate.reason}; it runs before {shown_commands([later[-1].candidate.argv])}"
@@ -406,6 +412,9 @@ def rank_candidates(
                 f"{candidate.source}: {' '.join(candidate.argv)} points at nothing in the repo"
             )
             continue
+        then = [argv for argv in candidate.then if _target_exists(root, argv, candidate.env)]
+        if then != candidate.then:
+            candidate = candidate.model_copy(update={"then": then})
         key = tuple(candidate.argv)
         if key not in best or candidate.score > best[key].score:
             best[key] = candidate
@@ -415,24 +424,31 @@ def rank_candidates(
     )
 
 
-def _training_part(root: Path, cmd: str, reaching: Reaching) -> tuple[str, list[list[str]]]:
+def _training_part(
+    root: Path, cmd: str, reaching: Reaching
+) -> tuple[str, list[list[str]], list[list[str]]]:
     """The last command of a chain (`python prep.py && python train.py`) that reaches a
-    training step (else its last Python command), and the Python commands before it."""
+    training step (else its last Python command), the Python commands before it, and
+    those the chain runs after it (`&& python evaluate.py`)."""
     parts = list(chain_parts(cmd))
     if len(parts) == 1:
-        return cmd, []
+        return cmd, [], []
     python = [(line, before) for line, before in parts if invokes_python(line)]
     if not python:
-        return cmd, []
+        return cmd, [], []
+
+    def chosen(line: str, before: list[str]) -> tuple[str, list[list[str]], list[list[str]]]:
+        after = prerequisites([later for later, ahead in python if line in ahead])
+        return line, prerequisites(before), after
+
     for line, before in reversed(python):  # the last: those before it prepare for it
         try:
             argv, env, _ = parse_command(line)
         except EntryError:
             continue
         if reaching.of(_target_file(root, argv, env)) is not None:
-            return line, prerequisites(before)
-    line, before = python[-1]
-    return line, prerequisites(before)
+            return chosen(line, before)
+    return chosen(*python[-1])
 
 
 def find_command(
@@ -444,18 +460,21 @@ def find_command(
     index = index if index is not None else CodeIndex.build(root)
     ranked = rank_candidates(root, index=index)
     if cmd is not None:
-        line, setup = _training_part(root, cmd, Reaching(root, index))
+        line, setup, then = _training_part(root, cmd, Reaching(root, index))
         argv, env, interpreter = parse_command(line)
         if argv[0] != "-m" and not (root / argv[0]).is_file():
             raise EntryError(f"the command runs {argv[0]}, which is not in {root}")
         return Command(
             argv=argv,
             source="--cmd",
-            reason="given by the user" + ("; the commands before it run first" if setup else ""),
+            reason="given by the user"
+            + ("; the commands before it run first" if setup else "")
+            + (f"; its chain then runs {shown_commands(then)}" if then else ""),
             candidates=[c.display() for c in ranked if c.argv != argv],
             env=env,
             interpreter=interpreter,
             setup=setup,
+            then=then,
         )
     if not ranked:
         return None
@@ -467,4 +486,5 @@ def find_command(
         candidates=[c.display() for c in others],
         env=top.env,
         setup=top.setup,
+        then=top.then,
     )

@@ -346,6 +346,9 @@ class CommandInfo(BaseModel):
     # Python commands run once before training, in the run's copy (make prerequisites
     # that build the data): argv lists without the interpreter
     setup: list[list[str]] = Field(default_factory=list)
+    # Python commands the chain runs after the training command (`&& python evaluate.py`),
+    # traced in the same run once training ended
+    then: list[list[str]] = Field(default_factory=list)
 
 
 class RunSummary(BaseModel):

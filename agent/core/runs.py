@@ -125,8 +125,11 @@ class Runner:
         env: dict[str, str] | None = None,
         on_run: RunListener | None = None,
         metric_calls: list[str] | None = None,
+        then: list[list[str]] | None = None,
     ) -> None:
         self.sandbox = sandbox
+        # the commands the chain runs after the training command (an evaluation script)
+        self.then = [list(argv) for argv in then or []]
         # evaluation helpers' calls the baseline probes with a perfect prediction
         self.metric_calls = list(metric_calls or [])
         self.on_run = on_run
@@ -165,6 +168,7 @@ class Runner:
             # evaluation is read through them when the program scores outside torch
             metric_calls=self.metric_calls,
             interventions=tracer_interventions(changes),
+            then=self.then,
         )
 
     def key(self, interventions: dict[str, InterventionValue], steps: int | None = None) -> str:

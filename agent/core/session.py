@@ -30,6 +30,7 @@ from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.checks import run_static_checks
 from torch_investigate.tools.code.checks.base import CheckContext
 from torch_investigate.tools.code.checks.helper_args import metric_calls
+from torch_investigate.tools.command_line import shown_commands
 from torch_investigate.tools.cpu_option import cpu_variants
 from torch_investigate.tools.entry import EntryError, find_command
 from torch_investigate.tools.gitfacts import git_facts
@@ -160,6 +161,11 @@ class Session:
         env = dict(getattr(self.command, "env", {}) or {})
         if self.command.setup:
             self.notes.extend(self.sandbox.prepare(self.command.setup, env))
+        if getattr(self.command, "then", None):
+            self.notes.append(
+                f"after training, its chain runs {shown_commands(self.command.then)} in the "
+                "same traced run (each once the one before it succeeded)"
+            )
         self.runner = self._runner(self.command.argv)
 
     def _runner(self, argv: list[str]) -> Runner:
@@ -173,6 +179,7 @@ class Session:
             env=dict(getattr(self.command, "env", {}) or {}),
             on_run=self.on_run,
             metric_calls=list(self.metric_helpers),
+            then=list(getattr(self.command, "then", []) or []),
         )
 
     @cached_property

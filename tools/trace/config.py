@@ -95,6 +95,9 @@ class Interventions:
 @dataclass
 class Config:
     argv: list[str] = field(default_factory=list)
+    # commands that run after `argv` in the same traced process, as its chain runs them
+    # (`python train.py && python evaluate.py`): each only once the one before it ended
+    then: list[list[str]] = field(default_factory=list)
     out: str = "trace.json"
     max_steps: int = 300  # optimizer steps traced before fast-forward
     detail_steps: int = 25  # steps with per-parameter detail and graph walks

@@ -47,6 +47,21 @@ def _run_program(argv: list[str]) -> None:
         runpy.run_path(script, run_name="__main__")
 
 
+def _run_chain(cfg: Config) -> None:
+    """The command, then each command its chain runs after it (an evaluation script that
+    loads the checkpoint training saved), in this process under the same tracer, as the
+    shell runs them: the next only after the one before it ended with code 0. Each starts
+    from the seeded random streams a fresh process of the run would have."""
+    for n, argv in enumerate([cfg.argv, *cfg.then]):
+        if n and cfg.seed is not None:
+            _seed(cfg.seed + cfg.interventions.reseed)
+        try:
+            _run_program(argv)
+        except SystemExit as e:
+            if n == len(cfg.then) or e.code not in (None, 0):
+                raise
+
+
 def run_traced(config: dict) -> int:
     cfg = Config.from_dict(config)
     set_repo_root(os.getcwd())
@@ -66,7 +81,7 @@ def run_traced(config: dict) -> int:
         mode.__enter__()
     # the program runs in this frame: a crash's traceback starts here
     try:
-        _run_program(cfg.argv)
+        _run_chain(cfg)
         if rec.status == "running":
             rec.status = "completed"
     except StopTracing:
