@@ -89,3 +89,40 @@ def test_an_auc_in_numpy_that_ranks_by_sorting_indices_is_a_metric_bug(tmp_path)
 def test_an_auc_in_numpy_with_true_ranks_is_healthy(tmp_path):
     report = planner_report(tmp_path, AUC.replace("RANKS", "np.argsort(np.argsort(scores))"))
     assert _confirmed(report) == []
+
+
+F1_HELPERS = """import torch
+from torch import nn
+def _count(pred, target, p, t):
+    return int(((pred == p) & (target == t)).sum())
+def confusion(pred, target):
+    return _count(pred, target, 1, 1), _count(pred, target, 1, 0), _count(pred, target, 0, 1)
+def f1(scores, target):
+    tp, fp, fn = confusion(scores > 0, target)
+    return 2 * tp / max(2 * tp + fp + fn, 1)
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(64, 4), (torch.rand(64) > 0.5).float()
+for step in range(5):
+    loss = nn.functional.binary_cross_entropy_with_logits(model(x).squeeze(-1), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    with torch.no_grad():
+        print(f1(model(x).squeeze(-1), y))
+"""
+
+
+def test_the_metric_the_program_reports_is_probed_before_the_helpers_it_calls():
+    """Practice set 01's case07: an F1 helper counting its confusion cells through two
+    inner helpers. Files are read in order, so the inner calls came first and filled the
+    probe's three places (counts, no metric in [0, 1]) before the program's own F1 call."""
+    from torch_investigate.tools.code import CodeIndex
+    from torch_investigate.tools.code.analysis import analysis
+    from torch_investigate.tools.code.checks.base import CheckContext
+    from torch_investigate.tools.code.checks.helper_args import metric_calls
+
+    index = CodeIndex.from_sources({"train.py": F1_HELPERS})
+    calls = metric_calls(CheckContext(index, analysis(index)))
+    assert [helper.rsplit(":", 1)[1] for _, helper in calls] == ["f1", "confusion", "_count"]
+    assert calls[0][0] == "train.py:19:0:1"

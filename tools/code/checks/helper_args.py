@@ -128,19 +128,41 @@ def helper_calls(ctx: CheckContext) -> Iterator[tuple[HelperCall, object]]:
 def metric_calls(ctx: CheckContext, limit: int = 3) -> list[tuple[str, str]]:
     """Calls of a repo function with the model's output and a value that is not, whose
     result no backward reads (an evaluation metric, `dice(logits, mask)`): `file:line:i:j`
-    (i the output's position, j the other's) and the function's `file:line:name`."""
-    found = []
+    (i the output's position, j the other's) and the function's `file:line:name`. The
+    outermost first: a call inside a helper that is itself called so (the counts an F1
+    helper takes of its predictions) is a part of the metric the program reports, probed
+    only when the limit leaves room."""
+    found: list[tuple[str, str, str | None]] = []  # spec, helper, the function it is in
     for unit, call, sym, positional in _repo_function_calls(ctx):
         if _reaches_backward(call) or _compiled(call):
             continue
         for i, j in _model_roles(ctx, unit, positional):
             spec = f"{unit.file}:{sx.line(call)}:{i}:{j}"
-            if all(spec != s for s, _ in found):  # a call nested in another on its line
-                found.append((spec, f"{sym.file}:{sym.def_line}:{sym.qualname}"))
+            if all(spec != s for s, _, _ in found):  # a call nested in another on its line
+                fn = sx.enclosing_function(call)
+                inside = f"{unit.file}:{sx.line(fn)}" if fn is not None else None
+                found.append((spec, f"{sym.file}:{sym.def_line}:{sym.qualname}", inside))
             break
-        if len(found) >= limit:
-            break
-    return found
+    depth = _nesting(found)
+    ranked = sorted(range(len(found)), key=lambda k: (depth[k], k))
+    return [found[k][:2] for k in ranked[:limit]]
+
+
+def _nesting(found: list[tuple[str, str, str | None]]) -> list[int]:
+    """How many metric helper calls each call lies inside: 0 when the function it is in is
+    no helper called with the model's output, else one more than the calls of that helper."""
+    callers: dict[str, list[int]] = {}
+    for k, (_, helper, _) in enumerate(found):
+        callers.setdefault(helper.rsplit(":", 1)[0], []).append(k)
+    depth = [0] * len(found)
+    for _ in range(len(found)):  # settles within as many rounds as there are calls
+        depth = [
+            1 + min((depth[c] for c in callers[inside] if c != k), default=-1)
+            if inside in callers
+            else 0
+            for k, (_, _, inside) in enumerate(found)
+        ]
+    return depth
 
 
 def _compiled(call) -> bool:
