@@ -31,7 +31,7 @@ def test_the_runner_builds_a_typed_config_and_refuses_unknown_changes():
     from torch_investigate.agent.core.runs import Runner
 
     runner = Runner.__new__(Runner)
-    runner.steps, runner.timeout_s, runner.metric_calls = 200, 120.0, []
+    runner.steps, runner.timeout_s, runner.metric_calls, runner.then = 200, 120.0, [], []
     cfg = runner._config({"no_clip": True}, baseline=False, train_loader=None, steps=None)
     assert cfg.interventions.no_clip and cfg.max_steps == 120
     with pytest.raises(UnknownIntervention):

@@ -64,6 +64,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("note_call", "call {value} noted", "the call at {value} noted (prediction against target)"),
         Intervention("swap_call", "call args swapped", "the helper's arguments swapped at the noted call", changes_loss=True),
         Intervention("score_positions", "scored at {value}", "the training loss also scoring the positions {value} (axis:positions) it ignored, each with the input's next token", changes_loss=True),
+        Intervention("unignore_class", "ignored class scored", "the training loss scoring the class its ignore_index left out (ignore_index -100)", changes_loss=True),
         Intervention("reseed", "seeds +{value}", "the run's seeds and the program's own seed calls shifted by {value} (chance alone)"),
     )
 }  # fmt: skip

@@ -11,13 +11,14 @@ from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, usable
 from torch_investigate.agent.checks.effects import compared_steps, intervene
 from torch_investigate.agent.checks.filled_rows import filled_rows
+from torch_investigate.agent.checks.ignored_class import ignored_channel, ignored_real_class
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.loss_operands import one_value_masks, swapped
 from torch_investigate.agent.checks.numbers import fmt, percent_range
 from torch_investigate.agent.checks.padded_targets import scored_padding
 from torch_investigate.agent.checks.unscored_reads import unscored_read
 from torch_investigate.tools.code.names import ADAPTIVE_OPTIMIZERS
-from torch_investigate.tools.records import Stage
+from torch_investigate.tools.records import Observation, Stage
 from torch_investigate.tools.trace.loss_kinds import INDEX_TARGET, REGRESSION
 from torch_investigate.tools.tracefile.trace import LossCall, Trace
 
@@ -311,7 +312,7 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
         text = f"{len(empty)} of {len(calls)} training loss calls keep 0 of {c.total_elements} elements (every target equals ignore_index {c.ignore_index}); the mean over nothing is NaN"
         _mask_finding(session, ev, c, text)
         return
-    real_class = _ignored_real_class(masked)
+    real_class = ignored_real_class(masked)
     if real_class is not None:
         c, share = real_class
         text = (
@@ -319,6 +320,10 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
             f"{fmt(100 * share)}% of training targets are {c.ignore_index} and never contribute to the loss"
         )
         _mask_finding(session, ev, c, text)
+        return
+    channel = ignored_channel(session, masked)
+    if channel is not None:
+        _mask_finding(session, ev, channel[0], channel[1], channel[2])
         return
     # a mask (a boolean selection of the target, or 0/1 weights multiplied into an
     # element-wise loss) that keeps one target value while the batch holds others: the
@@ -381,31 +386,9 @@ def _contributing(session: Session, ev: Evidence, t: Trace, calls: list[LossCall
         )
 
 
-def _ignored_real_class(masked: list[LossCall]) -> tuple[LossCall, float] | None:
-    """ignore_index set to a value that is an ordinary class of 1-D targets (not padding)."""
-    counts: dict[str, int] = {}
-    for c in masked:
-        if len(c.target.shape) != 1 or c.ignored_tail:
-            # per-token targets (flattened or not) whose ignored value ends each sequence:
-            # padding, not a class
-            return None
-        for k, v in (c.target.values or {}).items():
-            counts[k] = counts.get(k, 0) + v
-    if not masked or not counts:
-        return None
-    c = masked[0]
-    n_classes = c.input.shape[1] if len(c.input.shape) >= 2 else 0
-    ignored = str(c.ignore_index)
-    if not (0 <= c.ignore_index < n_classes) or ignored not in counts or len(counts) < 2:
-        return None
-    share = counts[ignored] / sum(counts.values())
-    others = [v for k, v in counts.items() if k != ignored]
-    if counts[ignored] >= 0.5 * (sum(others) / len(others)):
-        return c, share
-    return None
-
-
-def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> None:
+def _mask_finding(
+    session: Session, ev: Evidence, c: LossCall, text: str, held: Observation | None = None
+) -> None:
     ev.find(
         "loss_mask_error",
         status="confirmed",
@@ -413,7 +396,8 @@ def _mask_finding(session: Session, ev: Evidence, c: LossCall, text: str) -> Non
         evidence=[
             runtime(
                 text, c.frame, session, contributing=c.contributing_elements, total=c.total_elements
-            )
+            ),
+            *([held] if held is not None else []),
         ],
         where=(
             where(session, c.module_frame)

@@ -65,6 +65,9 @@ class Interventions:
     # "axis:p,q": next-token targets the training loss ignores at those positions along
     # that axis get the input's next token there (read_positions.py)
     score_positions: str = ""
+    # training index losses that ignore a class the model has an output channel for
+    # (ignore_index in [0, C)) score it: ignore_index -100 instead
+    unignore_class: bool = False
     # "file:line:i:j": that call of a repo helper noted in the run's own copy (call_note.py)
     note_call: str = ""
     swap_call: bool = False  # with note_call: its arguments i and j in each other's places

@@ -83,6 +83,17 @@ def _scored_positions(rec: Recorder, tgt: torch.Tensor, ignore: int | None, appl
     return y
 
 
+def _unignored(rec: Recorder, name: str, ops: _Operands, inp, tgt, applied: list) -> None:
+    """unignore_class: an index loss that ignores a class the model has an output channel
+    for scores it (the default ignore_index, -100)."""
+    ignore = _ignored(name, ops, tgt)
+    if not rec.iv.unignore_class or ignore is None or inp.dim() < 2:
+        return
+    if 0 <= ignore < int(inp.shape[1]):
+        ops.put(4, "ignore_index", -100)
+        applied.append("unignore_class")
+
+
 def loss_call(rec: Recorder, name: str, func, args, kwargs):
     ops = _Operands(args, kwargs)
     inp, tgt = ops.get(0, "input"), ops.get(1, "target")
@@ -108,6 +119,7 @@ def loss_call(rec: Recorder, name: str, func, args, kwargs):
                 _train_correct(rec, inp, tgt)
         inp, tgt, applied = loss_operands(rec, name, inp, tgt, key)
         tgt = _scored_positions(rec, tgt, _ignored(name, ops, tgt), applied)
+        _unignored(rec, name, ops, inp, tgt, applied)
         _keep_for_probes(rec, func, ops, tgt)
         shadow_eval.target_seen(rec, tgt)
         ops.put(0, "input", inp)
