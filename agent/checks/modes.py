@@ -181,6 +181,7 @@ def evaluation_mode(session: Session, ev: Evidence) -> None:
             or where(session, _caller_left_in_train(t, evals, in_train))
             or where(session, in_train[0].other_switched)
             or where(session, in_train[0].train_switched)
+            or _unrun_switch(session, t)
             or first_static_location(session, "train_mode_in_eval")
             or where(session, in_train[0].frame),
             why="evaluation in train mode randomizes predictions (dropout) and leaks evaluation statistics into BatchNorm",
@@ -221,6 +222,26 @@ def _uncalled_switch(session: Session, f: Forward) -> Location | None:
                 symbol = session.index.enclosing_symbol(frame.file, line)
                 return Location(file=frame.file, line=line, symbol=symbol)
     return None
+
+
+def _unrun_switch(session: Session, t: Trace) -> Location | None:
+    """The one `.eval()` written in the files the run executed that never ran (a callback
+    registered for an event the program never fires, a branch it never takes): where the
+    program meant to switch to eval mode. None when there are several, or none."""
+    ran = {(file, line) for file, line in t.eval_switch_lines}
+    files = session.ran_files() if hasattr(session, "ran_files") else set()
+    found = [
+        (unit.file, sx.line(call))
+        for unit in session.index.units.values()
+        if unit.file in files
+        for call in sx.calls_in(unit.tree.root_node, into_scopes=True)
+        if sx.method_name(call) == "eval" and sx.call_args(call) == ([], {})
+        and (unit.file, sx.line(call)) not in ran
+    ]  # fmt: skip
+    if len(set(found)) != 1:
+        return None
+    file, line = found[0]
+    return Location(file=file, line=line, symbol=session.index.enclosing_symbol(file, line))
 
 
 def _caller_left_in_train(t: Trace, evals: list[Forward], in_train: list[Forward]) -> Frame | None:

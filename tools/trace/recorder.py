@@ -102,8 +102,8 @@ class Recorder:
         # models and parameters
         self.models: dict[int, torch.nn.Module] = {}  # top-level modules called from the loop
         self.mode_dependent: dict[int, bool] = {}  # module id -> computes differently by mode
-        # module id -> the program's line that last switched it to eval mode
-        self.mode_off: dict[int, tuple[str, int, str]] = {}
+        self.mode_off: dict[int, tuple[str, int, str]] = {}  # module id -> last eval switch line
+        self.eval_lines: set[tuple[str, int]] = set()  # every program line that switched to eval
         # module id -> (the program's line that last switched it to train mode, the number
         # of backwards by then): a switch with no backward since belongs to what follows
         self.mode_on: dict[int, tuple[tuple[str, int, str], int]] = {}

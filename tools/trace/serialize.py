@@ -131,6 +131,7 @@ def trace_dict(rec: Recorder) -> dict:
             rec.batches, {site for site, info in rec.loaders.items() if info.get("role") == "train"}
         ),
         "train_mode_counts": rec.train_mode_counts,
+        "eval_switch_lines": sorted([file, line] for file, line in rec.eval_lines),
         "detail_windows": rec.detail_windows,
         "update_intervals": rec.update_intervals,
         "probes": rec.probes,

@@ -247,6 +247,7 @@ class Trace(TraceRecord):
     init_stats: list[InitStat] = Field(default_factory=list)
     probe_result: ProbeResult | None = None
     train_mode_counts: TrainModeCounts | None = None
+    eval_switch_lines: list[tuple[str, int]] = Field(default_factory=list)  # lines that ran .eval()
     detail_windows: list[DetailWindow] = Field(default_factory=list)
     update_intervals: UpdateIntervals | None = None
     seen_functions: list[str] = Field(default_factory=list)

@@ -48,6 +48,7 @@ def _record(rec: Recorder, module: nn.Module, mode: bool) -> None:
     rec.mode_on.pop(id(module), None)
     if line is not None:
         rec.mode_off[id(module)] = line
+        rec.eval_lines.add(line[:2])
     else:
         rec.mode_off.pop(id(module), None)
 
