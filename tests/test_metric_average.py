@@ -18,7 +18,7 @@ torch.manual_seed(0)
 x = torch.randn(3000, 10)
 y = (x[:, :3].sum(1) > 0).long()
 train = DataLoader(TensorDataset(x[:2400], y[:2400]), batch_size=50, shuffle=True)
-val = DataLoader(TensorDataset(x[2400:], y[2400:]), batch_size=100)
+val = DataLoader(TensorDataset(x[2400:], y[2400:]), batch_size=60)
 model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 2))
 opt = torch.optim.Adam(model.parameters(), lr=1e-2)
 def evaluate():
@@ -92,6 +92,46 @@ def test_a_count_right_divided_by_the_batches_is_a_metric_bug(tmp_path):
 
 def test_a_count_right_divided_by_the_rows_is_healthy(tmp_path):
     report = planner_report(tmp_path, ACCURACY.replace("DIVISOR", "len(val.dataset)"))
+    assert _confirmed(report) == []
+
+
+MEANS = """import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+torch.manual_seed(0)
+x = torch.randn(3000, 10)
+y = (x[:, :3].sum(1) > 0).long()
+train = DataLoader(TensorDataset(x[:2400], y[:2400]), batch_size=50, shuffle=True)
+val = DataLoader(TensorDataset(x[2400:], y[2400:]), batch_size=60)
+model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 2))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+@torch.no_grad()
+def accuracy():
+    model.eval()
+    acc = 0.0
+    for xb, yb in val:
+        acc += (model(xb).argmax(1) == yb).float().mean().item()
+    model.train()
+    return 100 * acc / DIVISOR
+for epoch in range(5):
+    for xb, yb in train:
+        loss = nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(f"epoch {epoch} val_acc {accuracy():.4f}%")
+"""
+
+
+def test_batch_accuracies_added_up_and_divided_by_the_rows_are_a_metric_bug(tmp_path):
+    """Round 27's case04 spelling: each batch's accuracy added up, divided by
+    `len(loader.dataset)`: the figure is the accuracy over the batch size."""
+    report = planner_report(tmp_path, MEANS.replace("DIVISOR", "len(val.dataset)"))
+    assert [c for c, _, _ in _confirmed(report)] == ["metric_bug"]
+
+
+def test_batch_accuracies_averaged_over_the_batches_are_healthy(tmp_path):
+    report = planner_report(tmp_path, MEANS.replace("DIVISOR", "len(val)"))
     assert _confirmed(report) == []
 
 

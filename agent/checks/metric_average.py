@@ -6,8 +6,9 @@ numbers are compared with both: printing the batches' sums divided by the number
 batches (`total / len(loader)`), or their means divided by the number of rows (`total /
 len(loader.dataset)`), reports a figure off by the batch size. The program's own `==`
 count of an evaluation pass likewise divides to an accuracy over the rows it compared;
-divided by the number of batches instead (`100. * correct / len(loader)`) it prints an
-accuracy no count of rows can give. Only a printed number that equals the wrong average,
+divided by the number of batches instead (`100. * correct / len(loader)`), or its batches'
+accuracies added up and divided by the rows, it prints an accuracy no count of rows can
+give. Only a printed number that equals the wrong average,
 to its printed digits, and no right one, counts."""
 
 from __future__ import annotations
@@ -122,15 +123,21 @@ def _wrong_accuracy(
         right = [m / n, 100 * m / n, float(m), float(n)]
         if any(_matches(r, printed) for r in right[:2]):
             return None  # the program prints its accuracy right somewhere
-        wrong = [w for w in (m / b, 100 * m / b) if all(abs(w - r) > 0.5 * r for r in right)]
+        means = sum(h / c for h, c in calls if c)  # each batch's accuracy, added up
+        ways = {
+            m / b: "the count divided by the number of batches instead of the rows",
+            100 * m / b: "the count divided by the number of batches instead of the rows",
+            means / n: "each batch's accuracy added up and divided by the rows",
+            100 * means / n: "each batch's accuracy added up and divided by the rows",
+        }
+        wrong = [w for w in ways if all(abs(w - r) > 0.5 * r for r in right)]
         hit = next((w for w in wrong if _matches(w, printed)), None)
         shown, hits = shown + bool(wrong), hits + (hit is not None)
         if hit is not None and found is None:
             found = (
                 f"the program's own comparison counts {m} of {n} evaluation rows right in the "
                 f"{b} batch(es) of the pass after {step} steps: an accuracy of "
-                f"{fmt(100 * m / n)}%, but the program prints {fmt(hit)}, the count divided by "
-                "the number of batches instead of the rows"
+                f"{fmt(100 * m / n)}%, but the program prints {fmt(hit)}, {ways[hit]}"
             )
     if found is None or frame is None or 2 * hits <= shown:
         return None
