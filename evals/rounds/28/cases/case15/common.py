@@ -1,0 +1,19 @@
+import torch
+from torch import nn
+
+
+class ForceNet(nn.Module):
+    def __init__(self, n_in, hidden=64):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Linear(n_in, hidden), nn.SiLU(),
+            nn.Linear(hidden, hidden), nn.SiLU(),
+            nn.Linear(hidden, 1),
+        )
+
+    def forward(self, x):
+        return self.body(x).squeeze(-1)
+
+
+def r2(pred, y):
+    return 1.0 - torch.sum((pred - y) ** 2) / torch.sum((y - y.mean()) ** 2)
