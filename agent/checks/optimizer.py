@@ -19,6 +19,7 @@ from torch_investigate.agent.checks.leftover_grads import (
 from torch_investigate.agent.checks.locations import first_static_location, where
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.checks.schedules import stepped_from_two_lines
+from torch_investigate.agent.checks.step_calls import step_not_called
 from torch_investigate.tools.records import Location, Stage
 from torch_investigate.tools.tracefile.trace import Frame, Trace
 
@@ -308,7 +309,7 @@ def updates(session: Session, ev: Evidence) -> None:
             text = (
                 f"{backwards} backward calls and no optimizer.step(): the parameters never change"
             )
-        _step_not_called(session, ev, t, text)
+        step_not_called(session, ev, t, text)
         return
     zero_between = t.counts.get("zero_grad", 0) - t.counts.get("zero_grad_in_step", 0)
     closures = f" (and {t.steps_in_closures} inside step(closure))" if t.steps_in_closures else ""
@@ -322,11 +323,14 @@ def updates(session: Session, ev: Evidence) -> None:
         return
     if backwards >= 8 and steps and steps * 5 <= backwards and zero_between >= backwards * 0.8:
         text = f"{backwards} backward calls{closures} but only {steps} optimizer steps, with zero_grad after every backward: most gradients are thrown away unused"
-        _step_not_called(session, ev, t, text)
+        step_not_called(session, ev, t, text)
         return
     if backwards >= 16 and steps and steps * 8 <= backwards:
         text = f"{backwards} backward calls{closures} but only {steps} optimizer steps: each step applies gradients summed over {backwards // steps} batches (optimizer.step() outside the batch loop?)"
-        _step_not_called(session, ev, t, text)
+        # summed gradients are also what accumulation does on purpose (`loss / accum`, a
+        # step every k micro-batches): only a step after every backward that learns
+        # beyond chance makes the rare step the defect
+        step_not_called(session, ev, t, text, accumulating=True)
         return
     _moved(session, ev, t)
 
@@ -386,23 +390,6 @@ def updated_by_hand(t: Trace) -> list:
         and p.weight_norm_start is not None
         and p.weight_norm_end != p.weight_norm_start
     ]
-
-
-def _step_not_called(session: Session, ev: Evidence, t: Trace, text: str) -> None:
-    eff = intervene(
-        session, {"step_after_backward": True}, "with optimizer.step() after every backward"
-    )
-    ev.find(
-        "step_not_called",
-        status="confirmed",
-        confidence="high",
-        evidence=[runtime(text, _frame(t, "backward"), session), eff.observation()],
-        where=first_static_location(session, "step_not_called")
-        or where(session, _frame(t, "step") or _frame(t, "backward")),
-        why="without optimizer.step() in every iteration the gradients are computed and discarded; the weights stay (almost) where they started",
-        confirm="count optimizer.step() calls per epoch (should equal the number of batches) and move it into the batch loop",
-    )
-    ev.item("updates", "failed", text)
 
 
 @check(Stage.OPTIMIZER)
