@@ -130,3 +130,43 @@ def test_the_next_command_of_a_chain_runs_only_after_the_one_before_it_succeeded
     # the second command starts from the seeded streams a fresh process would have
     again = [line for line in ok.stdout.splitlines() if line.startswith("second")]
     assert json.loads(again[0].split()[-1]) < 1
+
+
+LONG_TRAIN = """import torch
+from common import Scaler, net, rows
+torch.manual_seed(0)
+x, y = rows(2000, 1)
+scaler = Scaler.fit(x)
+x, y = torch.from_numpy(scaler(x)), torch.from_numpy(y)
+xv, yv = rows(400, 3)
+xv, yv = torch.from_numpy(scaler(xv)), torch.from_numpy(yv)
+model = net()
+opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+for step in range(3200):  # a loop of steps, no epochs: nothing to fast-forward
+    idx = torch.randint(0, len(x), (64,))
+    loss = ((model(x[idx]).squeeze(-1) - y[idx]) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 400 == 0:
+        with torch.no_grad():
+            val = ((model(xv).squeeze(-1) - yv) ** 2).mean().item()
+        print(f"step {step} loss {loss.item():.4f} val {val:.4f}")
+torch.save(model.state_dict(), "model.pt")
+scaler.save("scaler.json")
+"""
+
+
+def test_training_past_its_step_budget_still_reaches_the_evaluation_step(tmp_path: Path) -> None:
+    """A loop of 3200 steps outlasts the traced run's hard budget: the training goes on
+    untraced to save the checkpoint, the evaluation script is traced, and its inputs,
+    unlike those of the validation the training script scored, are the odd ones."""
+    repo = _project(tmp_path / "long", 'd["std"], d["mean"]')
+    (repo / "train.py").write_text(LONG_TRAIN)
+    report = _report(repo)
+    root = next(f for f in report.findings if f.id == report.root_cause)
+    assert (root.status, root.category, root.file) == (
+        "confirmed",
+        "preprocessing_mismatch",
+        "common.py",
+    ), report.findings

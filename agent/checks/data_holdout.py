@@ -63,7 +63,9 @@ def train_eval_inputs(session: Session, ev: Evidence) -> None:
     elif not per_group(session, ev, t):
         signed, rs = standardized(tm, em)
         if signed:
-            site = None if transform_like(signed, rs, tm.n, em.n) else odd_site(t)
+            site = (
+                odd_site(t, alone=True) if transform_like(signed, rs, tm.n, em.n) else odd_site(t)
+            )
             if site is not None:  # one evaluation call transforms its inputs its own way
                 tm, em, signed, rs, site = site
             compare_moments(session, ev, t, tm, em, signed, rs, site)

@@ -35,21 +35,29 @@ def standardized(tm, em) -> tuple[list[float], list[float]]:
 MIN_SITE_ROWS = 32  # rows an evaluation call site needs before its moments are compared
 
 
-def odd_site(t: Trace):
+def odd_site(t: Trace, alone: bool = False):
     """An evaluation call site whose inputs are transformed unlike the training inputs
     (the final test scoring through its own preprocessing), when the evaluations taken
-    together look like training: (train moments, its moments, shifts, ratios, site)."""
+    together look like training, or (`alone`) when every other evaluation site of the
+    model does (an evaluation script run after training, whose rows outweigh the
+    validation the training script scored): (train moments, its moments, shifts,
+    ratios, site)."""
     found = []
     for model, sites in t.batches.eval_site_moments.items():
         tm = (t.batches.moments.get(model) or {}).get("train")
         if tm is None:
             continue
+        like, unlike = [], []
         for site, em in sites.items():
             if em is None or em.n < MIN_SITE_ROWS or len(em.mean) != len(tm.mean):
                 continue
             signed, rs = standardized(tm, em)
             if signed and transform_like(signed, rs, tm.n, em.n):
-                found.append((shift(tm, em), (tm, em, signed, rs, site)))
+                unlike.append((shift(tm, em), (tm, em, signed, rs, site)))
+            else:
+                like.append(site)
+        if not alone or like:
+            found += unlike
     return max(found, key=lambda f: f[0])[1] if found else None
 
 

@@ -7,7 +7,8 @@ Invariants
   first `detail_steps` optimizer steps; counters and the loss curve for the whole run.
 - Everything is keyed by object id while running and named at `finish`, because
   layers can be swapped during a run (names come from the final model).
-- Every attribute is declared here; hooks and interventions only update them.
+- Every attribute is declared here; hooks and interventions only update them. Past the
+  budget a long run whose chain runs more commands goes on untraced (status "budget").
 """
 
 from __future__ import annotations
@@ -158,9 +159,7 @@ class Recorder:
         self.warnings: list[dict] = []
         self.probes: dict[str, dict] = {}
         self.holdout_losses: list[float] = []
-        # every evaluation loss value of the whole run, fast-forwarded part included:
-        # [optimizer steps so far, call site, value]
-        self.eval_losses: list[list] = []
+        self.eval_losses: list[list] = []  # [steps so far, site, value], the whole run's
         self.eval_loss_rows: list[int] = []  # the rows of each of those calls' target
         self.eval_errors: list[list] = []  # [steps, sum of |prediction - target|, elements]
         self.call_fit: list[float] = []  # call_note.py: the noted call's prediction vs target
@@ -222,8 +221,7 @@ class Recorder:
         self.indexed_train_site: dict[str, str] = {}  # the training loss call that read them
         self.indexed_train_born: dict = {}  # the line that made the training rows' index tensor
         self.fw_read: set[int] = set()  # forwards whose output an op of the program read
-        # module.training of every forward a backward directly follows, for the whole run
-        # (the detailed records cover only the first steps)
+        # module.training of every forward a backward directly follows, the whole run's
         self.last_grad_forward: tuple[bool, int, tuple | None] | None = None
         self.train_mode_counts: dict = {
             "train": 0,
@@ -425,9 +423,11 @@ class Recorder:
         elif now > self.cfg.max_wall_s:
             over = f"{self.cfg.max_wall_s:.0f} s of tracing"
         if over:
-            self.status = "stopped"
             self.stop_reason = f"budget reached after {over}"
-            raise StopTracing(self.stop_reason)
+            ends = not (self.cfg.then and self.cfg.fast_forward) or "tracing" in over
+            self.status = "stopped" if ends else "budget"  # a chain's training goes on
+            if ends:
+                raise StopTracing(self.stop_reason)
 
     def _evaluated(self, steps: int) -> bool:
         """At the step cap, a run as written whose model has not been called with grad off (an

@@ -9,6 +9,7 @@ import runpy
 import signal
 import sys
 import traceback
+from dataclasses import replace
 
 import torch
 
@@ -47,14 +48,22 @@ def _run_program(argv: list[str]) -> None:
         runpy.run_path(script, run_name="__main__")
 
 
-def _run_chain(cfg: Config) -> None:
+def _run_chain(cfg: Config, rec: Recorder) -> None:
     """The command, then each command its chain runs after it (an evaluation script that
     loads the checkpoint training saved), in this process under the same tracer, as the
     shell runs them: the next only after the one before it ended with code 0. Each starts
-    from the seeded random streams a fresh process of the run would have."""
+    from the seeded random streams a fresh process of the run would have. Training that
+    ran past its step budget untraced (to save what the next command reads) is traced
+    again from the next command on."""
     for n, argv in enumerate([cfg.argv, *cfg.then]):
         if n and cfg.seed is not None:
             _seed(cfg.seed + cfg.interventions.reseed)
+        if n and rec.status == "budget":
+            # the step budget was the training's: the evaluation gets the forwards' anew
+            rec.cfg = replace(
+                rec.cfg, max_total_steps=10**9, max_forwards=rec.counts["forward"] + 20000
+            )
+            rec.status = "running"
         try:
             _run_program(argv)
         except SystemExit as e:
@@ -81,7 +90,7 @@ def run_traced(config: dict) -> int:
         mode.__enter__()
     # the program runs in this frame: a crash's traceback starts here
     try:
-        _run_chain(cfg)
+        _run_chain(cfg, rec)
         if rec.status == "running":
             rec.status = "completed"
     except StopTracing:
@@ -106,6 +115,8 @@ def run_traced(config: dict) -> int:
         for fn in reversed(undo):
             fn()
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if rec.status == "budget":  # the training ran on untraced and the chain ended there
+        rec.status = "stopped"
     _write(finish(rec), cfg.out)
     sys.stdout.flush()
     sys.stderr.flush()
