@@ -111,6 +111,33 @@ def _same_defect(f: Finding, statics: list[Finding]) -> list[Finding]:
     return sorted(here, key=lambda s: (s.line != f.line, abs((s.line or 0) - (f.line or 0))))
 
 
+CUTS = ("detach", "data", "item", "__float__")
+
+
+def _cut_seen(session: Session, s: Finding) -> Observation | None:
+    """A detached-graph suspicion at a line, or in a function, where the baseline saw a
+    graph cut on the path from the training forward to the loss (a detach, `.data`,
+    `.item()` of a tensor that carried gradient): the observation, else None."""
+    if s.category != "detached_graph" or not s.file or not s.line or session.runner is None:
+        return None
+    run = session.runner.runs.get("baseline")
+    t = run.trace if run is not None else None
+    for op in t.ops if t is not None else ():
+        here = (
+            op.frame is not None
+            and op.frame.file == s.file
+            and (op.frame.line == s.line or op.frame.function == (s.symbol or "").split(".")[-1])
+        )
+        if here and op.kind in CUTS and op.phases.get("train"):
+            return Observation(
+                source="runtime",
+                text=f"the run cut the graph here ({op.kind}) {op.phases['train']} times on "
+                "the way from the training forward to the loss; every parameter still "
+                "reaching the loss through other terms does not make this term carry gradient",
+            )
+    return None
+
+
 def stage_evidence(session: Session, stage: Stage) -> Evidence:
     ev = run_checks(session, stage)
     ev.findings = [contradicted(f, session) for f in ev.findings]
@@ -138,7 +165,12 @@ def stage_evidence(session: Session, stage: Stage) -> Evidence:
             or f"{s.file}:<module>" in seen
             and s.symbol == "<module>"
         )
-        if outcome is not None and outcome[0] == "passed" and on_path:
+        cut = _cut_seen(session, s)
+        if cut is not None:
+            # the run saw the cut the suspicion names: reachability cannot refute a term
+            # cut beside others that still reach every parameter
+            merged.append(s.model_copy(update={"evidence": [*s.evidence, cut]}))
+        elif outcome is not None and outcome[0] == "passed" and on_path:
             obs = Observation(source="runtime", text=f"the run contradicts it: {outcome[1]}")
             merged.append(
                 s.model_copy(
