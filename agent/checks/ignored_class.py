@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     from torch_investigate.agent.core.session import Session
 
 
+def _channels(c: LossCall) -> int:
+    """The classes the loss input scores: its axis 1 (0 for a 1-D input)."""
+    return c.input.shape[1] if len(c.input.shape) >= 2 else 0
+
+
 def ignored_real_class(masked: list[LossCall]) -> tuple[LossCall, float] | None:
     """ignore_index set to a value that is an ordinary class of 1-D targets (not padding)."""
     counts: dict[str, int] = {}
@@ -32,9 +37,8 @@ def ignored_real_class(masked: list[LossCall]) -> tuple[LossCall, float] | None:
     if not masked or not counts:
         return None
     c = masked[0]
-    n_classes = c.input.shape[1] if len(c.input.shape) >= 2 else 0
     ignored = str(c.ignore_index)
-    if not (0 <= c.ignore_index < n_classes) or ignored not in counts or len(counts) < 2:
+    if not (0 <= c.ignore_index < _channels(c)) or ignored not in counts or len(counts) < 2:
         return None
     share = counts[ignored] / sum(counts.values())
     others = [v for k, v in counts.items() if k != ignored]
@@ -53,7 +57,7 @@ def ignored_channel(
     if not per_element or any(c.ignored_tail for c in masked) or session.runner is None:
         return None
     c = per_element[0]
-    channels = c.input.shape[1] if len(c.input.shape) >= 2 else 0
+    channels = _channels(c)
     dropped = sum(x.total_elements - x.contributing_elements for x in per_element)
     total = sum(x.total_elements for x in per_element)
     if c.ignore_index is None or not (0 <= c.ignore_index < channels) or not dropped:
