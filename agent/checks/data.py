@@ -32,8 +32,9 @@ from torch_investigate.agent.checks.locations import (
     where,
 )
 from torch_investigate.agent.checks.loss_operands import prediction_of, target_of
+from torch_investigate.agent.checks.nan_places import nonfinite_origin
 from torch_investigate.agent.checks.numbers import fmt
-from torch_investigate.tools.records import Stage
+from torch_investigate.tools.records import Location, Stage
 from torch_investigate.tools.trace.loss_kinds import BINARY_TARGET, INDEX_TARGET
 from torch_investigate.tools.tracefile.records import TargetStats
 from torch_investigate.tools.tracefile.trace import Trace
@@ -115,6 +116,7 @@ def batch_contract(session: Session, ev: Evidence) -> None:
             confidence="high",
             evidence=[runtime(text, fws[0].frame, session, batches=n)],
             where=first_static_location(session, "nonfinite_inputs")
+            or _nonfinite_origin(session, bad_x, bad_y)
             or where(session, (bad_x[0][0] if bad_x else fws[0]).frame)
             or loader_location(session, t),
             why="a single NaN in a batch turns the loss and every gradient into NaN",
@@ -124,6 +126,14 @@ def batch_contract(session: Session, ev: Evidence) -> None:
         return
     ev.item("batch_contract", "passed", "; ".join(parts) + "; all finite")
     _scale(session, ev, t, x)
+
+
+def _nonfinite_origin(session: Session, bad_x, bad_y) -> Location | None:
+    """Where the non-finite inputs (else targets) are written, followed from the model
+    call (the loss call) that received them."""
+    if bad_x:
+        return nonfinite_origin(session, bad_x[0][0].frame)
+    return nonfinite_origin(session, bad_y[0].frame, position=1, keyword="target")
 
 
 def _show(values: dict[str, int] | None, limit: int = 8) -> str:
