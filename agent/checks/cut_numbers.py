@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import cut_parameters, runtime
 from torch_investigate.agent.checks.effects import Effect, intervene
+from torch_investigate.agent.checks.grad_gap import gradient_gap
 from torch_investigate.agent.checks.locations import where
 from torch_investigate.agent.checks.numbers import listed
 from torch_investigate.agent.checks.spread import chance_band
@@ -40,6 +41,7 @@ def numbers_explain(session: Session, ev: Evidence, t: Trace, cut: bool) -> bool
         or cut_term(session, ev, t)
         or number_term(session, ev, t)
         or reentered_cut(session, ev, t, ("reentered_number",))
+        or gradient_gap(session, ev, t)
     )
 
 

@@ -71,6 +71,8 @@ class Interventions:
     # "file:line:i:j": that call of a repo helper noted in the run's own copy (call_note.py)
     note_call: str = ""
     swap_call: bool = False  # with note_call: its arguments i and j in each other's places
+    # "file:line:i:j": that loss helper's gradient set beside finite differences (grad_check.py)
+    grad_check: str = ""
 
     def active(self) -> list[str]:
         out = []

@@ -8,7 +8,7 @@ Invariants
 - Everything is keyed by object id while running and named at `finish`, because
   layers can be swapped during a run (names come from the final model).
 - Every attribute is declared here; hooks and interventions only update them. Past the
-  budget a long run whose chain runs more commands goes on untraced (status "budget").
+  budget a chain with more commands goes on untraced (status "budget").
 """
 
 from __future__ import annotations
@@ -163,6 +163,7 @@ class Recorder:
         self.eval_loss_rows: list[int] = []  # the rows of each of those calls' target
         self.eval_errors: list[list] = []  # [steps, sum of |prediction - target|, elements]
         self.call_fit: list[float] = []  # call_note.py: the noted call's prediction vs target
+        self.grad_checks: list[list[float]] = []  # grad_check.py: [loss, fd^2, miss^2]
         # [steps, sum of |target - its median|, elements]: the same calls' best constant
         self.eval_error_levels: list[list] = []
         self.eval_outside: dict | None = None  # the first comparison with values no label takes
@@ -276,8 +277,7 @@ class Recorder:
         self.metric_probes: dict[str, list] = {}
         # metric_probe.py: per call site, [steps, value] of every call (the program's metric)
         self.metric_values: dict[str, list] = {}
-        # (file, line, function) where the tensor first passed to backward was computed, when
-        # that is a function other than the one calling backward (the program's loss function)
+        # (file, line, function) where the first backward's tensor was computed, if not in the caller
         self.loss_maker: tuple | None = None
         self.probe_result: dict | None = None
         self.reprobed = False  # the forward probe was taken again (a zero output at first)

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import torch
 
-from . import call_note
+from . import call_note, grad_check
 from .config import Config
 from .hooks import install, repo_frame_of
 from .mode import TraceMode
@@ -83,6 +83,8 @@ def run_traced(config: dict) -> int:
         call_note.install_metric(rec, spec)
     if cfg.interventions.note_call:
         call_note.install(rec, cfg.interventions.note_call, cfg.interventions.swap_call)
+    if cfg.interventions.grad_check:
+        grad_check.install(rec, cfg.interventions.grad_check)
     # untraced runs (the benchmark's baseline) skip the function mode entirely
     mode = TraceMode(rec) if cfg.trace or cfg.map_cuda else None
     code = 0

@@ -79,6 +79,7 @@ def trace_dict(rec: Recorder) -> dict:
         "eval_errors": rec.eval_errors,
         "eval_error_levels": rec.eval_error_levels,
         "call_fit": rec.call_fit[:MAX_CURVE],
+        "grad_checks": rec.grad_checks,
         "shadow_eval": rec.shadow_eval,
         "shadow_correct": rec.shadow_correct,
         "train_correct": rec.train_correct,

@@ -190,6 +190,9 @@ class Trace(TraceRecord):
     eval_error_levels: list[tuple[int, float, int]] = Field(default_factory=list)
     # note_call: per training call of the noted helper, mean (prediction - target)^2 / var
     call_fit: list[float] = Field(default_factory=list)
+    # grad_check: per checked training call of the helper, [loss, sum of squared finite
+    # differences along random directions, sum of squared (difference - autograd)]
+    grad_checks: list[tuple[float, float, float]] = Field(default_factory=list)
     # the training loss on evaluation loaders' batches (shadow_eval.py): [steps, sum, rows]
     shadow_eval: list[tuple[int, float, int]] = Field(default_factory=list)
     # the same batches classified by the tracer: [steps, rows right, rows]

@@ -148,6 +148,22 @@ def metric_calls(ctx: CheckContext, limit: int = 3) -> list[tuple[str, str]]:
     return [found[k][:2] for k in ranked[:limit]]
 
 
+def loss_helper_calls(ctx: CheckContext, limit: int = 2) -> list[tuple[str, str]]:
+    """Calls of a repo function (or a repo loss module) with the model's output and a
+    value that is not, whose result a backward reads (`angular_loss(model(x), theta)`):
+    `file:line:i:j` and the function's `file:line:name`, as metric_calls gives them."""
+    found: list[tuple[str, str]] = []
+    for unit, call, sym, positional in _repo_function_calls(ctx, modules=True):
+        if not _reaches_backward(call) or _compiled(call):
+            continue
+        for i, j in _model_roles(ctx, unit, positional):
+            spec = f"{unit.file}:{sx.line(call)}:{i}:{j}"
+            if all(spec != s for s, _ in found):
+                found.append((spec, f"{sym.file}:{sym.def_line}:{sym.qualname}"))
+            break
+    return found[:limit]
+
+
 def _nesting(found: list[tuple[str, str, str | None]]) -> list[int]:
     """How many metric helper calls each call lies inside: 0 when the function it is in is
     no helper called with the model's output, else one more than the calls of that helper."""
