@@ -151,9 +151,16 @@ def _train_set_passes(batches) -> set[tuple[str, int]]:
     held: dict[tuple[str, int], list[int]] = {}
     for eb in batches:
         if eb.module_train_rows >= MIN_TRAIN_ROWS:
-            acc = held.setdefault((eb.site, eb.step), [0, eb.module_train_rows])
+            acc = held.setdefault((eb.site, eb.step), [0, eb.module_train_rows, 0, 0])
             acc[0] += eb.holds_train_rows
-    return {k for k, (n, total) in held.items() if n >= HOLDS_TRAINING * total}
+            # a batch past the fingerprint limit holds the training rows of its first rows
+            acc[2] += eb.fingerprinted or eb.rows
+            acc[3] += max(eb.batch_rows, eb.fingerprinted or eb.rows)
+    return {
+        k
+        for k, (n, total, printed, rows) in held.items()
+        if n >= HOLDS_TRAINING * total * (printed / rows if rows else 1.0)
+    }
 
 
 def _chance_overlap(b) -> float | None:

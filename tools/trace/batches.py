@@ -27,8 +27,8 @@ class BatchStats:
         self.summaries: dict[str, list[dict]] = {"train": [], "eval": []}
         self.fingerprints: dict[str, list[str]] = {"train": [], "eval": []}
         self.eval_batches: list[
-            tuple[str, list[str], int, int]
-        ] = []  # (call site, row fingerprints, step, module)
+            tuple[str, list[str], int, int, int]
+        ] = []  # (call site, row fingerprints, step, module, the batch's rows)
         # module (its id) -> the distinct training rows it learned from (a grad-enabled
         # training forward): an evaluation pass that holds nearly all of them scores the
         # training data (a train-set metric). Rows a frozen encoder turned into features
@@ -97,7 +97,11 @@ class BatchStats:
                 self.plain_rows.update(fingerprints)
         self.loss_rows.inputs(phase, tensors, fingerprints, step)
         if phase == "eval" and fingerprints and len(self.eval_batches) < MAX_EVAL_BATCHES:
-            self.eval_batches.append((site, fingerprints, step, module))
+            # a batch of more rows than are fingerprinted (tensors.row_fingerprints' limit)
+            rows = tensors[0].shape[0] if tensors[0].dim() else len(fingerprints)
+            self.eval_batches.append(
+                (site, fingerprints, step, module, max(rows, len(fingerprints)))
+            )
         if phase == "train" and fingerprints and learns:
             rows = self.train_rows.setdefault(module, set())
             if len(rows) < MAX_FINGERPRINTS:

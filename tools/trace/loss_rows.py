@@ -174,19 +174,21 @@ def overlap_section(stats: BatchStats) -> dict:
                 # of them this batch holds
                 "module_train_rows": len(stats.train_rows.get(module, ())),
                 "holds_train_rows": len(set(fps) & stats.train_rows.get(module, set())),
+                "batch_rows": total,
+                "fingerprinted": len(fps),
             }
-            for site, fps, step, module in stats.eval_batches
+            for site, fps, step, module, total in stats.eval_batches
         ],
         "eval_first_pass": _first_pass(stats.eval_batches),
     }
 
 
-def _first_pass(eval_batches: list[tuple[str, list[str], int, int]]) -> dict | None:
+def _first_pass(eval_batches: list[tuple[str, list[str], int, int, int]]) -> dict | None:
     """Rows drawn and distinct rows in the first evaluation pass (the first site's batches
     at the first training step it ran at): how often the data repeats itself within one
     pass, which later passes over the same rows cannot inflate."""
     if not eval_batches:
         return None
-    site, _, step, _ = eval_batches[0]
-    fps = [fp for s, batch, k, _ in eval_batches if s == site and k == step for fp in batch]
+    site, _, step, *_ = eval_batches[0]
+    fps = [fp for s, batch, k, *_ in eval_batches if s == site and k == step for fp in batch]
     return {"site": site, "drawn": len(fps), "unique": len(set(fps))}

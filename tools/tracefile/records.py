@@ -401,6 +401,8 @@ class EvalBatch(TraceRecord):
     step: int = 0  # training steps taken when the batch was evaluated
     module_train_rows: int = 0  # distinct training rows the evaluated module received
     holds_train_rows: int = 0  # of those, rows this batch holds
+    batch_rows: int = 0  # the batch's rows (more than fingerprinted past the per-batch limit)
+    fingerprinted: int = 0  # rows fingerprinted, in the batch's order
 
 
 class TargetOrder(TraceRecord):
