@@ -170,3 +170,44 @@ def test_training_past_its_step_budget_still_reaches_the_evaluation_step(tmp_pat
         "preprocessing_mismatch",
         "common.py",
     ), report.findings
+
+
+VALIDATING_TRAIN = (
+    TRAIN.replace(
+        '    print(f"epoch {epoch} loss {loss.item():.4f}")',
+        '    print(f"epoch {epoch} loss {loss.item():.4f} val {validate(model):.4f}")',
+    )
+    .replace(
+        "torch.manual_seed(0)\n",
+        "torch.manual_seed(0)\nxv, yv = rows(300, 3)\n\n\n"
+        "def validate(model):\n    model.eval()\n    with torch.no_grad():\n"
+        "        v = ((model(torch.from_numpy(scaler(xv))).squeeze(-1) - torch.from_numpy(yv)) ** 2).mean()\n"
+        "    return v.item()\n\n\n",
+    )
+    .replace(
+        "    perm = torch.randperm(len(x))\n",
+        "    model.train()\n    perm = torch.randperm(len(x))\n",
+    )
+)
+
+
+def test_an_evaluation_script_left_in_train_mode_is_placed_in_that_script(tmp_path: Path) -> None:
+    """The training script switches its own model to eval mode to validate; the evaluation
+    script builds a fresh model with dropout and never does. The switches the training
+    process made belong to it, not to the next command: the finding is in evaluate.py."""
+    repo = _project(tmp_path / "dropout", 'd["mean"], d["std"]')
+    common = (repo / "common.py").read_text()
+    (repo / "common.py").write_text(
+        common.replace(
+            "nn.Linear(5, 32), nn.ReLU(),", "nn.Linear(5, 32), nn.ReLU(), nn.Dropout(0.5),"
+        )
+    )
+    (repo / "train.py").write_text(VALIDATING_TRAIN)
+    (repo / "evaluate.py").write_text(EVALUATE.replace("model.eval()\n", ""))
+    report = _report(repo)
+    root = next(f for f in report.findings if f.id == report.root_cause)
+    assert (root.status, root.category, root.file) == (
+        "confirmed",
+        "train_mode_in_eval",
+        "evaluate.py",
+    ), report.findings

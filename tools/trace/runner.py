@@ -58,6 +58,10 @@ def _run_chain(cfg: Config, rec: Recorder) -> None:
     for n, argv in enumerate([cfg.argv, *cfg.then]):
         if n and cfg.seed is not None:
             _seed(cfg.seed + cfg.interventions.reseed)
+        if n:
+            # a new process in the shell: the modules the last one switched are not this one's
+            rec.mode_off.clear()
+            rec.mode_on.clear()
         if n and rec.status == "budget":
             # the step budget was the training's: the evaluation gets the forwards' anew
             rec.cfg = replace(
