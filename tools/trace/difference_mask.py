@@ -20,7 +20,11 @@ from .tensors import frame_dict, repo_frame
 
 ELEMENTWISE = {"pow", "__pow__", "square", "abs", "neg", "__neg__", "__abs__"}
 MULS = {"mul", "__mul__", "__rmul__"}
-ROW_KEEPING = MULS | {"add", "__add__", "__radd__", "sub", "__sub__", "masked_fill", "where"}
+# ops whose result keeps the rows of a keyed operand (a target scaled, `y[idx] / scale`)
+ROW_KEEPING = MULS | {
+    "add", "__add__", "__radd__", "sub", "__sub__", "masked_fill", "where",
+    "div", "__truediv__", "true_divide", "__rtruediv__",
+}  # fmt: skip
 MAX_KEYS = 64  # row keys fed to a model since the last backward
 MAX_VALUES = 16  # kept target values listed
 

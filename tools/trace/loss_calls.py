@@ -443,7 +443,16 @@ def difference_target(rec: Recorder, name: str, args: tuple) -> tuple:
         tgt = fixed_target(rec, pred, tgt, key)
     if rec.detailed:  # its result is tagged where the detailed steps read masks
         rec.pending_difference = (key, tgt)
+        # input columns equal to (or an exact affine function of) the target, as a loss
+        # call's target is compared with the model's input
+        _columns_against(rec, tgt)
     return (a, tgt, *args[2:]) if pred_first else (tgt, b, *args[2:])
+
+
+@guarded
+def _columns_against(rec: Recorder, target: torch.Tensor) -> None:
+    with rec.quiet(), torch.no_grad():
+        rec.batches._column_target(target.detach(), rec.last_input)
 
 
 def _prediction(x: torch.Tensor) -> bool:
