@@ -98,3 +98,22 @@ def test_classes_mapped_onto_each_other_in_a_cycle_keep_one_range():
 
     assert _offset_ranges(trace([1.0, 2.0, 3.0, 4.0, 5.0], [0.0, 1.0, 2.0, 3.0, 4.0]), "up")
     assert not _offset_ranges(trace([0.0, 1.0, 2.0], [0.0, 1.0, 2.0]), "up")
+
+
+MAE_SCRIPT = SCRIPT.replace(
+    'print(f"epoch {epoch} loss {loss.item():.3f} acc {(pred == lva).float().mean().item():.3f}")',
+    'print(f"epoch {epoch} loss {loss.item():.3f} mae {(pred - lva).abs().float().mean().item():.3f}")',
+)
+
+
+def test_an_ordinal_error_against_labels_from_one_is_a_metric_bug(tmp_path):
+    """The same levels scored by their mean absolute error (round 29 case05): the zeros of
+    the difference are the predictions that equal their labels, and one value up most do."""
+    report = planner_report(tmp_path, MAE_SCRIPT.replace("OFFSET", ""))
+    found = [(f.category, f.line) for f in report.findings if f.status == "confirmed"]
+    assert found == [("metric_bug", 21)], report.findings
+
+
+def test_an_ordinal_error_at_the_labels_origin_is_healthy(tmp_path):
+    report = planner_report(tmp_path, MAE_SCRIPT.replace("OFFSET", " + 1"))
+    assert not [f for f in report.findings if f.status == "confirmed"]

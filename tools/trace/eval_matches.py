@@ -43,7 +43,12 @@ def beyond_budget(rec: Recorder, name: str, args, out) -> None:
 
 
 def _compared(rec: Recorder, name: str, args, out) -> None:
-    if name not in EQUALS or len(args) < 2 or not rec.last_output_eval or rec.eval_scores_train:
+    """`pred == labels`, or `pred - labels` of integer classes (an ordinal error, `(pred -
+    y).abs().mean()`): its zeros are the predictions that equal their labels."""
+    differs = name in SUBTRACTIONS
+    if not (name in EQUALS or differs) or len(args) < 2:
+        return
+    if not rec.last_output_eval or rec.eval_scores_train:
         return
     a, b = args[0], args[1]
     if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
@@ -53,9 +58,12 @@ def _compared(rec: Recorder, name: str, args, out) -> None:
         return
     if not (_labels(a) and _labels(b)) or len(rec.eval_matches) >= MAX_MATCHES:
         return
+    if differs and (a.is_floating_point() or b.is_floating_point() or a.dtype == torch.bool):
+        return  # a real-valued error is _error's; only class indices count as matches
     with rec.quiet():
         pred, labels = (a, b) if preds[0] else (b, a)
-        rec.eval_matches.append([rec.n_steps, int(out.sum()), int(out.numel())])
+        matched = int((out == 0).sum()) if differs else int(out.sum())
+        rec.eval_matches.append([rec.n_steps, matched, int(out.numel())])
         _values(rec, pred, labels)
         _shifted(rec, pred, labels)
         _rounded(rec, pred, labels)
