@@ -62,7 +62,7 @@ REGISTRY: dict[str, Intervention] = {
         Intervention("rejoin_cuts", "cuts rejoined", "numbers cut from the graph and used again given their tensors back"),
         Intervention("reshape_as_permute", "reshape as permute", "the reshape to a reordered shape done as a permute"),
         Intervention("note_call", "call {value} noted", "the call at {value} noted (prediction against target)"),
-        Intervention("grad_check", "gradient of {value} checked", "the loss helper called at {value} checked against finite differences"),
+        Intervention("grad_check", "grad check {value}", "the loss helper called at {value} checked against finite differences"),
         Intervention("swap_call", "call args swapped", "the helper's arguments swapped at the noted call", changes_loss=True),
         Intervention("score_positions", "scored at {value}", "the training loss also scoring the positions {value} (axis:positions) it ignored, each with the input's next token", changes_loss=True),
         Intervention("unignore_class", "ignored class scored", "the training loss scoring the class its ignore_index left out (ignore_index -100)", changes_loss=True),
