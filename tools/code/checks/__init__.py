@@ -32,6 +32,7 @@ from torch_investigate.tools.code.checks import (  # noqa: F401 - importing regi
     registration,
     scheduler,
     step_order,
+    truncated_pairs,
     walk_orders,
     weight_decay,
     zero_grad,
