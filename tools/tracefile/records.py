@@ -401,8 +401,8 @@ class EvalBatch(TraceRecord):
     step: int = 0  # training steps taken when the batch was evaluated
     module_train_rows: int = 0  # distinct training rows the evaluated module received
     holds_train_rows: int = 0  # of those, rows this batch holds
-    batch_rows: int = 0  # the batch's rows (more than fingerprinted past the per-batch limit)
-    fingerprinted: int = 0  # rows fingerprinted, in the batch's order
+    batch_rows: int = 0  # the batch's rows, of which the first `fingerprinted` were
+    fingerprinted: int = 0
 
 
 class TargetOrder(TraceRecord):
@@ -472,8 +472,7 @@ class Batches(TraceRecord):
     # input columns equal to the target, row for row, in every training batch compared
     columns_equal_target: list[int] = Field(default_factory=list)
     target_compared_columns: int = 0  # training batches compared column by column
-    # input columns an exact affine function of the target in every batch compared (the
-    # same batches, when the target is real-valued: read at the loss only)
+    # input columns an exact affine function of a real-valued target in every batch compared
     columns_affine_target: list[int] = Field(default_factory=list)
     # a target of several values per row: for each of its columns, the input column equal
     # to it in every training batch compared ([] when some has none), and the batches
