@@ -1,0 +1,1 @@
+"""sleetnet: 3-D voxel classifier for frozen precipitation particles."""
