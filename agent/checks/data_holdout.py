@@ -154,8 +154,9 @@ def _train_set_passes(batches) -> set[tuple[str, int]]:
             acc = held.setdefault((eb.site, eb.step), [0, eb.module_train_rows, 0, 0])
             acc[0] += eb.holds_train_rows
             # a batch past the fingerprint limit holds the training rows of its first rows
-            acc[2] += eb.fingerprinted or eb.rows
-            acc[3] += max(eb.batch_rows, eb.fingerprinted or eb.rows)
+            printed = eb.fingerprinted or eb.rows  # older traces do not say
+            acc[2] += printed
+            acc[3] += max(eb.batch_rows, printed)
     return {
         k
         for k, (n, total, printed, rows) in held.items()

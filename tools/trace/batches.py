@@ -162,9 +162,9 @@ class BatchStats:
             acc["min"] = min(acc["min"], s["min"])
             acc["max"] = max(acc["max"], s["max"])
         if phase == "train":
-            self._column_target(target, inputs)
+            self.target_columns(target, inputs)
 
-    def _column_target(self, target: torch.Tensor, inputs: torch.Tensor | None) -> None:
+    def target_columns(self, target: torch.Tensor, inputs: torch.Tensor | None) -> None:
         """A feature column equal to (or perfectly tracking) the target: leakage of the target."""
         _block_target(self.block_equal, target, inputs)
         if (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import random
+import sys
 
 import torch
 
@@ -100,8 +101,6 @@ def _directions(fn, args, kwargs, i, x, states) -> list[float] | None:
 
 def _states():
     """The random states a helper may draw from (torch, Python, numpy if loaded)."""
-    import sys
-
     np = sys.modules.get("numpy")
     return (
         torch.get_rng_state(),
@@ -111,8 +110,6 @@ def _states():
 
 
 def _restore(states) -> None:
-    import sys
-
     torch.set_rng_state(states[0])
     random.setstate(states[1])
     np = sys.modules.get("numpy")

@@ -452,7 +452,7 @@ def difference_target(rec: Recorder, name: str, args: tuple) -> tuple:
 @guarded
 def _columns_against(rec: Recorder, target: torch.Tensor) -> None:
     with rec.quiet(), torch.no_grad():
-        rec.batches._column_target(target.detach(), rec.last_input)
+        rec.batches.target_columns(target.detach(), rec.last_input)
 
 
 def _prediction(x: torch.Tensor) -> bool:

@@ -133,16 +133,10 @@ def metric_calls(ctx: CheckContext, limit: int = 3) -> list[tuple[str, str]]:
     helper takes of its predictions) is a part of the metric the program reports, probed
     only when the limit leaves room."""
     found: list[tuple[str, str, str | None]] = []  # spec, helper, the function it is in
-    for unit, call, sym, positional in _repo_function_calls(ctx):
-        if _reaches_backward(call) or _compiled(call):
-            continue
-        for i, j in _model_roles(ctx, unit, positional):
-            spec = f"{unit.file}:{sx.line(call)}:{i}:{j}"
-            if all(spec != s for s, _, _ in found):  # a call nested in another on its line
-                fn = sx.enclosing_function(call)
-                inside = f"{unit.file}:{sx.line(fn)}" if fn is not None else None
-                found.append((spec, f"{sym.file}:{sym.def_line}:{sym.qualname}", inside))
-            break
+    for spec, helper, file, call in _output_calls(ctx, trains=False):
+        fn = sx.enclosing_function(call)
+        inside = f"{file}:{sx.line(fn)}" if fn is not None else None
+        found.append((spec, helper, inside))
     depth = _nesting(found)
     ranked = sorted(range(len(found)), key=lambda k: (depth[k], k))
     return [found[k][:2] for k in ranked[:limit]]
@@ -152,16 +146,24 @@ def loss_helper_calls(ctx: CheckContext, limit: int = 2) -> list[tuple[str, str]
     """Calls of a repo function (or a repo loss module) with the model's output and a
     value that is not, whose result a backward reads (`angular_loss(model(x), theta)`):
     `file:line:i:j` and the function's `file:line:name`, as metric_calls gives them."""
-    found: list[tuple[str, str]] = []
-    for unit, call, sym, positional in _repo_function_calls(ctx, modules=True):
-        if not _reaches_backward(call) or _compiled(call):
+    return [(spec, helper) for spec, helper, *_ in _output_calls(ctx, trains=True)][:limit]
+
+
+def _output_calls(ctx: CheckContext, *, trains: bool) -> Iterator[tuple[str, str, str, object]]:
+    """(`file:line:i:j`, the helper's `file:line:name`, the call's file, the call) for each call of a repo
+    function with the model's output at i and a value that is not at j, once per line and
+    roles (a call nested in another on its line): those whose result a backward reads with
+    `trains` (a repo loss module's forward too), the others without."""
+    seen: set[str] = set()
+    for unit, call, sym, positional in _repo_function_calls(ctx, modules=trains):
+        if _reaches_backward(call) != trains or _compiled(call):
             continue
         for i, j in _model_roles(ctx, unit, positional):
             spec = f"{unit.file}:{sx.line(call)}:{i}:{j}"
-            if all(spec != s for s, _ in found):
-                found.append((spec, f"{sym.file}:{sym.def_line}:{sym.qualname}"))
+            if spec not in seen:
+                seen.add(spec)
+                yield spec, f"{sym.file}:{sym.def_line}:{sym.qualname}", unit.file, call
             break
-    return found[:limit]
 
 
 def _nesting(found: list[tuple[str, str, str | None]]) -> list[int]:
