@@ -157,3 +157,58 @@ def test_a_wrong_figure_printed_at_one_pass_of_several_is_a_coincidence():
     )
     printed = printed_numbers("iter 780: loss 0.1234\niter 790: loss 0.1234\n")
     assert _wrong_accuracy(None, t, printed) is None
+
+
+COUNTED = """import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+torch.manual_seed(0)
+x = torch.randn(3000, 10)
+y = (x[:, :3].sum(1) > 0).long()
+train = DataLoader(TensorDataset(x[:2400], y[:2400]), batch_size=50, shuffle=True)
+val = DataLoader(TensorDataset(x[2400:], y[2400:]), batch_size=100)
+model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 2))
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+@torch.no_grad()
+def accuracy(loader):
+    model.eval()
+    correct, seen = 0, 0
+    for batch in loader:
+        xb, yb = batch
+        correct += (model(xb).argmax(dim=1) == yb).sum().item()
+        seen += len(COUNTED)
+    model.train()
+    return correct / max(seen, 1)
+for epoch in range(3):
+    for xb, yb in train:
+        loss = nn.functional.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(f"epoch {epoch} loss {loss.item():.3f}")
+print(f"val_acc={accuracy(val):.4f}")
+"""
+
+
+def test_a_count_right_over_the_batch_tuples_length_is_a_metric_bug(tmp_path):
+    """Round 30's case04 spelling: `seen += len(batch)` counts the (x, y) tuple's two
+    items per batch, so the printed accuracy is far above 1: placed where the divisor is
+    counted."""
+    report = planner_report(tmp_path, COUNTED.replace("COUNTED", "batch"))
+    assert _confirmed(report) == [("metric_bug", "accuracy", 18)]
+
+
+def test_a_count_right_over_the_rows_counted_per_batch_is_healthy(tmp_path):
+    report = planner_report(tmp_path, COUNTED.replace("COUNTED", "yb"))
+    assert _confirmed(report) == []
+
+
+def test_a_quotient_above_one_needs_digits_enough_to_rule_out_chance():
+    from torch_investigate.agent.checks.metric_average import _over_all_rows
+
+    # 296 right divided by 6 to four decimals: no accident
+    assert _over_all_rows(296, printed_numbers("val_acc=49.3333")) == (49.3333, 6)
+    # a loss of 1.074 lands near 296 / 276 by chance: three digits rule nothing out
+    assert _over_all_rows(296, printed_numbers("loss 1.074")) is None
+    # 296 / 2 printed as an integer-like figure by something else is too coarse as well
+    assert _over_all_rows(296, printed_numbers("step 148")) is None

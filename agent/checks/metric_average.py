@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 # two, makes the two averages nearly the same figure)
 MIN_ROWS = 4
 MIN_DIGITS = 3  # significant digits a printed number needs to be read as a match
+# the chance that a printed number is a count divided by a whole number by accident,
+# times the numbers tried, under which such a quotient is read as the program's figure
+CHANCE_QUOTIENT = 0.01
 NUMBER = re.compile(r"(?<![\w.])[-+]?(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d+))?(?![\w.])")
 
 
@@ -132,7 +135,16 @@ def _wrong_accuracy(
         }
         wrong = [w for w in ways if all(abs(w - r) > 0.5 * r for r in right)]
         hit = next((w for w in wrong if _matches(w, printed)), None)
-        shown, hits = shown + bool(wrong), hits + (hit is not None)
+        if hit is None:
+            hit = _over_all_rows(m, printed)
+            if hit is not None:
+                ways[hit[0]] = (
+                    f"the count divided by {hit[1]}, fewer than the {m} rows it counted "
+                    "right: an accuracy above 100%"
+                )
+                hit = hit[0]
+        shown += bool(wrong) or hit is not None
+        hits += hit is not None
         if hit is not None and found is None:
             found = (
                 f"the program's own comparison counts {m} of {n} evaluation rows right in the "
@@ -142,6 +154,30 @@ def _wrong_accuracy(
     if found is None or frame is None or 2 * hits <= shown:
         return None
     return found, _divided_at(session, frame), frame
+
+
+def _over_all_rows(m: int, printed: list[tuple[float, float]]) -> tuple[float, int] | None:
+    """(the printed number, its divisor) when a printed number is the pass's count of
+    matches divided by a whole number smaller than the count (`correct / seen` with
+    `seen` adding something other than rows): an accuracy above 1, or above 100%,
+    which no count of rows gives. Only a number printed precisely enough counts: the
+    chance that its divisor lands on a whole number by accident, times the number of
+    printed numbers over the bound, stays under CHANCE_QUOTIENT."""
+    candidates = []
+    for value, half in printed:
+        for scale in (1.0, 100.0):
+            if value <= scale or half <= 0:
+                continue
+            d = scale * m / value
+            # a number printed within `half` of value puts the divisor within this of d
+            slack = scale * m * half / value**2
+            candidates.append((value, d, slack))
+    for value, d, slack in candidates:
+        whole = round(d)
+        chance = 2 * slack * len(candidates)
+        if chance <= CHANCE_QUOTIENT and 1 < whole < m and abs(d - whole) <= slack + 1e-9 * d:
+            return value, whole
+    return None
 
 
 def _divided_at(session: Session, frame: Frame) -> Location | None:
@@ -154,7 +190,32 @@ def _divided_at(session: Session, frame: Frame) -> Location | None:
     divisions = list(_len_divisions(fn, frame.file, session))
     total = _accumulated_at(fn, frame.line)
     mine = [loc for loc, names in divisions if total in names]
+    if not divisions and total is not None:
+        line = _divisor_counted_at(fn, total)
+        if line is not None:
+            return Location(
+                file=frame.file, line=line, symbol=session.index.enclosing_symbol(frame.file, line)
+            )
     return next(iter(mine or [loc for loc, _ in divisions]), None)
+
+
+def _divisor_counted_at(fn, total: str) -> int | None:
+    """The line that adds into the divisor of `total` (`seen += ...` for `correct /
+    max(seen, 1)`), where a count of something other than rows comes in."""
+    for node in sx.descendants(fn):
+        op = node.child_by_field_name("operator")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if node.type != "binary_operator" or op is None or sx.text(op) != "/" or right is None:
+            continue
+        if left is None or total not in {sx.text(n) for n in (left, *sx.descendants(left))}:
+            continue
+        names = {sx.text(n) for n in (right, *sx.descendants(right)) if n.type == "identifier"}
+        for other in sx.descendants(fn):
+            target = other.child_by_field_name("left")
+            if other.type == "augmented_assignment" and target is not None:
+                if sx.text(target) in names:
+                    return sx.line(other)
+    return None
 
 
 def _accumulated_at(fn, line: int) -> str | None:
