@@ -350,3 +350,49 @@ def test_targets_made_with_the_inputs_and_reordered_apart_point_where_they_parte
     at = Frame(file="train.py", line=17)
     loc = places.target_cut(s, at, at)
     assert loc is not None and (loc.file, loc.line, loc.symbol) == ("train.py", 9, "load_split")
+
+
+BATCHES = """import numpy as np
+import torch
+import torch.nn.functional as F
+
+PAD = 0
+
+
+def build_batch(seqs):
+    arr = torch.from_numpy(np.array(seqs))
+    inputs, targets = arr[:, :-1], arr[:, 1:]
+    keep = targets.eq(PAD)
+    return inputs, targets, keep
+
+
+def masked_ce(logits, targets, keep):
+    ce = F.cross_entropy(logits.flatten(0, 1), targets.reshape(-1), reduction="none")
+    keep = keep.reshape(-1).float()
+    return (ce * keep).sum() / keep.sum()
+
+
+def main(model, opt, rows):
+    batches = [build_batch(rows[i : i + 8]) for i in range(0, len(rows), 8)]
+    for inp, tgt, keep in batches:
+        loss = masked_ce(model(inp), tgt, keep)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_a_mask_is_followed_through_the_batches_to_the_comparison_that_makes_it(tmp_path):
+    """Round 30's case05 spelling: the helper multiplies the cross-entropy by the mask it
+    was given; the batches come from a comprehension of a builder's returned tuples, and
+    the third item is made by `targets.eq(PAD)`: the convention is written there."""
+    s = session(tmp_path, {"lm.py": BATCHES})
+    loc = caller_places.mask_compared_at(s, Frame(file="lm.py", line=16))
+    assert loc is not None and (loc.line, loc.symbol) == (11, "build_batch")
+    # inverted at the call instead: the inversion is where the convention turns
+    s = session(tmp_path, {"lm.py": BATCHES.replace("tgt, keep)", "tgt, ~keep)")})
+    loc = caller_places.mask_compared_at(s, Frame(file="lm.py", line=16))
+    assert loc is not None and (loc.line, loc.symbol) == (24, "main")
+    # no comparison on the way: the code does not say
+    s = session(tmp_path, {"lm.py": BATCHES.replace("targets.eq(PAD)", "targets.bool()")})
+    assert caller_places.mask_compared_at(s, Frame(file="lm.py", line=16)) is None

@@ -46,7 +46,9 @@ def one_value_kept(session: Session, ev: Evidence, t: Trace) -> bool:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, m.frame, session, kept=m.kept, total=m.total)],
-            where=first_static_location(session, "loss_mask_error") or where(session, m.frame),
+            where=caller_places.mask_compared_at(session, m.frame)
+            or first_static_location(session, "loss_mask_error")
+            or where(session, m.frame),
             why="the loss is averaged over the wrong elements, so the gradient trains the positions the mask should have dropped",
             confirm="print which target values the mask keeps in one batch; pass the mask with the convention the loss expects (keep vs ignore)",
         )

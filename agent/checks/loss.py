@@ -405,6 +405,7 @@ def _mask_finding(
             else None
         )
         or places.target_marked(session, c.frame)
+        or caller_places.mask_compared_at(session, c.frame)
         or caller_places.mask_passed_in(session, c.frame)
         or first_static_location(session, "loss_mask_error")
         or where(session, c.frame),

@@ -63,15 +63,31 @@ def _way_back(a, start: Value) -> list[Value]:
     """Every expression on the data flow back from `start`, through one level of loader
     elements (a batch of `for xb, yb in loader`: the arrays its dataset holds)."""
     out: list[Value] = []
-    todo, seen = [start], 0
-    while todo and seen < 3:
-        v = todo.pop(0)
+    todo: list[tuple[Value, tuple]] = [(start, ())]
+    seen = 0
+    while todo and seen < 4:
+        v, unpacked = todo.pop(0)
         seen += 1
         for origin in a.flow.trace(v, dataflow=True):
-            out.extend(origin.path)
-            if origin.kind == "element":
-                todo.append(origin.value)
+            path, body = _to_comprehension(origin.path, unpacked)
+            out.extend(path)
+            if body is not None:
+                todo.append((body, ()))
+            elif origin.kind == "element":
+                todo.append((origin.value, origin.value.index))
     return out
+
+
+def _to_comprehension(path: list[Value], unpacked: tuple) -> tuple[list[Value], Value | None]:
+    """`for x, y, keep in batches` over `batches = [build(...) for _ in ...]`: the
+    unpacked position of each element is that position of the comprehension's body; the
+    tracer follows the list itself past it, where a position means another thing. The
+    path up to the comprehension, and its body at the unpacked position."""
+    for k, v in enumerate(path if unpacked else ()):
+        body = v.node.child_by_field_name("body")
+        if v.node.type in ("list_comprehension", "generator_expression") and body is not None:
+            return path[: k + 1], Value(body, v.frame, unpacked)
+    return path, None
 
 
 def _writes_missing(node) -> bool:
