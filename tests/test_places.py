@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from torch_investigate.agent.checks import caller_places, places
+from torch_investigate.agent.checks import caller_places, mask_places, places
 from torch_investigate.tools.code.index import CodeIndex
 from torch_investigate.tools.tracefile.trace import Frame
 
@@ -387,12 +387,12 @@ def test_a_mask_is_followed_through_the_batches_to_the_comparison_that_makes_it(
     was given; the batches come from a comprehension of a builder's returned tuples, and
     the third item is made by `targets.eq(PAD)`: the convention is written there."""
     s = session(tmp_path, {"lm.py": BATCHES})
-    loc = caller_places.mask_compared_at(s, Frame(file="lm.py", line=16))
+    loc = mask_places.mask_compared_at(s, Frame(file="lm.py", line=16))
     assert loc is not None and (loc.line, loc.symbol) == (11, "build_batch")
     # inverted at the call instead: the inversion is where the convention turns
     s = session(tmp_path, {"lm.py": BATCHES.replace("tgt, keep)", "tgt, ~keep)")})
-    loc = caller_places.mask_compared_at(s, Frame(file="lm.py", line=16))
+    loc = mask_places.mask_compared_at(s, Frame(file="lm.py", line=16))
     assert loc is not None and (loc.line, loc.symbol) == (24, "main")
     # no comparison on the way: the code does not say
     s = session(tmp_path, {"lm.py": BATCHES.replace("targets.eq(PAD)", "targets.bool()")})
-    assert caller_places.mask_compared_at(s, Frame(file="lm.py", line=16)) is None
+    assert mask_places.mask_compared_at(s, Frame(file="lm.py", line=16)) is None

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks.nan_places import _way_back
 from torch_investigate.agent.checks.places import _function_at, _location
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import analysis
 from torch_investigate.tools.code.loops import find_training_loops
-from torch_investigate.tools.code.values import Value
 from torch_investigate.tools.records import Location
 from torch_investigate.tools.tracefile.trace import Frame
 
@@ -201,58 +199,3 @@ def _only_parameters(node, params: set[str]) -> bool:
     return len(operands) == 2 and all(
         o is not None and o.type == "identifier" and sx.text(o) in params for o in operands
     )
-
-
-# ops that make a boolean mask from values: where a mask's convention is written
-_COMPARES = frozenset(
-    {"eq", "ne", "lt", "gt", "le", "ge", "isin", "logical_not", "bitwise_not", "isnan"}
-)
-
-
-def mask_compared_at(session: Session, frame: Frame | None) -> Location | None:
-    """Where the 0/1 mask multiplied into a hand-written loss at `frame` is made by a
-    comparison or last inverted (`keep = targets.eq(PAD)` in a batching helper, `1 -
-    visible` at the call): followed back through the
-    helper's parameters, the training loop's batches and the function that built them.
-    Keeping the wrong elements is decided there, whatever the helper does with the mask.
-    None when the way back holds no comparison."""
-    fn = _function_at(session, frame)
-    unit = session.index.unit(frame.file) if frame is not None else None
-    if fn is None or unit is None:
-        return None
-    a = analysis(session.index)
-    # the loss is multiplied on its own line, or later by the name it is assigned to
-    # (`ce = F.cross_entropy(..., reduction="none")`, then `(ce * keep).sum()`)
-    losses = {
-        sx.text(n.child_by_field_name("left"))
-        for n in sx.descendants(fn)
-        if n.type == "assignment" and sx.line(n) == frame.line
-    }
-    for node in sx.descendants(fn):
-        if node.type != "binary_operator":
-            continue
-        if sx.text(node.child_by_field_name("operator")) != "*":
-            continue
-        sides = (node.child_by_field_name("left"), node.child_by_field_name("right"))
-        names = {sx.text(n) for n in sides if n is not None}
-        if sx.line(node) != frame.line and not names & losses:
-            continue
-        for side in sides:
-            if side is None or side.type != "identifier" or sx.text(side) in losses:
-                continue
-            for v in _way_back(a, Value(side, a.flow.frame_at(unit, side))):
-                if _compares(v.node):
-                    return _location(session, v.file, v.line)
-    return None
-
-
-def _compares(node) -> bool:
-    """A comparison or a negation (`~keep`, `1 - keep`): the mask's convention is set."""
-    if node.type == "comparison_operator":
-        return True
-    if node.type == "unary_operator":
-        return sx.text(node.child_by_field_name("operator")) == "~"
-    if node.type == "binary_operator" and sx.text(node.child_by_field_name("operator")) == "-":
-        left = node.child_by_field_name("left")
-        return left is not None and sx.text(left) in ("1", "1.0")
-    return node.type == "call" and sx.method_name(node) in _COMPARES

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import caller_places
+from torch_investigate.agent.checks import caller_places, mask_places
 from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.locations import first_static_location, where
@@ -46,7 +46,7 @@ def one_value_kept(session: Session, ev: Evidence, t: Trace) -> bool:
             status="confirmed",
             confidence="high",
             evidence=[runtime(text, m.frame, session, kept=m.kept, total=m.total)],
-            where=caller_places.mask_compared_at(session, m.frame)
+            where=mask_places.mask_compared_at(session, m.frame)
             or first_static_location(session, "loss_mask_error")
             or where(session, m.frame),
             why="the loss is averaged over the wrong elements, so the gradient trains the positions the mask should have dropped",

@@ -6,7 +6,14 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks import caller_places, hand_mask, helper_swap, objective, places
+from torch_investigate.agent.checks import (
+    caller_places,
+    hand_mask,
+    helper_swap,
+    mask_places,
+    objective,
+    places,
+)
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import runtime, usable
 from torch_investigate.agent.checks.effects import compared_steps, intervene
@@ -405,7 +412,7 @@ def _mask_finding(
             else None
         )
         or places.target_marked(session, c.frame)
-        or caller_places.mask_compared_at(session, c.frame)
+        or mask_places.mask_compared_at(session, c.frame)
         or caller_places.mask_passed_in(session, c.frame)
         or first_static_location(session, "loss_mask_error")
         or where(session, c.frame),

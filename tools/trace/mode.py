@@ -75,10 +75,10 @@ def _is_bool_mask(index, src) -> bool:
 
 
 def _few_values(t: torch.Tensor) -> list[float] | None:
+    """Up to 16 values of a tensor of whole numbers (token ids, classes), else None."""
     if t.numel() > 100_000 or (t.is_floating_point() and not bool((t == t.round()).all())):
         return None
-    u = torch.unique(t)
-    return u.tolist() if u.numel() <= 16 else None
+    return torch.unique(t)[:16].tolist()
 
 
 _LEVEL = getattr(getattr(torch._C, "_functorch", None), "maybe_current_level", None)
@@ -375,7 +375,8 @@ class TraceMode(TorchFunctionMode):
                     out._ti_src = src  # log_softmax(out) keeps the forward's rows
         if name == "__getitem__" and len(args) > 1 and _is_bool_mask(args[1], a0):
             with rec.quiet():
-                out._ti_masked = (int(out.shape[0]), int(a0.shape[0]), _few_values(a0))
+                # kept of the mask's positions (B * T for a mask over padded tokens)
+                out._ti_masked = (int(out.shape[0]), int(args[1].numel()), _few_values(a0))
 
     # ---- provenance ------------------------------------------------------------------
 
