@@ -19,7 +19,7 @@ from torch_investigate.agent.checks.base import Evidence
 from torch_investigate.agent.checks.baseline import runtime
 from torch_investigate.agent.checks.eval_order import order_repairs
 from torch_investigate.agent.checks.locations import first_static_location, where
-from torch_investigate.agent.checks.metric_bound import tracer_learns
+from torch_investigate.agent.checks.metric_bound import saturated_compares, tracer_learns
 from torch_investigate.agent.checks.numbers import fmt
 from torch_investigate.agent.checks.pairing_fresh import (
     CHANCE_SE,
@@ -49,9 +49,10 @@ def evaluation_untransferred(
         # evaluated with dropout or BatchNorm in training mode: its numbers are the mode's
         # doing as much as the rows' (stage 7 reads the mode)
         return False
-    if t.eval_outside is not None or tracer_learns(t):
-        # predictions that are no labels, or that the tracer finds right on the same
-        # evaluation rows far more often than the program counts: a metric question
+    if t.eval_outside is not None or tracer_learns(t) or saturated_compares(t):
+        # predictions that are no labels, that the tracer finds right on the same
+        # evaluation rows far more often than the program counts, or that a threshold
+        # beyond the output's range makes whatever the model says: a metric question
         return False
     if len(t.optimizers) > 1 or len({str(c.frame) for c in t.train_loss_calls()}) > 1:
         # several losses or optimizers (two heads, a GAN): the training that carries its

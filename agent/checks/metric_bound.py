@@ -57,3 +57,10 @@ def tracer_learns(t: Trace) -> bool:
     program's: the evaluation rows relate to their targets; the program's metric does not
     show it."""
     return accuracy_gap(t) is not None
+
+
+def saturated_compares(t: Trace) -> list:
+    """Evaluation comparisons of a squashed model output (a sigmoid's, a softmax's, a
+    tanh's) with a threshold at or beyond its range, every one of which came out one
+    value (tools/trace/saturated.py): predictions made from them ignore the model."""
+    return [o for o in t.ops if o.kind == "saturated_compare" and o.total and o.kept == o.total]

@@ -21,7 +21,7 @@ from torch_investigate.agent.checks.effects import intervene
 from torch_investigate.agent.checks.eval_order import shuffled_evaluation
 from torch_investigate.agent.checks.locations import first_static_location, loader_location, where
 from torch_investigate.agent.checks.metric_average import wrong_average
-from torch_investigate.agent.checks.metric_bound import accuracy_gap
+from torch_investigate.agent.checks.metric_bound import accuracy_gap, saturated_compares
 from torch_investigate.agent.checks.metric_perfect import imperfect_metric
 from torch_investigate.agent.checks.numbers import fmt, listed
 from torch_investigate.agent.checks.shifted_labels import shifted_labels, truncated_answers
@@ -335,6 +335,7 @@ def metrics(session: Session, ev: Evidence) -> None:
         if o.kind == "batch_dim" and o.op in ("argmax", "argmin") and not o.in_forward
     ]
     farthest = [o for o in t.ops if o.kind in ("farthest", "opposite_sorts")]
+    saturated = saturated_compares(t)
     outside = _outside_share(t)
     shifted = shifted_labels(t)
     truncated = truncated_answers(t)
@@ -350,6 +351,14 @@ def metrics(session: Session, ev: Evidence) -> None:
     elif batch_argmax:
         o = batch_argmax[0]
         text = f"{o.op}(dim=0) at {o.frame} on a {o.shape} tensor picks a sample per class instead of a class per sample"
+    elif saturated:
+        o = saturated[0]
+        text = (
+            f"in evaluation `{o.op}` at {o.frame} compares the model's squashed output (made "
+            f"at {o.source}) with {fmt(o.threshold)}, at or beyond the range that output can "
+            f"take: each of the {o.total} comparisons came out one value for every element, "
+            "so the predictions made from it do not depend on the model"
+        )
     elif farthest and farthest[0].kind == "opposite_sorts":
         o = farthest[0]
         text = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from . import clamps, eval_order
+from . import clamps, eval_order, saturated
 from .recorder import Recorder
 from .tensors import frame_dict, repo_frame
 
@@ -23,6 +23,7 @@ _LABELS = (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch
 
 def after_op(rec: Recorder, name: str, args, out) -> None:
     _cast(name, args, out)
+    saturated.after_op(rec, name, args, out)
     eval_order.after_op(rec, name, args)
     if name in SUBTRACTIONS:
         _error(rec, args, out)
@@ -39,6 +40,7 @@ def beyond_budget(rec: Recorder, name: str, args, out) -> None:
     if isinstance(out, tuple):
         index_made(name, args, out)
     elif isinstance(out, torch.Tensor):
+        saturated.after_op(rec, name, args, out)
         _compared(rec, name, args, out)
 
 

@@ -292,8 +292,8 @@ class OpSite(TraceRecord):
     caller: Frame | None = None  # renormalized: the line that called the function holding the op
     row_sum: float | None = None  # soft_target_axis: the targets' mean row sum on the class axis
     source_dim: int | None = None  # soft_target_axis: the axis the targets' softmax normalized
-    # a graph cut: the parameters the cut tensor's graph reached (its first call)
-    reaches: list[str] | None = None
+    reaches: list[str] | None = None  # a graph cut: the parameters its graph reached (first call)
+    threshold: float | None = None  # saturated_compare: the constant compared with
 
 
 class NogradTerm(TraceRecord):
