@@ -443,3 +443,31 @@ def test_a_dotted_path_in_a_config_keeps_its_modules_and_a_file_that_does_not_pa
     assert "util" in table.modules and (out / "nets" / f"{table.modules['util']}.py").is_file()
     with pytest.raises(UnparsableFile):
         renamed(tmp_path / "bad", {"broken.py": "def f(:\n    pass\n"}, [])
+
+
+def test_an_attribute_a_config_value_names_is_kept_when_parameter_names_are_read(tmp_path):
+    """Round 31's case13 spelling: `train_only: "emb"` in a JSON file, matched against
+    `model.named_parameters()` names. Renaming `self.emb` would freeze every parameter
+    and change what the program does; the spelling is kept."""
+    src, out, table = renamed(tmp_path, {
+        "settings.json": '{"train_only": "emb"}\n',
+        "train.py": '''
+        import json
+        from torch import nn
+
+
+        class Rate(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(4, 2)
+                self.head = nn.Linear(2, 1)
+
+
+        cfg = json.load(open("settings.json"))
+        model = Rate()
+        for name, p in model.named_parameters():
+            p.requires_grad_(name.startswith(cfg["train_only"]))
+        print("METRIC trained=%d" % sum(p.requires_grad for p in model.parameters()))
+    '''}, ["python train.py"])  # fmt: skip
+    assert "emb" not in table.names and "head" in table.names
+    assert run(out, table.command("python train.py")) == run(src, "python train.py")

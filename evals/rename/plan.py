@@ -13,9 +13,9 @@ Names fall in four groups, each decided per spelling:
   name (`locals()`, `eval`).
 
 A spelling keeps its name (with the reason) when any use of it could reach a library or
-cannot be resolved: an attribute of a library object, an override of a library method, an
-attribute of an object of unknown type that a library also owns, a keyword to a call the
-renamer cannot resolve, a string that names it where Python looks names up.
+cannot be resolved: an attribute of a library object or of an unknown one a library owns,
+an override of a library method, a keyword to a call the renamer cannot resolve, a string
+that names it where Python looks names up.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ from torch_investigate.tools.code.syntax import text
 CALLED_BY_THE_REPO = frozenset({"forward"})
 # results of these calls are a repo object's attributes as a dict
 ATTRIBUTE_DICTS = frozenset({"vars", "asdict", "_asdict", "__dict__", "model_dump", "dict"})
+# these yield a module's attribute names as strings (`name.startswith(cfg["train_only"])`)
+NAMED = frozenset({"named_parameters", "named_modules", "named_children", "state_dict"})
 
 
 @dataclass
@@ -197,16 +199,9 @@ class Planner(Resolver):
                         if reach:
                             self.block("attribute", name, "a dict key while dicts reach names")
                     elif dynamic:
-                        self.block(
-                            "attribute",
-                            name,
-                            "a string while attributes are looked up by computed names",
-                        )
-                        self.block(
-                            "module-level",
-                            name,
-                            "a string while attributes are looked up by computed names",
-                        )
+                        why = "a string while attributes are looked up by computed names"
+                        self.block("attribute", name, why)
+                        self.block("module-level", name, why)
         for cf in self.configs.values():
             for value in cf.values:
                 self._block_module_path(value, "named by a config value")
@@ -470,10 +465,13 @@ class Planner(Resolver):
 
     @cached_property
     def _dynamic_attributes(self) -> bool:
-        """getattr/setattr/hasattr with a computed name on a repo (or unknown) object."""
+        """getattr/setattr/hasattr with a computed name on a repo (or unknown) object, or
+        attribute names read as strings (`model.named_parameters()`)."""
         for fs in self.p.files.values():
             for use in fs.calls:
                 func = use.node.child_by_field_name("function")
+                if func is not None and text(func).split(".")[-1] in NAMED:
+                    return True
                 if func is None or func.type != "identifier":
                     continue
                 if text(func) not in ("getattr", "setattr", "hasattr", "delattr"):
