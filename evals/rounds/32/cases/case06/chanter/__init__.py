@@ -1,0 +1,1 @@
+"""Reed classification from chanter pressure traces."""
