@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from . import clamps, eval_order, saturated
+from . import clamps, eval_order, saturated, wrapped_errors
 from .recorder import Recorder
 from .tensors import frame_dict, repo_frame
 
@@ -25,6 +25,7 @@ def after_op(rec: Recorder, name: str, args, out) -> None:
     _cast(name, args, out)
     saturated.after_op(rec, name, args, out)
     eval_order.after_op(rec, name, args)
+    wrapped_errors.after_op(rec, name, args, out)
     if name in SUBTRACTIONS:
         _error(rec, args, out)
     _compared(rec, name, args, out)
@@ -238,3 +239,4 @@ def _error(rec: Recorder, args, out) -> None:
         # what the best constant (the target's median) misses by, summed the same way
         level = float((target - target.flatten().median()).abs().sum())
         rec.eval_error_levels.append([rec.n_steps, level, int(out.numel())])
+        wrapped_errors.mark(out, rec.eval_errors[-1], rec.eval_error_levels[-1])
