@@ -87,7 +87,8 @@ def reachability(session: Session, ev: Evidence) -> None:
         )
         return
     names = [p.name for p in cut]
-    text = f"{len(cut)} of {len(walked)} parameters used in the training forward are unreachable from the loss's grad_fn: {listed(names)}; their .grad stays None"
+    used = len({p.name for p in walked} | set(names))
+    text = f"{len(cut)} of {used} parameters used in the training forward are unreachable from the loss's grad_fn: {listed(names)}; their .grad stays None"
     if _explain_cut(session, ev, t, text, names):
         ev.item("reachability", "failed", text)
     else:
@@ -145,7 +146,12 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
         # forward never needs, say, under a loss built from the model's input gradient
         kept = session.runner.get({"keep_graph": True})
         after = {p.name: p for p in (kept.trace.parameters if kept and kept.trace else [])}
-        reached = [n for n in names if (q := after.get(n)) is not None and q.graph.reachable > 0]
+        reached = [
+            n
+            for n in names
+            if (q := after.get(n)) is not None
+            and (q.graph.reachable > 0 or (q.reached and q.grad.none < q.grad.observed))
+        ]
         # keeping the graph fails on the cut's own line (the value goes on to numpy or a
         # Python number there): the forward cuts it there by construction
         fail = kept.result.failure if kept is not None else None

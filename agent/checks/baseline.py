@@ -124,16 +124,31 @@ def cut_parameters(t: Trace) -> list:
     output the training uses detached (an EMA copy, a target network, a teacher) is
     unreachable by design and not among them. Nor are parameters a forward creates anew
     at every call: the next call's loss cannot reach the last call's layer, which
-    params_created_in_forward reports as what it is."""
+    params_created_in_forward reports as what it is. A parameter read only through a cut
+    in the training forward (`self.emb.weight.data[ids]`) is used there too, though its
+    module never runs: it counts when its gradient never arrived."""
+    read_cut = {
+        name
+        for o in t.ops
+        if o.kind in ("detach", "data") and o.in_forward and o.phases.get("train")
+        for name in o.reaches or ()
+    }
     return [
         p
         for p in t.parameters
-        if p.graph.walks > 0
-        and p.is_leaf
-        and p.graph.reachable == 0
+        if p.is_leaf
         and p.requires_grad
         and (p.in_optimizer or not t.optimizers)
         and not p.created_in_forward
+        and (
+            (p.graph.walks > 0 and p.graph.reachable == 0)
+            or (
+                p.name in read_cut
+                and not p.executed
+                and p.grad.observed > 0
+                and p.grad.none == p.grad.observed
+            )
+        )
     ]
 
 
