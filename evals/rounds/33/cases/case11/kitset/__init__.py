@@ -1,0 +1,1 @@
+"""Set encoder for sewing-kit contents."""
