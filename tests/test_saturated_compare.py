@@ -4,7 +4,8 @@ cumulative-logit grade counted from it is the top grade for every row. The trace
 the comparison with a threshold at or beyond the output's range and that it came out one
 value every time -> metric_bug at that line, and not a train/evaluation mismatch (the
 accuracy stays at chance because of the metric). With the threshold at 0.5 it is
-healthy."""
+healthy, and so is a calibration error binned over edges from 0 to 1, whose first and
+last comparisons meet the range's ends (round 05's healthy isotonic calibrator)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,16 @@ def grade_from(logits):
     return (torch.sigmoid(logits) > THRESHOLD).sum(1)
 
 
+def ece(probs, hits, bins=10):
+    edges = torch.linspace(0, 1, bins + 1)
+    total = 0.0
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        sel = (probs > lo) & (probs <= hi)
+        if sel.any():
+            total += sel.float().mean().item() * abs(probs[sel].mean().item() - hits[sel].float().mean().item())
+    return total
+
+
 model = Cumulative()
 opt = torch.optim.Adam(model.parameters(), lr=1e-2)
 for epoch in range(8):
@@ -46,8 +57,10 @@ for epoch in range(8):
         loss.backward()
         opt.step()
     with torch.no_grad():
-        acc = (grade_from(model(x[2000:])) == y[2000:]).float().mean().item()
-    print(f"epoch {epoch} loss {loss.item():.4f} val_acc {acc:.4f}")
+        out = model(x[2000:])
+        acc = (grade_from(out) == y[2000:]).float().mean().item()
+        calib = ece(torch.sigmoid(out[:, 1]), y[2000:] > 1)
+    print(f"epoch {epoch} loss {loss.item():.4f} val_acc {acc:.4f} ece {calib:.4f}")
 """
 
 

@@ -1,9 +1,11 @@
 """A comparison that cannot come out two ways: a sigmoid's or a softmax's output (always
 inside (0, 1)) or a tanh's (inside (-1, 1)) compared in evaluation with a threshold at or
 beyond that range (`torch.sigmoid(logits) > 0`). Every element compares the same whatever
-the model outputs, so predictions made from it do not depend on the model. Recorded, per
-line, when the run also shows it: every element of every such comparison came out the
-same."""
+the model outputs, so predictions made from it do not depend on the model. Every such
+comparison with a scalar is counted per line, and those beyond the range that came out
+one value apart: a line whose every comparison did is one answer whatever it is given,
+while a binning loop (`(p > lo) & (p <= hi)` over edges from 0 to 1) meets the range's
+ends only at its first and last edge."""
 
 from __future__ import annotations
 
@@ -34,10 +36,9 @@ def after_op(rec: Recorder, name: str, args, out) -> None:
     if not (getattr(x, "_ti_pred", False) or getattr(x, "_ti_out", False)):
         return  # only what the model's output became
     lo, hi = RANGES[tag[0]]
-    if lo < threshold < hi:
-        return
+    beyond = not lo < threshold < hi
     with rec.quiet():
-        same = bool((out == out.flatten()[0]).all())
+        same = beyond and bool((out == out.flatten()[0]).all())
         site = rec.op_site(
             "saturated_compare",
             repo_frame(),
@@ -45,7 +46,7 @@ def after_op(rec: Recorder, name: str, args, out) -> None:
             source=frame_dict(tag[1]),
             threshold=float(threshold),
         )
-        if site:  # comparisons that came out all one value, of all such comparisons
+        if site:  # of every comparison on the line, those beyond the range, one value
             site["kept"] = (site.get("kept") or 0) + int(same)
             site["total"] = (site.get("total") or 0) + 1
             site["model_output"] = True
