@@ -9,6 +9,7 @@ from torch_investigate.agent.checks import frozen_intent, leaves, places
 from torch_investigate.agent.checks.base import Evidence, check
 from torch_investigate.agent.checks.baseline import (
     cut_parameters,
+    gradient_arrives,
     module_less,
     runtime,
     usable,
@@ -135,23 +136,15 @@ def _explain_cut(session: Session, ev: Evidence, t: Trace, text: str, names: lis
             {"keep_graph": True},
             f"with .{o.kind} keeping the graph during the training forward",
         )
-        category = (
-            "loss_detached_scale"
-            if o.kind in ("item", "tolist") and not o.in_forward
-            else "detached_graph"
-        )
+        cuts_loss = o.kind in ("item", "tolist") and not o.in_forward
+        category = "loss_detached_scale" if cuts_loss else "detached_graph"
         # the cut is the mechanism when keeping the graph there lets the loss reach the
         # parameters it could not (or the model learns better for it); a cut elsewhere (an
         # evaluation rollout's detach) leaves them as they were: a bias whose gradient the
         # forward never needs, say, under a loss built from the model's input gradient
         kept = session.runner.get({"keep_graph": True})
         after = {p.name: p for p in (kept.trace.parameters if kept and kept.trace else [])}
-        reached = [
-            n
-            for n in names
-            if (q := after.get(n)) is not None
-            and (q.graph.reachable > 0 or (q.reached and q.grad.none < q.grad.observed))
-        ]
+        reached = [n for n in names if n in after and gradient_arrives(after[n])]
         # keeping the graph fails on the cut's own line (the value goes on to numpy or a
         # Python number there): the forward cuts it there by construction
         fail = kept.result.failure if kept is not None else None

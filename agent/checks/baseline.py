@@ -152,6 +152,12 @@ def cut_parameters(t: Trace) -> list:
     ]
 
 
+def gradient_arrives(p) -> bool:
+    """The loss's graph reaches the parameter, or a gradient arrived at it (a parameter
+    read through an op the graph walk does not name, `weight[ids]`)."""
+    return p.graph.reachable > 0 or (p.reached and p.grad.none < p.grad.observed)
+
+
 MODULE_LESS = (
     "the model is a function of plain tensors, not an nn.Module: there is no model call to "
     "observe or probe (its parameters are followed through the loss's graph)"
