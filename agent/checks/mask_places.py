@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from torch_investigate.agent.checks.nan_places import _way_back
+from torch_investigate.agent.checks.nan_places import way_back
 from torch_investigate.agent.checks.places import _function_at, _location
 from torch_investigate.tools.code import syntax as sx
 from torch_investigate.tools.code.analysis import analysis
@@ -40,7 +40,7 @@ def mask_compared_at(session: Session, frame: Frame | None) -> Location | None:
         return None
     a = analysis(session.index)
     for side in _mask_operands(fn, frame.line):
-        way = _way_back(a, Value(side, a.flow.frame_at(unit, side)))
+        way = way_back(a, Value(side, a.flow.frame_at(unit, side)))
         for k, v in enumerate(way):
             if _compares(v.node):
                 return _helper_call(session, way[:k], v) or _location(session, v.file, v.line)

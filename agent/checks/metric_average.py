@@ -202,19 +202,16 @@ def _divided_at(session: Session, frame: Frame) -> Location | None:
 def _divisor_counted_at(fn, total: str) -> int | None:
     """The line that adds into the divisor of `total` (`seen += ...` for `correct /
     max(seen, 1)`), where a count of something other than rows comes in."""
-    for node in sx.descendants(fn):
-        op = node.child_by_field_name("operator")
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if node.type != "binary_operator" or op is None or sx.text(op) != "/" or right is None:
-            continue
-        if left is None or total not in {sx.text(n) for n in (left, *sx.descendants(left))}:
+    added = [n for n in sx.descendants(fn) if n.type == "augmented_assignment"]
+    for node, left, right in _divisions(fn):
+        if node.type != "binary_operator" or total not in {
+            sx.text(n) for n in (left, *sx.descendants(left))
+        }:
             continue
         names = {sx.text(n) for n in (right, *sx.descendants(right)) if n.type == "identifier"}
-        for other in sx.descendants(fn):
-            target = other.child_by_field_name("left")
-            if other.type == "augmented_assignment" and target is not None:
-                if sx.text(target) in names:
-                    return sx.line(other)
+        for n in added:
+            if sx.text(n.child_by_field_name("left")) in names:
+                return sx.line(n)
     return None
 
 
@@ -227,20 +224,26 @@ def _accumulated_at(fn, line: int) -> str | None:
     return None
 
 
-def _len_divisions(fn, file: str, session: Session):
-    """(location, the divided operand's text) of each division by a `len(...)`."""
+def _divisions(fn):
+    """(node, left, right) of each division (`a / b`, `a /= b`) in the function."""
     for node in sx.descendants(fn):
-        right = node.child_by_field_name("right")
         op = node.child_by_field_name("operator")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if (
             node.type in ("binary_operator", "augmented_assignment")
             and op is not None
             and sx.text(op) in ("/", "/=")
+            and left is not None
             and right is not None
-            and "len(" in sx.text(right)
         ):
+            yield node, left, right
+
+
+def _len_divisions(fn, file: str, session: Session):
+    """(location, the divided operand's text) of each division by a `len(...)`."""
+    for node, left, right in _divisions(fn):
+        if "len(" in sx.text(right):
             line = sx.line(node)
-            left = node.child_by_field_name("left")
             names = {sx.text(n) for n in sx.descendants(left) if n.type == "identifier"}
             yield (
                 Location(file=file, line=line, symbol=session.index.enclosing_symbol(file, line)),

@@ -42,7 +42,7 @@ def nonfinite_origin(
         arg = sx.argument(call, position, keyword)
         if arg is None:
             continue
-        values = _way_back(a, Value(arg, a.flow.frame_at(unit, arg)))
+        values = way_back(a, Value(arg, a.flow.frame_at(unit, arg)))
         writes = [v for v in values if _writes_missing(v.node)]
         if not writes:
             continue
@@ -59,7 +59,7 @@ def nonfinite_origin(
     return None
 
 
-def _way_back(a, start: Value) -> list[Value]:
+def way_back(a, start: Value) -> list[Value]:
     """Every expression on the data flow back from `start`, through one level of loader
     elements (a batch of `for xb, yb in loader`: the arrays its dataset holds)."""
     out: list[Value] = []

@@ -24,17 +24,16 @@ def after_op(rec: Recorder, name: str, args, out) -> None:
     if name not in COMPARES or len(args) < 2 or not isinstance(out, torch.Tensor):
         return
     x, threshold = args[0], args[1]
-    if isinstance(threshold, torch.Tensor):
-        if threshold.numel() != 1:
-            return
-        threshold = float(threshold)
-    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool):
-        return
     tag = tag_of(x)
     if tag is None or tag[0] not in RANGES or out.numel() < 2 or not rec.evaluating():
         return
     if not (getattr(x, "_ti_pred", False) or getattr(x, "_ti_out", False)):
         return  # only what the model's output became
+    if isinstance(threshold, torch.Tensor) and threshold.numel() == 1:
+        with rec.quiet():
+            threshold = float(threshold)
+    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool):
+        return
     lo, hi = RANGES[tag[0]]
     beyond = not lo < threshold < hi
     with rec.quiet():
